@@ -1,0 +1,335 @@
+#include "config/config.h"
+
+#include <cerrno>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "base/log.h"
+
+namespace dp {
+namespace {
+
+using nlohmann::json;
+
+// Finds the 1-based line of the first `"key"` in text, 0 if absent. Good enough
+// to point a person at the right place; JSON keys are usually unique per file.
+int LineOfKey(std::string_view text, std::string_view key) {
+  std::string needle = "\"" + std::string(key) + "\"";
+  auto pos = text.find(needle);
+  if (pos == std::string_view::npos) return 0;
+  int line = 1;
+  for (std::size_t i = 0; i < pos; ++i)
+    if (text[i] == '\n') ++line;
+  return line;
+}
+
+const char* TypeName(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return "an integer";
+    case json::value_t::number_float: return "a number";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    default: return "something else";
+  }
+}
+
+// Walks one JSON object, reading known keys into fields and recording a
+// problem for every wrong type and every unknown key.
+class Reader {
+ public:
+  Reader(const json& obj, std::string prefix, std::vector<std::string>& errors,
+         std::string_view text, std::string_view file)
+      : obj_(obj), prefix_(std::move(prefix)), errors_(errors), text_(text), file_(file) {}
+
+  ~Reader() {
+    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+      if (!seen_.count(it.key())) Error(it.key(), "unknown key (misspelt?)");
+    }
+  }
+
+  void Error(std::string_view key, std::string_view what) {
+    std::string path = prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
+    int line = LineOfKey(text_, key);
+    std::string msg(file_);
+    if (line > 0) msg += ":" + std::to_string(line);
+    msg += ": " + path + ": " + std::string(what);
+    errors_.push_back(std::move(msg));
+  }
+
+  const json* Find(const char* key) {
+    seen_.insert(key);
+    auto it = obj_.find(key);
+    if (it == obj_.end()) return nullptr;
+    return &*it;
+  }
+
+  void String(const char* key, std::string& out) {
+    if (const json* v = Find(key)) {
+      if (v->is_string()) out = v->get<std::string>();
+      else Error(key, std::string("expected a string, found ") + TypeName(*v));
+    }
+  }
+
+  void StringList(const char* key, std::vector<std::string>& out) {
+    const json* v = Find(key);
+    if (!v) return;
+    if (!v->is_array()) {
+      Error(key, std::string("expected an array of strings, found ") + TypeName(*v));
+      return;
+    }
+    out.clear();
+    for (const auto& e : *v) {
+      if (!e.is_string()) {
+        Error(key, "expected an array of strings, found an element that is " +
+                       std::string(TypeName(e)));
+        return;
+      }
+      out.push_back(e.get<std::string>());
+    }
+  }
+
+  template <typename T>
+  void Number(const char* key, T& out, double min, double max) {
+    const json* v = Find(key);
+    if (!v) return;
+    if (!v->is_number()) {
+      Error(key, std::string("expected a number, found ") + TypeName(*v));
+      return;
+    }
+    double d = v->get<double>();
+    if constexpr (std::is_integral_v<T>) {
+      if (!v->is_number_integer() && !v->is_number_unsigned()) {
+        Error(key, "expected a whole number, found " + v->dump());
+        return;
+      }
+    }
+    if (d < min || d > max) {
+      std::ostringstream os;
+      os << "must be between " << min << " and " << max << ", found " << v->dump();
+      Error(key, os.str());
+      return;
+    }
+    out = static_cast<T>(d);
+  }
+
+  // Calls fn(Reader&) for a nested object.
+  template <typename Fn>
+  void Object(const char* key, Fn fn) {
+    const json* v = Find(key);
+    if (!v) return;
+    if (!v->is_object()) {
+      Error(key, std::string("expected an object, found ") + TypeName(*v));
+      return;
+    }
+    Reader sub(*v, prefix_.empty() ? key : prefix_ + "." + key, errors_, text_, file_);
+    fn(sub);
+  }
+
+  // Keeps the raw JSON of a key whose contents another module validates.
+  void Raw(const char* key, json& out, json::value_t want) {
+    const json* v = Find(key);
+    if (!v) return;
+    if (v->type() != want) {
+      Error(key, std::string("expected ") + (want == json::value_t::array ? "an array" : "an object") +
+                     ", found " + TypeName(*v));
+      return;
+    }
+    out = *v;
+  }
+
+  const std::string& prefix() const { return prefix_; }
+  std::vector<std::string>& errors() { return errors_; }
+  std::string_view text() const { return text_; }
+  std::string_view file() const { return file_; }
+
+ private:
+  const json& obj_;
+  std::string prefix_;
+  std::vector<std::string>& errors_;
+  std::string_view text_;
+  std::string_view file_;
+  std::set<std::string> seen_;
+};
+
+bool SplitListen(const std::string& listen, std::string& host, std::uint16_t& port,
+                 std::string& why) {
+  std::string h, p;
+  if (!listen.empty() && listen.front() == '[') {
+    auto close = listen.find(']');
+    if (close == std::string::npos || close + 1 >= listen.size() || listen[close + 1] != ':') {
+      why = "expected [ipv6]:port, found '" + listen + "'";
+      return false;
+    }
+    h = listen.substr(1, close - 1);
+    p = listen.substr(close + 2);
+  } else {
+    auto colon = listen.rfind(':');
+    if (colon == std::string::npos) {
+      why = "expected host:port, found '" + listen + "'";
+      return false;
+    }
+    h = listen.substr(0, colon);
+    p = listen.substr(colon + 1);
+  }
+  if (h.empty()) {
+    why = "missing host in '" + listen + "' (use 127.0.0.1 for loopback, 0.0.0.0 for all)";
+    return false;
+  }
+  if (p.empty() || p.size() > 5 || p.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(p) > 65535) {
+    why = "port must be a number from 0 to 65535, found '" + p + "'";
+    return false;
+  }
+  host = h;
+  port = static_cast<std::uint16_t>(std::stoi(p));
+  return true;
+}
+
+void ParseRoot(Reader& r, Config& c) {
+  r.String("listen", c.listen);
+  r.String("database", c.database);
+  r.String("webui_root", c.webui_root);
+  r.String("pidfile", c.pidfile);
+  r.String("log_level", c.log_level);
+  r.String("log_target", c.log_target);
+  r.String("api_token", c.api_token);
+  r.String("user", c.user);
+  r.String("replay_dir", c.replay_dir);
+  r.Object("tls", [&](Reader& t) {
+    t.String("cert_file", c.tls.cert_file);
+    t.String("key_file", c.tls.key_file);
+    if (c.tls.cert_file.empty() != c.tls.key_file.empty())
+      t.Error(c.tls.cert_file.empty() ? "cert_file" : "key_file",
+              "cert_file and key_file go together: set both or neither");
+  });
+  r.Object("http", [&](Reader& h) {
+    h.Number("max_connections", c.http.max_connections, 1, 100000);
+    h.Number("read_timeout_seconds", c.http.read_timeout_seconds, 1, 3600);
+    h.Number("max_body_bytes", c.http.max_body_bytes, 0, 1ULL << 30);
+    h.Number("max_header_bytes", c.http.max_header_bytes, 1024, 1 << 20);
+  });
+  r.Object("tools", [&](Reader& t) {
+    t.String("smartctl", c.tools.smartctl);
+    t.String("zpool", c.tools.zpool);
+    t.String("geom", c.tools.geom);
+    t.String("diskinfo", c.tools.diskinfo);
+    t.String("camcontrol", c.tools.camcontrol);
+    t.Number("timeout_seconds", c.tools.timeout_seconds, 1, 86400);
+  });
+  r.Object("inventory", [&](Reader& i) {
+    i.StringList("include", c.inventory.include);
+    i.StringList("exclude", c.inventory.exclude);
+    i.String("sysfs_root", c.inventory.sysfs_root);
+    i.String("dev_root", c.inventory.dev_root);
+  });
+  r.Object("bench", [&](Reader& b) {
+    b.String("engine", c.bench.engine);
+    if (c.bench.engine != "auto" && c.bench.engine != "pread" && c.bench.engine != "uring")
+      b.Error("engine", "expected auto, pread or uring, found '" + c.bench.engine + "'");
+    b.String("scratch_dir", c.bench.scratch_dir);
+    b.Number("min_free_percent", c.bench.min_free_percent, 0, 99);
+    b.Number("max_seconds", c.bench.max_seconds, 1, 86400);
+    b.Number("max_bytes", c.bench.max_bytes, 1 << 20, 1e15);
+    b.Number("busy_threshold", c.bench.busy_threshold, 0, 1);
+  });
+  if (const json* t = r.Find("targets")) {
+    if (!t->is_array()) {
+      r.Error("targets", std::string("expected an array of {\"path\", \"name\"}, found ") +
+                             TypeName(*t));
+    } else {
+      for (std::size_t i = 0; i < t->size(); ++i) {
+        const json& e = (*t)[i];
+        std::string key = "targets[" + std::to_string(i) + "]";
+        if (!e.is_object()) {
+          r.Error(key, std::string("expected an object, found ") + TypeName(e));
+          continue;
+        }
+        TargetConfig tc;
+        {
+          Reader tr(e, key, r.errors(), r.text(), r.file());
+          tr.String("path", tc.path);
+          tr.String("name", tc.name);
+          if (tc.path.empty()) tr.Error("path", "required: the device or file to test");
+        }
+        if (tc.name.empty()) tc.name = tc.path.substr(tc.path.find_last_of('/') + 1);
+        c.targets.push_back(tc);
+      }
+    }
+  }
+  r.Raw("schedules", c.schedules, json::value_t::array);
+  r.Raw("alerts", c.alerts, json::value_t::object);
+
+  std::string why;
+  if (!SplitListen(c.listen, c.listen_host, c.listen_port, why)) r.Error("listen", why);
+  if (!ParseLogLevel(c.log_level).ok())
+    r.Error("log_level", "expected debug, info, warning or error, found '" + c.log_level + "'");
+  if (c.log_target != "stderr" && c.log_target != "syslog")
+    r.Error("log_target", "expected stderr or syslog, found '" + c.log_target + "'");
+  if (c.database.empty()) r.Error("database", "must name a file");
+}
+
+std::string LineColumn(std::string_view text, std::size_t byte) {
+  int line = 1, col = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+}  // namespace
+
+Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/true,
+                      /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based and points just past the offending character.
+    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    auto colon = what.rfind(": ");
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    return InvalidArgument(std::string(file_name) + ":" + LineColumn(text, at) +
+                           ": malformed JSON: " + what);
+  }
+  if (!doc.is_object())
+    return InvalidArgument(std::string(file_name) +
+                           ": the configuration must be a JSON object { ... }");
+  Config config;
+  config.source = std::string(file_name);
+  std::vector<std::string> errors;
+  {
+    Reader root(doc, "", errors, text, file_name);
+    ParseRoot(root, config);
+  }
+  if (!errors.empty()) {
+    std::string all;
+    for (const auto& e : errors) {
+      if (!all.empty()) all += '\n';
+      all += e;
+    }
+    return InvalidArgument(all);
+  }
+  return config;
+}
+
+Result<Config> LoadConfigFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ErrnoStatus(errno, path + ": cannot read configuration");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ParseConfig(ss.str(), path);
+}
+
+}  // namespace dp

@@ -1,0 +1,93 @@
+// Config: the whole daemon/CLI configuration, parsed and validated once
+// (style rule 9). Every field is optional in the file; the default is stated
+// beside it and documented in config/diskpulse.json. Plain value type.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+
+namespace dp {
+
+struct TlsConfig {
+  std::string cert_file;  // "" = plain HTTP (default). Both or neither.
+  std::string key_file;
+  bool enabled() const { return !cert_file.empty(); }
+};
+
+struct HttpConfig {
+  int max_connections = 64;             // further connections are refused
+  int read_timeout_seconds = 10;        // deadline for a whole request to arrive
+  std::uint64_t max_body_bytes = 1 << 20;  // larger bodies get 413
+  std::uint32_t max_header_bytes = 16 * 1024;
+};
+
+struct ToolsConfig {
+  std::string smartctl = "smartctl";    // looked up in PATH unless absolute
+  std::string zpool = "zpool";
+  std::string geom = "geom";            // FreeBSD
+  std::string diskinfo = "diskinfo";    // FreeBSD
+  std::string camcontrol = "camcontrol";  // FreeBSD
+  int timeout_seconds = 60;             // a tool still running after this is killed
+};
+
+struct InventoryConfig {
+  std::vector<std::string> include;     // device names/paths discovery would skip (loop0, dm-3)
+  std::vector<std::string> exclude;     // device names/paths never to touch
+  std::string sysfs_root = "/sys";      // for tests
+  std::string dev_root = "/dev";        // for tests
+};
+
+struct BenchConfig {
+  std::string engine = "auto";          // auto | pread | uring
+  std::string scratch_dir;              // pool-write target directory; "" = pool-write disabled
+  double min_free_percent = 10;         // pool-write refuses if free space would fall below this
+  int max_seconds = 60;                 // per test, per drive
+  std::uint64_t max_bytes = 8ULL << 30;  // per test, per drive
+  double busy_threshold = 0.05;         // foreign share of I/O above which a run is "contended"
+};
+
+struct TargetConfig {
+  std::string path;                     // e.g. /dev/loop3 or a file
+  std::string name;                     // shown to people; defaults to the basename
+};
+
+struct Config {
+  std::string source;                   // the file this came from, for messages
+  std::string listen = "127.0.0.1:8470";  // host:port; [::1]:8470 for IPv6
+  std::string database = "/var/lib/diskpulse/diskpulse.db";
+  std::string webui_root = "/usr/share/diskpulse/webui";
+  std::string pidfile = "";             // "" = none
+  std::string log_level = "info";       // debug | info | warning | error
+  std::string log_target = "stderr";    // stderr | syslog
+  std::string api_token;                // "" = mutating API calls refused
+  std::string user;                     // drop privileges to this user after start-up ("" = stay)
+  std::string replay_dir;               // "" = run real tools; else replay captures from here
+  TlsConfig tls;
+  HttpConfig http;
+  ToolsConfig tools;
+  InventoryConfig inventory;
+  BenchConfig bench;
+  std::vector<TargetConfig> targets;
+  nlohmann::json schedules = nlohmann::json::array();  // parsed by sched (issue 5)
+  nlohmann::json alerts = nlohmann::json::object();     // parsed by alert (issue 5)
+
+  // host and port split out of `listen` by validation.
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t listen_port = 8470;
+};
+
+// Parses config text. On failure the Status message holds one line per problem:
+// "FILE:LINE: key.path: what is wrong" (LINE where it can be found), or
+// "FILE:LINE:COL: malformed JSON: ..." for a syntax error. Comments are allowed.
+Result<Config> ParseConfig(std::string_view text, std::string_view file_name);
+
+// Reads and parses a file ("FILE: cannot read: ..." when it cannot be read).
+Result<Config> LoadConfigFile(const std::string& path);
+
+}  // namespace dp

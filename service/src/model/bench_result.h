@@ -1,0 +1,52 @@
+// BenchPoint / BenchReport: what one measurement run produced, in the shape of
+// the `diskpulse bench --json` contract (issue 3) and the store's
+// runs/measurements/histograms tables. Plain value types.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dp {
+
+struct LatencySummary {
+  double p50_us = 0, p90_us = 0, p99_us = 0, p999_us = 0, max_us = 0, mean_us = 0;
+};
+
+struct BenchPoint {
+  std::string test;                    // seq | zones | seek | random | sweep | pool-write | parallel
+  std::uint32_t block_size = 0;
+  std::uint32_t queue_depth = 0;
+  std::optional<std::string> zone;     // "outer" | "middle" | "inner" | "0.25" (fraction)
+  std::optional<std::string> stroke;   // seek: full | half | quarter | short_forward | short_backward
+  std::optional<std::string> variant;  // free-form sub-case: "alone:/dev/x", "together", "fsync"
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  double mb_per_s = 0;                 // 10^6 bytes/s
+  double iops = 0;
+  std::optional<double> access_ms;     // seek only
+  std::optional<LatencySummary> latency;
+  std::string histogram;               // encoded mergeable histogram (bench module's format)
+  bool contended = false;
+  double foreign_share = 0;            // foreign I/O / all I/O on the device during the point
+  bool partial = false;                // stopped early (error, budget exhausted before warm-up end)
+};
+
+struct DeviceInfo {
+  std::uint64_t size_bytes = 0;
+  std::uint32_t logical_block_size = 512;
+  std::uint32_t physical_block_size = 512;
+  std::optional<bool> rotational;
+};
+
+struct BenchReport {
+  std::string target;
+  DeviceInfo device;
+  std::string engine;                  // "uring" | "pread" | "simulated"
+  std::vector<BenchPoint> results;
+  bool partial = false;
+  std::string error;                   // why the run ended early, "" when whole
+};
+
+}  // namespace dp

@@ -1,0 +1,33 @@
+#include "model/drive.h"
+
+#include <cctype>
+
+namespace dp {
+namespace {
+
+std::string Fold(const std::string& s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += '_';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string MakeDriveId(const std::optional<std::string>& wwn, const std::string& model,
+                        const std::string& serial, const std::string& dev_path) {
+  if (wwn && !wwn->empty()) return "wwn-" + *wwn;
+  std::string m = Fold(model), s = Fold(serial);
+  if (!s.empty()) return (m.empty() ? std::string("unknown") : m) + "_" + s;
+  return "path-" + dev_path;
+}
+
+}  // namespace dp

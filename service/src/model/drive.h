@@ -1,0 +1,37 @@
+// Drive: one physical disk as diskpulse knows it. Plain value type.
+// Its key is a stable identity (WWN, else model+serial), never the /dev name,
+// which changes across boots (design.md "Data").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dp {
+
+struct Drive {
+  std::string id;            // stable identity, see MakeDriveId()
+  std::string dev_path;      // current node, e.g. /dev/sda or /dev/ada0 (may change)
+  std::string name;          // short name for people: "sda", or a configured target name
+  std::string model;
+  std::string serial;
+  std::optional<std::string> wwn;       // lower-case hex without separators
+  std::string firmware;
+  std::uint64_t size_bytes = 0;
+  std::uint32_t logical_block_size = 512;
+  std::uint32_t physical_block_size = 512;
+  std::optional<bool> rotational;       // nullopt: unknown
+  std::optional<int> rotation_rpm;      // 0 for solid state
+  std::string transport;                // "sata", "sas", "nvme", "usb", "virtual", "" unknown
+  std::vector<std::string> stable_paths;  // /dev/disk/by-id/..., /dev/gpt/..., gptid
+  bool present = true;                  // false: known from history, not seen now
+  bool explicit_target = false;         // listed in config "targets" rather than discovered
+};
+
+// "wwn-5000c500a1b2c3d4" when a WWN is known, else "MODEL_SERIAL" with spaces
+// folded to '_'; when neither is known, "path-<dev_path>" (unstable, flagged so).
+std::string MakeDriveId(const std::optional<std::string>& wwn, const std::string& model,
+                        const std::string& serial, const std::string& dev_path);
+
+}  // namespace dp
