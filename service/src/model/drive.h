@@ -27,6 +27,8 @@ struct Drive {
   std::vector<std::string> stable_paths;  // /dev/disk/by-id/..., /dev/gpt/..., gptid
   bool present = true;                  // false: known from history, not seen now
   bool explicit_target = false;         // listed in config "targets" rather than discovered
+  std::int64_t first_seen = 0;          // unix seconds; kept by the store (0: never stored)
+  std::int64_t last_seen = 0;
 };
 
 // "wwn-5000c500a1b2c3d4" when a WWN is known, else "MODEL_SERIAL" with spaces

@@ -1,0 +1,186 @@
+// Store: diskpulse's SQLite database (design.md "Data"): drives, pools and
+// their membership over time, SMART snapshots, runs, measurements, latency
+// histograms, alerts and scheduler state, plus the history queries that feed
+// detection and the web page.
+//
+// Owned by the composition root (app/ or cli/), shared by reference.
+// Thread-safe: one sqlite3 connection guarded by a mutex, so every method may
+// be called from any thread; calls are serialised. WAL journal, foreign keys
+// on, busy_timeout set, schema migrations by PRAGMA user_version.
+//
+// The implementation is split by subject (database.cc, drive_store.cc,
+// pool_store.cc, smart_store.cc, run_store.cc, measurement_store.cc,
+// alert_store.cc, scheduler_state_store.cc, retention.cc); a new query goes
+// into the file of its subject, declared here.
+//
+// Conventions: times are unix seconds; "" in a filter means "any"; a text
+// field that is "" in a struct (Run::drive_id, Alert::drive_id) is NULL in
+// the database. Nothing ever deletes a drive: one that disappears is marked
+// missing (present = false) and keeps its history.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/result.h"
+#include "base/status.h"
+#include "model/alert.h"
+#include "model/bench_result.h"
+#include "model/drive.h"
+#include "model/pool.h"
+#include "model/run.h"
+#include "model/smart_snapshot.h"
+
+namespace dp {
+
+class SqliteDb;
+
+// ListRuns: newest first (started_at, then id, descending).
+struct RunFilter {
+  std::string drive_id;                 // "" = any (pool-level runs included)
+  std::string test;                     // "" = any
+  std::optional<RunOutcome> outcome;    // nullopt = any
+  std::int64_t since = 0;               // started_at >= since
+  int limit = 100;                      // <= 0: no limit
+};
+
+// History: one metric of one drive's test over time. Returns the newest
+// `limit` samples that match, in chronological order (oldest first).
+struct HistoryQuery {
+  std::string drive_id;                 // required
+  std::string test;                     // required: seq, zones, seek, random, sweep, ...
+  std::string metric;                   // required: mb_per_s, iops, access_ms, p50_us, ...
+  std::string zone;                     // "" = any (including none)
+  std::string stroke;                   // "" = any
+  std::string variant;                  // "" = any
+  std::uint32_t block_size = 0;         // 0 = any
+  std::uint32_t queue_depth = 0;        // 0 = any
+  std::int64_t since = 0;               // at >= since
+  int limit = 1000;                     // <= 0: no limit
+};
+
+struct MeasurementSample {
+  std::int64_t run_id = 0;
+  std::int64_t at = 0;                  // the run's started_at
+  double value = 0;
+  bool contended = false;               // the point or its run was contended
+  bool partial = false;                 // the point or its run was partial
+  // What the sample was measured on, for callers that query with "any".
+  std::string zone, stroke, variant;
+  std::uint32_t block_size = 0, queue_depth = 0;
+};
+
+// ListAlerts: newest first (opened_at, then id, descending).
+struct AlertFilter {
+  std::string state;                    // "" = any; "active" = open or acknowledged
+  std::string drive_id;                 // "" = any
+  int limit = 100;                      // <= 0: no limit
+};
+
+class Store {
+ public:
+  // The schema version this binary creates and understands.
+  static int LatestSchemaVersion();
+
+  // Opens (creating when absent) the database at path and brings its schema
+  // up to date. The parent directory must exist and be writable: this does
+  // not create it (the daemon decides). Refuses, never modifying the file:
+  //   - a file that is not SQLite or is corrupt (Corrupt: "PATH is not a
+  //     diskpulse database (not SQLite or corrupt): ..."),
+  //   - an SQLite database of another application,
+  //   - a database newer than this binary (FailedPrecondition: "database
+  //     schema version N is newer than this diskpulse (knows M); upgrade
+  //     diskpulse").
+  static Result<std::unique_ptr<Store>> Open(const std::string& path);
+
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // PRAGMA quick_check: "ok", or the problems it found, one per line.
+  Result<std::string> QuickCheck();
+  int SchemaVersion();
+
+  // --- Drives (drive_store.cc). Keyed by Drive::id; never deleted.
+  // Inserts or updates the drive (all descriptive fields), marks it present
+  // and sets last_seen = seen_at (first_seen on insert).
+  Status UpsertDrive(const Drive& drive, std::int64_t seen_at);
+  // Marks every present drive whose id is not in present_ids as missing
+  // (present = false, missing since `at`). Their history is kept.
+  Status MarkMissingExcept(const std::vector<std::string>& present_ids, std::int64_t at);
+  // All drives ever seen, present ones first, then by name and id.
+  Result<std::vector<Drive>> ListDrives();
+  Result<std::optional<Drive>> GetDrive(const std::string& id);
+
+  // --- Pools (pool_store.cc). Each call records one observation of all pools:
+  // pools, vdevs and members seen now get last_seen = at (first_seen on their
+  // first sighting); a member row is (pool, vdev, path, drive_id), so a
+  // replaced drive starts a new row and the old one keeps its dates.
+  Status RecordPools(const std::vector<Pool>& pools, std::int64_t at);
+  // The pools as of the last RecordPools call, in the order they were given.
+  Result<std::vector<Pool>> LatestPools();
+
+  // --- SMART (smart_store.cc). Normalised fields in columns, attributes and
+  // self-tests as JSON, smartctl's output kept whole (until PruneBefore).
+  Result<std::int64_t> InsertSmartSnapshot(const std::string& drive_id, std::int64_t at,
+                                           const SmartSnapshot& snapshot);
+  Result<std::optional<SmartSnapshot>> LatestSmart(const std::string& drive_id);
+  // Snapshots with at >= since, newest first, at most limit (<= 0: all);
+  // raw_json is left empty here (use LatestSmart for the whole output).
+  Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> SmartHistory(
+      const std::string& drive_id, std::int64_t since, int limit);
+
+  // --- Runs (run_store.cc). run.drive_id must name a known drive, or be ""
+  // for a pool-level run.
+  Result<std::int64_t> InsertRun(const Run& run);  // run.id is ignored
+  Status UpdateRun(const Run& run);                // NotFound if run.id is unknown
+  Result<std::optional<Run>> GetRun(std::int64_t id);
+  Result<std::vector<Run>> ListRuns(const RunFilter& filter);
+
+  // --- Measurements (measurement_store.cc). One row per metric of each point
+  // (mb_per_s and iops when > 0, access_ms when set, p50_us, p90_us, p99_us,
+  // p999_us, max_us, mean_us when latency is set), each carrying the point's
+  // test, zone, stroke, variant, block size, queue depth and flags; the
+  // encoded histogram goes to its own table. One transaction per call.
+  Status AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>& points);
+  // The points of a run as stored (histograms included unless pruned).
+  Result<std::vector<BenchPoint>> RunPoints(std::int64_t run_id);
+  Result<std::vector<MeasurementSample>> History(const HistoryQuery& query);
+
+  // --- Alerts (alert_store.cc). alert.drive_id must name a known drive or be "".
+  // AlreadyExists if an open or acknowledged alert has the same
+  // (drive_id, condition).
+  Result<std::int64_t> InsertAlert(const Alert& alert);  // alert.id is ignored
+  Status UpdateAlert(const Alert& alert);                // NotFound if alert.id is unknown
+  // The open or acknowledged alert for (drive_id, condition), if any.
+  Result<std::optional<Alert>> OpenAlertFor(const std::string& drive_id,
+                                            const std::string& condition);
+  Result<std::vector<Alert>> ListAlerts(const AlertFilter& filter);
+  Result<std::optional<Alert>> GetAlert(std::int64_t id);
+
+  // --- Scheduler state (scheduler_state_store.cc): small key/value pairs the
+  // scheduler keeps across restarts (last run times, queue cursor).
+  Status SetSchedulerState(const std::string& key, const std::string& value);
+  Result<std::optional<std::string>> GetSchedulerState(const std::string& key);
+
+  // --- Retention (retention.cc): drops latency histograms of runs started
+  // before `at` and the raw smartctl JSON of snapshots taken before `at`.
+  // Measurements, runs, normalised SMART fields and alerts are kept.
+  Status PruneBefore(std::int64_t at);
+
+ private:
+  Store(std::string path, std::unique_ptr<SqliteDb> db);
+
+  const std::string path_;
+  std::mutex mu_;                   // guards db_ and every statement in it
+  std::unique_ptr<SqliteDb> db_;
+};
+
+}  // namespace dp
