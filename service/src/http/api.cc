@@ -1,0 +1,14 @@
+#include "http/api.h"
+
+namespace dp::http {
+
+std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
+  auto router = std::make_shared<Router>(context.api_token);
+  AddHealthResource(*router, context);
+  AddDrivesResource(*router, context);
+  AddMetricsResource(*router, context);
+  AddStaticResource(*router, context);
+  return router;
+}
+
+}  // namespace dp::http

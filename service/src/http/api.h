@@ -1,0 +1,47 @@
+// The REST API and web page as one Router: what the resources need
+// (ApiContext) and the function that registers every resource.
+//
+// Adding a resource: write http/<name>_resource.cc with an
+// Add<Name>Resource(Router&, const ApiContext&) that registers its routes,
+// declare it below, and add one line to BuildApiRouter() in api.cc. If it
+// needs a new collaborator (the scheduler, the alert manager), add a pointer
+// to ApiContext and set it in app/daemon.cc. Handlers run on the network
+// thread: they may read the store, but anything long (a test run, a tool)
+// is handed to sched and answered with 202.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/clock.h"
+#include "http/router.h"
+
+namespace dp {
+class Store;
+}
+
+namespace dp::http {
+
+// What resources may use. Pointers are not owned and outlive the router.
+struct ApiContext {
+  Store* store = nullptr;         // required; thread-safe
+  const Clock* clock = nullptr;   // required
+  std::string version = DP_VERSION;
+  SysTime started_at{};           // when the daemon started, for uptime
+  std::string webui_root;         // "" = no web page (404 outside /api/)
+  std::string api_token;          // "" = mutating calls refused (403)
+};
+
+// GET /api/v1/health, /api/v1/version.
+void AddHealthResource(Router& router, const ApiContext& context);
+// GET /api/v1/drives, /api/v1/drives/{id}.
+void AddDrivesResource(Router& router, const ApiContext& context);
+// GET /metrics (Prometheus text).
+void AddMetricsResource(Router& router, const ApiContext& context);
+// The web page: static files from webui_root for every other GET.
+void AddStaticResource(Router& router, const ApiContext& context);
+
+// A router with every resource registered.
+std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context);
+
+}  // namespace dp::http

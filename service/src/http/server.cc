@@ -1,0 +1,358 @@
+// The only file of diskpulse's daemon that includes Beast (compile time).
+// Shape after Beast's advanced server example: an acceptor, one Session per
+// connection, a deadline on every read and write, error_codes not exceptions.
+#include "http/server.h"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "base/log.h"
+
+namespace dp::http {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace ssl = boost::asio::ssl;
+using tcp = boost::asio::ip::tcp;
+using error_code = boost::system::error_code;
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+std::string ToString(beast::string_view s) { return std::string(s.data(), s.size()); }
+
+std::string Lowercased(std::string s) {
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
+std::string HostPort(const std::string& host, std::uint16_t port) {
+  bool v6 = host.find(':') != std::string::npos;
+  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+// State shared by the server and its sessions; sessions keep it alive while
+// the io_context destroys them.
+struct Shared {
+  mutable std::mutex mu;
+  std::shared_ptr<const Router> router;  // guarded by mu
+  HttpLimits limits;                     // guarded by mu
+  std::atomic<int> active{0};
+  std::unique_ptr<ssl::context> tls;     // null: plain HTTP
+
+  std::pair<std::shared_ptr<const Router>, HttpLimits> Snapshot() const {
+    std::lock_guard lock(mu);
+    return {router, limits};
+  }
+};
+
+Request ToRequest(const bhttp::request<bhttp::string_body>& m, const std::string& remote) {
+  Request r;
+  r.method = ParseMethod(ToString(m.method_string()));
+  r.target = ToString(m.target());
+  for (const auto& field : m) r.headers.emplace_back(ToString(field.name_string()),
+                                                     ToString(field.value()));
+  r.body = m.body();
+  r.remote = remote;
+  return r;
+}
+
+// One connection: read a request, answer it, repeat while keep-alive.
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  Session(Stream stream, std::shared_ptr<Shared> shared, std::string remote)
+      : stream_(std::move(stream)), shared_(std::move(shared)), remote_(std::move(remote)) {
+    ++shared_->active;
+  }
+  ~Session() { --shared_->active; }
+
+  void Run() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(shared_->Snapshot().second.read_timeout);
+      stream_.async_handshake(ssl::stream_base::server,
+                              [self = this->shared_from_this()](error_code ec) {
+                                if (ec) {
+                                  LogDebug("http: TLS handshake with " + self->remote_ +
+                                           " failed: " + ec.message());
+                                  return;
+                                }
+                                self->Read();
+                              });
+    } else {
+      Read();
+    }
+  }
+
+ private:
+  void Read() {
+    auto [router, limits] = shared_->Snapshot();
+    router_ = std::move(router);
+    limits_ = limits;
+    parser_.emplace();
+    parser_->header_limit(limits_.max_header_bytes);
+    parser_->body_limit(limits_.max_body_bytes);
+    beast::get_lowest_layer(stream_).expires_after(limits_.read_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = this->shared_from_this()](error_code ec, std::size_t) {
+                        self->OnRead(ec);
+                      });
+  }
+
+  void OnRead(error_code ec) {
+    if (ec == bhttp::error::end_of_stream || ec == asio::error::eof) return Close();
+    if (ec == beast::error::timeout) {
+      LogDebug("http: " + remote_ + ": request not complete in time; closing");
+      return Close();
+    }
+    if (ec == bhttp::error::body_limit) {
+      return SendError(413, "payload_too_large",
+                       "the request body is larger than the limit of " +
+                           std::to_string(limits_.max_body_bytes) + " bytes (http.max_body_bytes)");
+    }
+    if (ec == bhttp::error::header_limit) {
+      return SendError(431, "headers_too_large",
+                       "the request headers are larger than the limit of " +
+                           std::to_string(limits_.max_header_bytes) +
+                           " bytes (http.max_header_bytes)");
+    }
+    if (ec && ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category()) {
+      return SendError(400, "bad_request", "malformed HTTP request: " + ec.message());
+    }
+    if (ec) {
+      LogDebug("http: " + remote_ + ": read failed: " + ec.message());
+      return Close();
+    }
+    const auto& message = parser_->get();
+    Request request = ToRequest(message, remote_);
+    Response response = router_->Route(request);
+    LogDebug("http: " + remote_ + " " + ToString(message.method_string()) + " " + request.target +
+             " -> " + std::to_string(response.status));
+    Send(std::move(response), request.method == Method::kHead, !message.keep_alive());
+  }
+
+  void SendError(int status, std::string_view code, std::string message) {
+    LogDebug("http: " + remote_ + ": " + std::to_string(status) + " " + message);
+    Send(ErrorResponse(status, code, message), false, true);
+  }
+
+  void Send(Response r, bool head, bool close) {
+    auto& res = response_.emplace();
+    res.version(11);
+    res.result(static_cast<unsigned>(r.status));
+    res.set(bhttp::field::server, "diskpulsed/" DP_VERSION);
+    res.set(bhttp::field::content_type, r.content_type);
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set("Referrer-Policy", "no-referrer");
+    for (const auto& [name, value] : r.headers) res.set(name, value);
+    res.keep_alive(!close);
+    if (head) {
+      res.content_length(r.body.size());
+    } else {
+      res.body() = std::move(r.body);
+      res.prepare_payload();
+    }
+    beast::get_lowest_layer(stream_).expires_after(limits_.read_timeout);
+    bhttp::async_write(stream_, res,
+                       [self = this->shared_from_this(), close](error_code ec, std::size_t) {
+                         if (ec || close) return self->Close();
+                         self->Read();
+                       });
+  }
+
+  void Close() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+      stream_.async_shutdown([self = this->shared_from_this()](error_code) {});
+    } else {
+      error_code ignored;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    }
+  }
+
+  Stream stream_;
+  std::shared_ptr<Shared> shared_;
+  std::string remote_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::optional<bhttp::response<bhttp::string_body>> response_;
+  std::shared_ptr<const Router> router_;
+  HttpLimits limits_;
+};
+
+}  // namespace
+
+ServerOptions ServerOptionsFromConfig(const Config& config) {
+  ServerOptions o;
+  o.host = config.listen_host;
+  o.port = config.listen_port;
+  o.limits = HttpLimitsFromConfig(config.http);
+  o.tls_cert_file = config.tls.cert_file;
+  o.tls_key_file = config.tls.key_file;
+  return o;
+}
+
+HttpLimits HttpLimitsFromConfig(const HttpConfig& http) {
+  HttpLimits l;
+  l.max_connections = http.max_connections;
+  l.read_timeout = std::chrono::seconds(http.read_timeout_seconds);
+  l.max_body_bytes = http.max_body_bytes;
+  l.max_header_bytes = http.max_header_bytes;
+  return l;
+}
+
+struct Server::Impl {
+  asio::io_context ioc{1};  // first: destroyed last, after everything using it
+  tcp::acceptor acceptor{ioc};
+  asio::steady_timer retry_timer{ioc};
+  std::shared_ptr<Shared> shared = std::make_shared<Shared>();
+  std::thread thread;
+  std::string host;
+  std::uint16_t port = 0;
+
+  void Accept() {
+    acceptor.async_accept(ioc, [this](error_code ec, tcp::socket socket) {
+      OnAccept(ec, std::move(socket));
+    });
+  }
+
+  void OnAccept(error_code ec, tcp::socket socket) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of file descriptors and the like: wait a little rather than spin.
+      LogWarning("http: accept failed: " + ec.message());
+      retry_timer.expires_after(std::chrono::milliseconds(200));
+      retry_timer.async_wait([this](error_code e) {
+        if (!e) Accept();
+      });
+      return;
+    }
+    int cap = shared->Snapshot().second.max_connections;
+    if (shared->active.load() >= cap) {
+      LogWarning("http: " + std::to_string(cap) +
+                 " connections open (http.max_connections); refusing another");
+      error_code ignored;
+      socket.close(ignored);
+      return Accept();
+    }
+    error_code rec;
+    auto endpoint = socket.remote_endpoint(rec);
+    std::string remote =
+        rec ? std::string("?") : HostPort(endpoint.address().to_string(), endpoint.port());
+    if (shared->tls) {
+      std::make_shared<Session<TlsStream>>(TlsStream(std::move(socket), *shared->tls), shared,
+                                           remote)
+          ->Run();
+    } else {
+      std::make_shared<Session<PlainStream>>(PlainStream(std::move(socket)), shared, remote)
+          ->Run();
+    }
+    Accept();
+  }
+};
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() { Stop(); }
+
+Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
+                                             std::shared_ptr<const Router> router) {
+  auto impl = std::make_unique<Impl>();
+  impl->shared->router = std::move(router);
+  impl->shared->limits = options.limits;
+  impl->host = options.host;
+  std::string where = HostPort(options.host, options.port);
+
+  if (!options.tls_cert_file.empty() || !options.tls_key_file.empty()) {
+    auto ctx = std::make_unique<ssl::context>(ssl::context::tls_server);
+    ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                     ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
+    error_code ec;
+    ctx->use_certificate_chain_file(options.tls_cert_file, ec);
+    if (ec)
+      return InvalidArgument("tls.cert_file: " + options.tls_cert_file +
+                             ": cannot load the certificate: " + ec.message());
+    ctx->use_private_key_file(options.tls_key_file, ssl::context::pem, ec);
+    if (ec)
+      return InvalidArgument("tls.key_file: " + options.tls_key_file +
+                             ": cannot load the private key: " + ec.message());
+    impl->shared->tls = std::move(ctx);
+  }
+
+  error_code ec;
+  tcp::endpoint endpoint;
+  auto address = asio::ip::make_address(options.host, ec);
+  if (!ec) {
+    endpoint = tcp::endpoint(address, options.port);
+  } else {
+    tcp::resolver resolver(impl->ioc);
+    auto results = resolver.resolve(options.host, std::to_string(options.port),
+                                    tcp::resolver::numeric_service, ec);
+    if (ec || results.empty())
+      return InvalidArgument(where + ": cannot resolve host: " +
+                             Lowercased(ec ? ec.message() : "no address"));
+    endpoint = *results.begin();
+  }
+  auto& acceptor = impl->acceptor;
+  if (acceptor.open(endpoint.protocol(), ec); ec)
+    return Unavailable(where + ": cannot open a socket: " + Lowercased(ec.message()));
+  if (acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec)
+    return Unavailable(where + ": " + Lowercased(ec.message()));
+  if (acceptor.bind(endpoint, ec); ec) return Unavailable(where + ": " + Lowercased(ec.message()));
+  if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec)
+    return Unavailable(where + ": " + Lowercased(ec.message()));
+  impl->port = acceptor.local_endpoint().port();
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+void Server::Start() {
+  if (impl_->thread.joinable()) return;
+  impl_->Accept();
+  impl_->thread = std::thread([impl = impl_.get()] {
+    // Handlers never throw (Router catches); anything else here is a bug
+    // worth dying loudly for, so no catch.
+    impl->ioc.run();
+  });
+}
+
+void Server::Stop() {
+  if (!impl_) return;
+  if (impl_->thread.joinable()) {
+    impl_->ioc.stop();
+    impl_->thread.join();
+  }
+  error_code ignored;
+  impl_->acceptor.close(ignored);
+}
+
+void Server::Reconfigure(std::shared_ptr<const Router> router, const HttpLimits& limits) {
+  std::lock_guard lock(impl_->shared->mu);
+  impl_->shared->router = std::move(router);
+  impl_->shared->limits = limits;
+}
+
+std::uint16_t Server::port() const { return impl_->port; }
+
+std::string Server::url() const {
+  return std::string(impl_->shared->tls ? "https" : "http") + "://" +
+         HostPort(impl_->host, impl_->port) + "/";
+}
+
+int Server::active_connections() const { return impl_->shared->active.load(); }
+
+}  // namespace dp::http
