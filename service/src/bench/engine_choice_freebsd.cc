@@ -1,0 +1,9 @@
+// FreeBSD has no io_uring; auto is always pread, so nothing is throttled in a
+// way that matters to the choice.
+#include "bench/engine_choice.h"
+
+namespace dp::internal {
+
+bool ReadBandwidthThrottled(const std::string&) { return false; }
+
+}  // namespace dp::internal

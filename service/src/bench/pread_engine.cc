@@ -1,0 +1,95 @@
+#include "bench/pread_engine.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace dp {
+
+PreadEngine::PreadEngine(int fd, std::uint32_t queue_depth, const Clock& clock)
+    : fd_(fd), queue_depth_(queue_depth == 0 ? 1 : queue_depth), clock_(clock) {
+  done_.reserve(queue_depth_);
+  workers_.reserve(queue_depth_);
+  for (std::uint32_t i = 0; i < queue_depth_; ++i) workers_.emplace_back([this] { Worker(); });
+}
+
+PreadEngine::~PreadEngine() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+Status PreadEngine::Submit(const IoRequest& request) {
+  if (in_flight_ >= queue_depth_)
+    return ResourceExhausted("pread engine: " + std::to_string(queue_depth_) +
+                             " reads already in flight");
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(request);
+  }
+  ++in_flight_;
+  work_cv_.notify_one();
+  return Status::Ok();
+}
+
+Result<std::size_t> PreadEngine::Reap(std::size_t min_complete, std::chrono::nanoseconds timeout,
+                                      std::vector<IoCompletion>& out) {
+  if (min_complete > in_flight_) min_complete = in_flight_;
+  std::unique_lock lock(mu_);
+  if (done_.size() < min_complete) {
+    want_ = min_complete;
+    done_cv_.wait_for(lock, timeout, [&] { return done_.size() >= min_complete; });
+  }
+  std::size_t n = done_.size();
+  out.insert(out.end(), done_.begin(), done_.end());
+  done_.clear();
+  lock.unlock();
+  in_flight_ -= static_cast<std::uint32_t>(n);
+  return n;
+}
+
+void PreadEngine::Worker() {
+  for (;;) {
+    IoRequest r;
+    {
+      std::unique_lock lock(mu_);
+      work_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stop_ and nothing left
+      r = queue_.front();
+      queue_.pop_front();
+    }
+    std::uint32_t now_running = ++executing_;
+    std::uint32_t seen = max_concurrency_.load();
+    while (now_running > seen && !max_concurrency_.compare_exchange_weak(seen, now_running)) {
+    }
+    MonoTime start = clock_.Monotonic();
+    std::int64_t result = 0;
+    std::uint32_t done = 0;
+    while (done < r.length) {
+      ssize_t n = ::pread(fd_, r.buffer + done, r.length - done,
+                          static_cast<off_t>(r.offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        result = -errno;
+        break;
+      }
+      if (n == 0) break;  // end of device: a short read, reported as such
+      done += static_cast<std::uint32_t>(n);
+    }
+    if (result == 0) result = done;
+    auto latency = clock_.Monotonic() - start;
+    --executing_;
+    bool wake = false;
+    {
+      std::lock_guard lock(mu_);
+      done_.push_back({r.tag, result, std::chrono::duration_cast<std::chrono::nanoseconds>(latency)});
+      wake = done_.size() >= want_;
+    }
+    if (wake) done_cv_.notify_one();
+  }
+}
+
+}  // namespace dp

@@ -1,0 +1,135 @@
+#include <liburing.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "bench/uring_engine.h"
+
+namespace dp {
+namespace {
+
+class UringEngine final : public IoEngine {
+ public:
+  UringEngine(int fd, std::uint32_t queue_depth, const Clock& clock)
+      : fd_(fd), queue_depth_(queue_depth), clock_(clock), slots_(queue_depth) {
+    free_.reserve(queue_depth);
+    for (std::uint32_t i = queue_depth; i > 0; --i) free_.push_back(i - 1);
+  }
+  ~UringEngine() override {
+    if (ready_) {
+      // Reads still in the kernel write into caller buffers: wait for them.
+      std::vector<IoCompletion> sink;
+      while (in_flight_ > 0) {
+        auto r = Reap(in_flight_, std::chrono::seconds(1), sink);
+        if (!r.ok()) break;
+        sink.clear();
+      }
+      io_uring_queue_exit(&ring_);
+    }
+  }
+
+  Status Init() {
+    unsigned entries = 1;
+    while (entries < queue_depth_) entries <<= 1;
+    int rc = io_uring_queue_init(entries, &ring_, 0);
+    if (rc < 0) return Unsupported(std::string("io_uring unavailable: ") + std::strerror(-rc));
+    ready_ = true;
+    if (io_uring_register_files(&ring_, &fd_, 1) == 0) fixed_file_ = true;
+    return Status::Ok();
+  }
+
+  std::string_view name() const override { return "uring"; }
+  std::uint32_t queue_depth() const override { return queue_depth_; }
+  std::uint32_t in_flight() const override { return in_flight_; }
+  std::uint32_t max_concurrency_seen() const override { return max_concurrency_; }
+
+  Status Submit(const IoRequest& r) override {
+    if (free_.empty())
+      return ResourceExhausted("uring engine: " + std::to_string(queue_depth_) +
+                               " reads already in flight");
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+    if (!sqe) return Internal("uring engine: submission queue full");
+    std::uint32_t slot = free_.back();
+    free_.pop_back();
+    slots_[slot].tag = r.tag;
+    unprepared_.push_back(slot);
+    io_uring_prep_read(sqe, fixed_file_ ? 0 : fd_, r.buffer, r.length, r.offset);
+    if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data64(sqe, slot);
+    ++in_flight_;
+    return Status::Ok();
+  }
+
+  Result<std::size_t> Reap(std::size_t min_complete, std::chrono::nanoseconds timeout,
+                           std::vector<IoCompletion>& out) override {
+    if (min_complete > in_flight_) min_complete = in_flight_;
+    if (!unprepared_.empty()) {
+      MonoTime now = clock_.Monotonic();
+      for (std::uint32_t s : unprepared_) slots_[s].submitted = now;
+      unprepared_.clear();
+    }
+    int rc;
+    if (min_complete == 0) {
+      rc = io_uring_submit(&ring_);
+    } else {
+      __kernel_timespec ts{};
+      auto ns = timeout.count() < 0 ? 0 : timeout.count();
+      ts.tv_sec = ns / 1'000'000'000;
+      ts.tv_nsec = ns % 1'000'000'000;
+      io_uring_cqe* first = nullptr;
+      do {
+        rc = io_uring_submit_and_wait_timeout(&ring_, &first, static_cast<unsigned>(min_complete),
+                                              &ts, nullptr);
+      } while (rc == -EINTR);
+      if (rc == -ETIME) rc = 0;
+    }
+    if (rc < 0) return IoError(std::string("io_uring submit: ") + std::strerror(-rc));
+    in_kernel_ = in_flight_;
+    if (in_kernel_ > max_concurrency_) max_concurrency_ = in_kernel_;
+
+    MonoTime now = clock_.Monotonic();
+    std::size_t n = 0;
+    unsigned head;
+    io_uring_cqe* cqe;
+    io_uring_for_each_cqe(&ring_, head, cqe) {
+      auto slot = static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqe));
+      out.push_back({slots_[slot].tag, cqe->res,
+                     std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         now - slots_[slot].submitted)});
+      free_.push_back(slot);
+      ++n;
+    }
+    io_uring_cq_advance(&ring_, static_cast<unsigned>(n));
+    in_flight_ -= static_cast<std::uint32_t>(n);
+    return n;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t tag = 0;
+    MonoTime submitted{};
+  };
+  int fd_;
+  const std::uint32_t queue_depth_;
+  const Clock& clock_;
+  io_uring ring_{};
+  bool ready_ = false;
+  bool fixed_file_ = false;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_;
+  std::vector<std::uint32_t> unprepared_;
+  std::uint32_t in_flight_ = 0, in_kernel_ = 0, max_concurrency_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<IoEngine>> MakeUringEngine(int fd, std::uint32_t queue_depth,
+                                                  const Clock& clock) {
+  if (queue_depth == 0) queue_depth = 1;
+  auto engine = std::make_unique<UringEngine>(fd, queue_depth, clock);
+  DP_RETURN_IF_ERROR(engine->Init());
+  return std::unique_ptr<IoEngine>(std::move(engine));
+}
+
+}  // namespace dp
