@@ -1,3 +1,100 @@
-// diskpulsed: placeholder until the daemon lands (issue 2).
+// diskpulsed: the resident daemon. main() reads as the architecture (style.md,
+// after OpenBSD ntpd): parse the configuration, take the resources that need
+// root (database, locks, port), detach, drop privileges, serve, and wait for
+// signals: SIGHUP reloads, SIGTERM/SIGINT stop.
+//
+// Exit status: 0 clean stop or configuration OK, 1 configuration or
+// start-up error, 2 usage error.
+#include <signal.h>
+#include <unistd.h>
+
 #include <cstdio>
-int main() { std::puts("diskpulsed: not yet"); return 1; }
+#include <string>
+#include <vector>
+
+#include "app/daemon.h"
+#include "app/daemon_args.h"
+#include "app/signal_waiter.h"
+#include "base/log.h"
+#include "config/config.h"
+
+namespace {
+
+// Before detaching stderr is the terminal; after it, only the log remains.
+int Fail(const dp::Status& status, bool detached = false) {
+  if (detached) dp::LogError(status.message());
+  else std::fprintf(stderr, "diskpulsed: %s\n", status.message().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = dp::ParseDaemonArgs(std::vector<std::string>(argv + 1, argv + argc));
+  if (!args.ok()) {
+    std::fprintf(stderr, "diskpulsed: %s\n%s", args.status().message().c_str(),
+                 dp::DaemonUsage().c_str());
+    return 2;
+  }
+  if (args->help) {
+    std::fputs(dp::DaemonUsage().c_str(), stdout);
+    return 0;
+  }
+  if (args->version) {
+    std::printf("diskpulsed %s\n", DP_VERSION);
+    return 0;
+  }
+
+  // 1. Configuration: one problem per line, "FILE:LINE: key: what is wrong".
+  auto config = dp::LoadConfigFile(args->config_path);
+  if (!config.ok()) {
+    std::fprintf(stderr, "%s\n", config.status().message().c_str());
+    if (config.status().code() == dp::StatusCode::kNotFound && args->config_path ==
+                                                                   dp::kDefaultConfigPath)
+      std::fprintf(stderr, "diskpulsed: give the configuration file with -c FILE\n");
+    return 1;
+  }
+  if (args->check_config) {
+    std::printf("configuration OK\n");
+    return 0;
+  }
+
+  // Signals are taken synchronously by the main thread; block them before
+  // any thread exists so every thread inherits the mask.
+  dp::SignalWaiter signals;
+  ::signal(SIGPIPE, SIG_IGN);
+  dp::DaemonOptions options{.foreground = args->foreground};
+  dp::Daemon::ConfigureLogging(*config, {.foreground = true});
+
+  // 2. Root-only resources: database folder and locks, database, port.
+  auto daemon = dp::Daemon::Create(std::move(config).value(), options);
+  if (!daemon.ok()) return Fail(daemon.status());
+  std::printf("diskpulsed: listening on %s\n", (*daemon)->url().c_str());
+  std::fflush(stdout);
+
+  // 3. Detach unless told to stay (systemd and tests use --foreground).
+  if (!args->foreground) {
+    dp::Daemon::ConfigureLogging((*daemon)->config(), options);
+    if (::daemon(0, 0) != 0) return Fail(dp::ErrnoStatus(errno, "cannot detach"), true);
+  }
+
+  // 4. Pidfile, privileges, threads.
+  if (auto st = (*daemon)->Start(); !st.ok()) return Fail(st, !args->foreground);
+
+  // 5. Serve until told to stop.
+  while (true) {
+    int sig = signals.Wait();
+    if (sig == SIGHUP) {
+      if (auto st = (*daemon)->Reload(); st.ok())
+        dp::LogInfo("configuration reloaded from " + (*daemon)->config().source);
+      else
+        dp::LogError("reload failed, keeping the current configuration:\n" + st.message());
+      continue;
+    }
+    dp::LogInfo(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
+    break;
+  }
+  (*daemon)->Stop();
+  dp::LogInfo("stopped");
+  return 0;
+}

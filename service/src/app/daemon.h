@@ -1,0 +1,83 @@
+// Daemon: diskpulsed's composition root (style rule 7). It builds every part
+// in order, owns them, and takes them down in reverse order. main() drives
+// it: Create() (everything that can fail at start-up), Start() (after the
+// optional fork: pid, privileges, threads), Reload() on SIGHUP, Stop().
+//
+// Extending it (inventory, sched, alerts): add the component as a member
+// below the store, build it in Create() or Start() (whichever it needs: work
+// needing root goes in Create, threads in Start), hand it to the API through
+// http::ApiContext if the web side needs it, apply its reloadable keys in
+// ApplyReload(), and stop it in Stop() before the store closes.
+//
+// Threads: all methods are called from main's thread; the parts it owns run
+// their own threads (the HTTP server has one).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/lock_file.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "config/config.h"
+#include "http/api.h"
+
+namespace dp {
+
+class Store;
+namespace http {
+class Server;
+}
+
+struct DaemonOptions {
+  bool foreground = true;  // false: detached, so stderr logging goes to syslog
+};
+
+class Daemon {
+ public:
+  // Sets up logging as the configuration says (syslog when detached).
+  static void ConfigureLogging(const Config& config, const DaemonOptions& options);
+
+  // In order: the database folder (created if its parent exists), the lock
+  // beside the database (a second daemon on the same database is refused),
+  // the pidfile lock, the database itself (opened, migrated, quick_check),
+  // the HTTP listener (bound, not yet serving). Each error says what failed
+  // and where.
+  static Result<std::unique_ptr<Daemon>> Create(Config config, DaemonOptions options = {});
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Writes the pidfile, drops to `user` if configured, starts serving.
+  Status Start();
+
+  // Re-reads the configuration file. On error nothing changes and the status
+  // says why. Takes effect at once: log_level, log_target, api_token,
+  // webui_root, http.*. Keys that need a restart (listen, database, pidfile,
+  // user, tls) are logged as such and keep their running values.
+  Status Reload();
+
+  // Stops serving, closes the database, removes the pidfile. Idempotent.
+  void Stop();
+
+  // "http://127.0.0.1:8470/"
+  std::string url() const;
+  const Config& config() const { return config_; }
+
+ private:
+  Daemon(Config config, DaemonOptions options);
+  http::ApiContext MakeApiContext() const;
+
+  Config config_;
+  DaemonOptions options_;
+  SystemClock clock_;
+  SysTime started_at_;
+  std::unique_ptr<LockFile> database_lock_;
+  std::unique_ptr<LockFile> pidfile_;
+  std::unique_ptr<Store> store_;
+  // Later: inventory, scheduler, alerts (built after the store, stopped
+  // before it).
+  std::unique_ptr<http::Server> server_;
+};
+
+}  // namespace dp

@@ -1,0 +1,49 @@
+#include "app/daemon_args.h"
+
+namespace dp {
+
+#if defined(__FreeBSD__)
+const char* const kDefaultConfigPath = "/usr/local/etc/diskpulse/diskpulse.json";
+#else
+const char* const kDefaultConfigPath = "/etc/diskpulse/diskpulse.json";
+#endif
+
+Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
+  DaemonArgs out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-c" || a == "--config") {
+      if (i + 1 >= args.size()) return InvalidArgument(a + " needs a FILE");
+      out.config_path = args[++i];
+    } else if (a.starts_with("--config=")) {
+      out.config_path = a.substr(9);
+    } else if (a == "-f" || a == "--foreground") {
+      out.foreground = true;
+    } else if (a == "-n" || a == "--check-config") {
+      out.check_config = true;
+    } else if (a == "-V" || a == "--version") {
+      out.version = true;
+    } else if (a == "-h" || a == "--help") {
+      out.help = true;
+    } else {
+      return InvalidArgument("unknown argument '" + a + "'");
+    }
+  }
+  if (out.config_path.empty()) return InvalidArgument("-c needs a FILE");
+  return out;
+}
+
+std::string DaemonUsage() {
+  return std::string("usage: diskpulsed [-c FILE] [--foreground] [--check-config] [--version]\n"
+                     "\n"
+                     "  -c, --config FILE   configuration (default ") +
+         kDefaultConfigPath +
+         ")\n"
+         "  -f, --foreground    stay in the foreground and log to stderr\n"
+         "  -n, --check-config  check the configuration, print 'configuration OK', exit\n"
+         "  -V, --version       print the version\n"
+         "\n"
+         "Signals: SIGHUP reloads the configuration; SIGTERM or SIGINT stop.\n";
+}
+
+}  // namespace dp

@@ -1,0 +1,29 @@
+// The command line of diskpulsed, parsed. Pure.
+//   diskpulsed [-c FILE] [--foreground] [--check-config] [--version] [--help]
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace dp {
+
+// Where diskpulsed looks when -c is not given.
+extern const char* const kDefaultConfigPath;
+
+struct DaemonArgs {
+  std::string config_path = kDefaultConfigPath;
+  bool foreground = false;    // stay attached to the terminal, log to stderr
+  bool check_config = false;  // parse the configuration, report, exit
+  bool version = false;
+  bool help = false;
+};
+
+// InvalidArgument with a one-line reason for an unknown flag or a missing value.
+Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args);
+
+// The usage text (ends with a newline).
+std::string DaemonUsage();
+
+}  // namespace dp

@@ -1,0 +1,21 @@
+// SignalWaiter: turns SIGHUP, SIGINT and SIGTERM into return values of
+// Wait() instead of asynchronous handlers. The constructor blocks them in
+// the calling thread, and so in every thread started after it: create it in
+// main before anything starts a thread. Wait() is called by one thread.
+#pragma once
+
+#include <signal.h>
+
+namespace dp {
+
+class SignalWaiter {
+ public:
+  SignalWaiter();
+  // Blocks until one of the signals arrives; returns its number.
+  int Wait();
+
+ private:
+  sigset_t set_;
+};
+
+}  // namespace dp
