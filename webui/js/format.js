@@ -1,0 +1,46 @@
+// Small formatting helpers for the page. Pure functions.
+
+// 4000787030016 -> "4.00 TB" (decimal units, as drive labels use).
+export function formatBytes(bytes) {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes <= 0) return '–';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let i = 0;
+  while (value >= 1000 && i < units.length - 1) {
+    value /= 1000;
+    i += 1;
+  }
+  return `${value.toFixed(value >= 100 || i === 0 ? 0 : 2)} ${units[i]}`;
+}
+
+// What kind of drive: "HDD 7200 rpm", "SSD", "NVMe SSD", or "–".
+export function driveKind(drive) {
+  if (drive.transport === 'nvme') return 'NVMe SSD';
+  if (drive.rotational === true) {
+    return drive.rotation_rpm ? `HDD ${drive.rotation_rpm} rpm` : 'HDD';
+  }
+  if (drive.rotational === false || drive.rotation_rpm === 0) return 'SSD';
+  return '–';
+}
+
+// Unix seconds -> "3 min ago", "2 h ago", "5 d ago"; "–" for 0/absent.
+export function formatAgo(unixSeconds, nowMs = Date.now()) {
+  if (!unixSeconds) return '–';
+  const s = Math.max(0, Math.round(nowMs / 1000 - unixSeconds));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+// Seconds -> "3 d 4 h", "5 h 2 min", "12 min", "40 s".
+export function formatDuration(seconds) {
+  const s = Math.max(0, Math.floor(seconds || 0));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min`;
+  return `${s} s`;
+}
