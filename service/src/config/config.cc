@@ -264,6 +264,23 @@ void ParseRoot(Reader& r, Config& c) {
   }
   r.Raw("schedules", c.schedules, json::value_t::array);
   r.Raw("alerts", c.alerts, json::value_t::object);
+  if (const json* a = r.Find("alerts"); a && a->is_object()) {
+    // Messages come back as "alerts.a.b[0].c: what"; point at the last key's line.
+    auto parsed = ParseAlertsConfig(*a);
+    if (parsed.ok()) {
+      c.alerts_config = std::move(parsed).value();
+    } else {
+      std::istringstream lines(parsed.status().message());
+      for (std::string line; std::getline(lines, line);) {
+        std::string path = line.substr(0, line.find(": "));
+        std::string key = path.substr(path.find_last_of('.') + 1);
+        key = key.substr(0, key.find('['));
+        int at = LineOfKey(r.text(), key);
+        r.errors().push_back(std::string(r.file()) + (at > 0 ? ":" + std::to_string(at) : "") +
+                             ": " + line);
+      }
+    }
+  }
 
   std::string why;
   if (!SplitListen(c.listen, c.listen_host, c.listen_port, why)) r.Error("listen", why);

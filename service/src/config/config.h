@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "config/alerts_config.h"
 
 namespace dp {
 
@@ -76,6 +77,7 @@ struct Config {
   std::vector<TargetConfig> targets;
   nlohmann::json schedules = nlohmann::json::array();  // parsed by sched (issue 5)
   nlohmann::json alerts = nlohmann::json::object();     // parsed by alert (issue 5)
+  AlertsConfig alerts_config;           // the typed, validated form of `alerts`
 
   // host and port split out of `listen` by validation.
   std::string listen_host = "127.0.0.1";

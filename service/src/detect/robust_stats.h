@@ -1,0 +1,42 @@
+// Robust statistics used by the detectors: median, MAD, Theil-Sen slope and
+// the Mann-Kendall trend test. Pure functions, thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace dp::detect {
+
+// Median of values (the mean of the two middle ones for an even count); 0 for
+// an empty input.
+double Median(std::vector<double> values);
+
+// Median absolute deviation from the median (unscaled). For normal data
+// 1.4826 * MAD estimates the standard deviation (Hampel 1974; Rousseeuw &
+// Croux 1993, "Alternatives to the median absolute deviation").
+double Mad(const std::vector<double>& values);
+inline constexpr double kMadToSigma = 1.4826;
+
+// Theil-Sen estimator (Theil 1950; Sen 1968): the median of the slopes
+// (y_j - y_i) / (x_j - x_i) over all pairs with x_i != x_j. Robust to up to
+// ~29% outliers. O(n^2) pairs; callers bound n. 0 with fewer than two x.
+double TheilSenSlope(const std::vector<double>& x, const std::vector<double>& y);
+
+// Mann-Kendall test for a monotonic trend (Mann 1945; Kendall 1975): S is the
+// sum of sign(y_j - y_i) over pairs i < j in time order; Var(S) with the tie
+// correction n(n-1)(2n+5) - sum t(t-1)(2t+5), all over 18; Z with the +-1
+// continuity correction; p-values from the normal approximation (fine for
+// n >= 10; conservative below).
+struct MannKendall {
+  double s = 0;
+  double var_s = 0;
+  double z = 0;
+  double p_increasing = 1;  // one-sided p-value for an upward trend
+  double p_decreasing = 1;  // one-sided p-value for a downward trend
+};
+MannKendall MannKendallTest(const std::vector<double>& y_in_time_order);
+
+// Standard normal upper tail P(Z > z).
+double NormalUpperTail(double z);
+
+}  // namespace dp::detect

@@ -1,0 +1,67 @@
+// Sample / SeriesKey / Direction: the input of the detectors. A Sample is one
+// value of one metric from one run; a series is all samples of one drive x
+// test x zone/workload x metric (SeriesKey). Plain value types.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dp::detect {
+
+struct Sample {
+  std::int64_t run_id = 0;
+  std::int64_t at = 0;       // unix seconds (the run's start)
+  double value = 0;
+  bool contended = false;    // foreign I/O during the run: never evidence
+  bool partial = false;      // stopped early: never evidence
+  bool failed = false;       // the run failed: never evidence
+
+  // Only good samples are evidence (issue 5: contended, partial or failed
+  // runs are never evidence of slowness, nor of health).
+  bool Good() const { return !contended && !partial && !failed && std::isfinite(value); }
+};
+
+// Converts anything with run_id, at, value, contended, partial fields (the
+// store's MeasurementSample) to Samples, keeping the order.
+template <typename T>
+std::vector<Sample> ToSamples(const std::vector<T>& in) {
+  std::vector<Sample> out;
+  out.reserve(in.size());
+  for (const auto& s : in) {
+    Sample x;
+    x.run_id = s.run_id;
+    x.at = s.at;
+    x.value = s.value;
+    x.contended = s.contended;
+    x.partial = s.partial;
+    out.push_back(x);
+  }
+  return out;
+}
+
+// Which way is worse. MB/s and IOPS: lower is worse; latency and access
+// time: higher is worse.
+enum class Direction { kHigherIsBetter, kLowerIsBetter };
+
+// mb_per_s, iops -> kHigherIsBetter; access_ms, p50_us, p90_us, p99_us,
+// p999_us, max_us, mean_us, and anything ending in _ms/_us -> kLowerIsBetter.
+// Unknown metrics are treated as higher-is-better.
+Direction DirectionOf(std::string_view metric);
+// "MB/s", "IOPS", "ms", "us", "".
+std::string UnitOf(std::string_view metric);
+
+struct SeriesKey {
+  std::string drive_id;
+  std::string drive_name;  // for summaries; "" = use drive_id
+  std::string test;        // seq, zones, seek, random, sweep, ...
+  std::string series;      // zone / workload key, e.g. "outer", "qd1-4k", "full"
+  std::string metric;      // mb_per_s, iops, access_ms, p99_us, ...
+
+  std::string Label() const;  // "seq outer mb_per_s"
+  std::string Who() const { return drive_name.empty() ? drive_id : drive_name; }
+};
+
+}  // namespace dp::detect
