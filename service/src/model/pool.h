@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dp {
@@ -18,6 +19,12 @@ struct PoolMember {
   std::optional<std::uint64_t> checksum_errors;
   std::string note;        // trailing text, e.g. "was /dev/sdc1", "(resilvering)"
   std::string drive_id;    // filled by path-to-drive mapping; "" when unmapped
+  // A nested vdev row ("replacing-1", "spare-0") kept as a member so its own
+  // counters are not lost; it is no device and never maps to a drive.
+  bool container = false;
+  std::string parent;      // the nested vdev this member sits in ("replacing-1"), or ""
+  // zpool printed a rounded counter ("5.54M"); the value is its 1024-based reading.
+  bool counters_approximate = false;
 };
 
 struct Vdev {
@@ -29,8 +36,8 @@ struct Vdev {
 };
 
 struct PoolScan {
-  std::string function;    // "scrub", "resilver", "none"
-  std::string state;       // "in_progress", "finished", "canceled", "none"
+  std::string function;    // "scrub", "resilver", "none" (md: "resync", "recovery", "check", "reshape")
+  std::string state;       // "in_progress", "finished", "canceled", "paused", "none"
   std::optional<double> percent;  // in progress only
   std::string text;        // the raw scan line(s)
 };
@@ -41,10 +48,19 @@ struct Pool {
   std::string state;
   PoolScan scan;
   std::string errors;      // the "errors:" line, e.g. "No known data errors"
+  std::vector<std::string> error_files;  // `zpool status -v` permanent-error file list
+  std::string status;      // the "status:" paragraph ("" when the pool is fine)
   std::vector<Vdev> vdevs;
 
   // True while a scrub or resilver runs: members are not to be tested.
   bool Busy() const { return scan.state == "in_progress"; }
 };
+
+// The pool among `pools` that is scrubbing or resilvering and has a member
+// mapped to drive_id; nullptr when there is none (the drive may be tested).
+const Pool* BusyPoolWithDrive(const std::vector<Pool>& pools, std::string_view drive_id);
+
+// "pool tank is resilvering (52.0% done)", for skip reasons and refusals.
+std::string DescribeBusy(const Pool& pool);
 
 }  // namespace dp

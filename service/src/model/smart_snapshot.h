@@ -41,6 +41,8 @@ struct NvmeHealth {
 
 struct SmartSnapshot {
   std::string protocol;                          // "ATA" | "NVMe" | "SCSI" | "" unknown
+  std::string device_path;                       // smartctl's device.name, e.g. /dev/sda
+  std::string device_type;                       // smartctl's device.type: sat, nvme, scsi, usbjmicron, sat+megaraid,14
   std::string model;
   std::string serial;
   std::optional<std::string> wwn;
@@ -62,6 +64,14 @@ struct SmartSnapshot {
   std::vector<SmartSelfTest> self_tests;         // newest first
   std::optional<int> smartctl_exit_status;
   std::vector<std::string> messages;
+  // How long the drive says its self-tests take (ATA polling minutes); nullopt unknown.
+  std::optional<int> short_test_minutes;
+  std::optional<int> extended_test_minutes;
+  bool self_test_running = false;                // a self-test was in progress at read time
+  std::optional<int> self_test_remaining_percent;
+  // Values diskpulse refused to believe (absurd temperature, raw value wider
+  // than 48 bits, unknown protocol, ...): reported, never turned into numbers.
+  std::vector<std::string> parse_warnings;
   std::string raw_json;                          // smartctl's output, kept whole
 };
 
