@@ -1,0 +1,239 @@
+// Store: bench points, measurements, latency histograms and history queries.
+#include <algorithm>
+
+#include "store/sqlite_db.h"
+#include "store/store.h"
+
+namespace dp {
+namespace {
+
+struct Metric {
+  const char* name;
+  const char* unit;
+  double value;
+};
+
+// The figures of one point that become measurement rows.
+std::vector<Metric> MetricsOf(const BenchPoint& p) {
+  std::vector<Metric> m;
+  if (p.mb_per_s > 0) m.push_back({"mb_per_s", "MB/s", p.mb_per_s});
+  if (p.iops > 0) m.push_back({"iops", "IOPS", p.iops});
+  if (p.access_ms) m.push_back({"access_ms", "ms", *p.access_ms});
+  if (p.latency) {
+    const LatencySummary& l = *p.latency;
+    m.push_back({"p50_us", "us", l.p50_us});
+    m.push_back({"p90_us", "us", l.p90_us});
+    m.push_back({"p99_us", "us", l.p99_us});
+    m.push_back({"p999_us", "us", l.p999_us});
+    m.push_back({"max_us", "us", l.max_us});
+    m.push_back({"mean_us", "us", l.mean_us});
+  }
+  return m;
+}
+
+// Puts a stored metric back into its point; names this binary does not know are skipped.
+void ApplyMetric(BenchPoint& p, const std::string& name, double v) {
+  auto lat = [&p]() -> LatencySummary& {
+    if (!p.latency) p.latency = LatencySummary{};
+    return *p.latency;
+  };
+  if (name == "mb_per_s") p.mb_per_s = v;
+  else if (name == "iops") p.iops = v;
+  else if (name == "access_ms") p.access_ms = v;
+  else if (name == "p50_us") lat().p50_us = v;
+  else if (name == "p90_us") lat().p90_us = v;
+  else if (name == "p99_us") lat().p99_us = v;
+  else if (name == "p999_us") lat().p999_us = v;
+  else if (name == "max_us") lat().max_us = v;
+  else if (name == "mean_us") lat().mean_us = v;
+}
+
+}  // namespace
+
+Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>& points) {
+  std::lock_guard lock(mu_);
+  Transaction tx(*db_);
+  DP_RETURN_IF_ERROR(tx.status());
+
+  std::optional<std::string> drive_id;
+  std::int64_t at = 0;
+  bool run_contended = false, run_partial = false;
+  {
+    DP_ASSIGN_OR_RETURN(
+        Statement st,
+        db_->Prepare("SELECT drive_id, started_at, contended, partial FROM runs WHERE id = ?1"));
+    st.Bind(1, run_id);
+    DP_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) return NotFound("run " + std::to_string(run_id) + " not found");
+    drive_id = st.OptText(0);
+    at = st.Int(1);
+    run_contended = st.Int(2) != 0;
+    run_partial = st.Int(3) != 0;
+  }
+  std::int64_t seq = 0;
+  {
+    DP_ASSIGN_OR_RETURN(
+        Statement st,
+        db_->Prepare("SELECT ifnull(max(seq) + 1, 0) FROM bench_points WHERE run_id = ?1"));
+    st.Bind(1, run_id);
+    DP_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (row) seq = st.Int(0);
+  }
+
+  for (const BenchPoint& p : points) {
+    if (p.test.empty()) return InvalidArgument("AddMeasurements: a point has no test");
+    std::int64_t point_id = 0;
+    {
+      DP_ASSIGN_OR_RETURN(
+          Statement st,
+          db_->Prepare("INSERT INTO bench_points (run_id, seq, test, zone, stroke, variant, "
+                       "  block_size, queue_depth, bytes, seconds, contended, foreign_share, "
+                       "  partial) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"));
+      st.Bind(1, run_id)
+          .Bind(2, seq++)
+          .Bind(3, p.test)
+          .Bind(4, p.zone)
+          .Bind(5, p.stroke)
+          .Bind(6, p.variant)
+          .Bind(7, p.block_size)
+          .Bind(8, p.queue_depth)
+          .Bind(9, p.bytes)
+          .Bind(10, p.seconds)
+          .Bind(11, p.contended)
+          .Bind(12, p.foreign_share)
+          .Bind(13, p.partial);
+      DP_RETURN_IF_ERROR(st.Run());
+      point_id = db_->LastInsertId();
+    }
+    for (const Metric& m : MetricsOf(p)) {
+      DP_ASSIGN_OR_RETURN(
+          Statement st,
+          db_->Prepare("INSERT INTO measurements (point_id, run_id, drive_id, at, test, metric, "
+                       "  unit, zone, stroke, variant, block_size, queue_depth, value, "
+                       "  contended, partial) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+                       "  ?15)"));
+      st.Bind(1, point_id)
+          .Bind(2, run_id)
+          .Bind(3, drive_id)
+          .Bind(4, at)
+          .Bind(5, p.test)
+          .Bind(6, m.name)
+          .Bind(7, m.unit)
+          .Bind(8, p.zone)
+          .Bind(9, p.stroke)
+          .Bind(10, p.variant)
+          .Bind(11, p.block_size)
+          .Bind(12, p.queue_depth)
+          .Bind(13, m.value)
+          .Bind(14, p.contended || run_contended)
+          .Bind(15, p.partial || run_partial);
+      DP_RETURN_IF_ERROR(st.Run());
+    }
+    if (!p.histogram.empty()) {
+      DP_ASSIGN_OR_RETURN(
+          Statement st,
+          db_->Prepare("INSERT INTO latency_histograms (point_id, data) VALUES (?1, ?2)"));
+      st.Bind(1, point_id).BindBlob(2, p.histogram);
+      DP_RETURN_IF_ERROR(st.Run());
+    }
+  }
+  return tx.Commit();
+}
+
+Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
+  std::lock_guard lock(mu_);
+  std::vector<BenchPoint> points;
+  std::vector<std::int64_t> ids;
+  {
+    DP_ASSIGN_OR_RETURN(
+        Statement st,
+        db_->Prepare("SELECT bench_points.id, test, zone, stroke, variant, block_size, "
+                     "  queue_depth, bytes, seconds, contended, foreign_share, partial, "
+                     "  latency_histograms.data "
+                     "FROM bench_points LEFT JOIN latency_histograms "
+                     "  ON latency_histograms.point_id = bench_points.id "
+                     "WHERE run_id = ?1 ORDER BY seq"));
+    st.Bind(1, run_id);
+    while (true) {
+      DP_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) break;
+      BenchPoint p;
+      ids.push_back(st.Int(0));
+      p.test = st.Text(1);
+      p.zone = st.OptText(2);
+      p.stroke = st.OptText(3);
+      p.variant = st.OptText(4);
+      p.block_size = static_cast<std::uint32_t>(st.Int(5));
+      p.queue_depth = static_cast<std::uint32_t>(st.Int(6));
+      p.bytes = static_cast<std::uint64_t>(st.Int(7));
+      p.seconds = st.Double(8);
+      p.contended = st.Int(9) != 0;
+      p.foreign_share = st.Double(10);
+      p.partial = st.Int(11) != 0;
+      p.histogram = st.Blob(12);
+      points.push_back(std::move(p));
+    }
+  }
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    DP_ASSIGN_OR_RETURN(Statement st,
+                        db_->Prepare("SELECT metric, value FROM measurements "
+                                     "WHERE point_id = ?1 ORDER BY id"));
+    st.Bind(1, ids[i]);
+    while (true) {
+      DP_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) break;
+      ApplyMetric(points[i], st.Text(0), st.Double(1));
+    }
+  }
+  return points;
+}
+
+Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
+  if (q.drive_id.empty() || q.test.empty() || q.metric.empty())
+    return InvalidArgument("History: drive_id, test and metric are required");
+  std::lock_guard lock(mu_);
+  // One range scan of measurements_history (drive_id, test, metric, at),
+  // newest first so LIMIT keeps the most recent samples.
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare("SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
+                   "  block_size, queue_depth FROM measurements "
+                   "WHERE drive_id = ?1 AND test = ?2 AND metric = ?3 AND at >= ?4 "
+                   "  AND (?5 = '' OR zone = ?5) AND (?6 = '' OR stroke = ?6) "
+                   "  AND (?7 = '' OR variant = ?7) AND (?8 = 0 OR block_size = ?8) "
+                   "  AND (?9 = 0 OR queue_depth = ?9) "
+                   "ORDER BY at DESC, id DESC LIMIT ?10"));
+  st.Bind(1, q.drive_id)
+      .Bind(2, q.test)
+      .Bind(3, q.metric)
+      .Bind(4, q.since)
+      .Bind(5, q.zone)
+      .Bind(6, q.stroke)
+      .Bind(7, q.variant)
+      .Bind(8, q.block_size)
+      .Bind(9, q.queue_depth)
+      .Bind(10, q.limit > 0 ? q.limit : -1);
+  std::vector<MeasurementSample> out;
+  while (true) {
+    DP_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    MeasurementSample s;
+    s.run_id = st.Int(0);
+    s.at = st.Int(1);
+    s.value = st.Double(2);
+    s.contended = st.Int(3) != 0;
+    s.partial = st.Int(4) != 0;
+    s.zone = st.Text(5);
+    s.stroke = st.Text(6);
+    s.variant = st.Text(7);
+    s.block_size = static_cast<std::uint32_t>(st.Int(8));
+    s.queue_depth = static_cast<std::uint32_t>(st.Int(9));
+    out.push_back(std::move(s));
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace dp

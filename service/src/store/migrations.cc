@@ -1,0 +1,262 @@
+#include "store/migrations.h"
+
+#include "base/log.h"
+#include "store/sqlite_db.h"
+
+namespace dp {
+namespace {
+
+// Version 1: the first schema (issue 2). Times are unix seconds; booleans are
+// 0/1; "none" is NULL where the model says optional.
+const char* const kSchemaV1 = R"sql(
+-- Drives, keyed by stable identity (WWN, else model+serial), never by /dev name.
+-- Never deleted: a drive that disappears gets present = 0 and missing_since.
+CREATE TABLE drives (
+  id                  TEXT PRIMARY KEY,
+  dev_path            TEXT NOT NULL DEFAULT '',
+  name                TEXT NOT NULL DEFAULT '',
+  model               TEXT NOT NULL DEFAULT '',
+  serial              TEXT NOT NULL DEFAULT '',
+  wwn                 TEXT,
+  firmware            TEXT NOT NULL DEFAULT '',
+  size_bytes          INTEGER NOT NULL DEFAULT 0,
+  logical_block_size  INTEGER NOT NULL DEFAULT 512,
+  physical_block_size INTEGER NOT NULL DEFAULT 512,
+  rotational          INTEGER,
+  rotation_rpm        INTEGER,
+  transport           TEXT NOT NULL DEFAULT '',
+  stable_paths        TEXT NOT NULL DEFAULT '[]',  -- JSON array of strings
+  explicit_target     INTEGER NOT NULL DEFAULT 0,
+  present             INTEGER NOT NULL DEFAULT 1,
+  first_seen          INTEGER NOT NULL,
+  last_seen           INTEGER NOT NULL,
+  missing_since       INTEGER
+);
+
+-- Pools, vdevs and members over time: each row has the first and last
+-- observation that saw it; `current` marks what the latest observation saw.
+CREATE TABLE pools (
+  id            INTEGER PRIMARY KEY,
+  kind          TEXT NOT NULL,
+  name          TEXT NOT NULL,
+  state         TEXT NOT NULL DEFAULT '',
+  scan_function TEXT NOT NULL DEFAULT '',
+  scan_state    TEXT NOT NULL DEFAULT '',
+  scan_percent  REAL,
+  scan_text     TEXT NOT NULL DEFAULT '',
+  errors        TEXT NOT NULL DEFAULT '',
+  position      INTEGER NOT NULL DEFAULT 0,
+  current       INTEGER NOT NULL DEFAULT 0,
+  first_seen    INTEGER NOT NULL,
+  last_seen     INTEGER NOT NULL,
+  UNIQUE (kind, name)
+);
+CREATE TABLE vdevs (
+  id         INTEGER PRIMARY KEY,
+  pool_id    INTEGER NOT NULL REFERENCES pools(id),
+  role       TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  type       TEXT NOT NULL DEFAULT '',
+  state      TEXT NOT NULL DEFAULT '',
+  position   INTEGER NOT NULL DEFAULT 0,
+  current    INTEGER NOT NULL DEFAULT 0,
+  first_seen INTEGER NOT NULL,
+  last_seen  INTEGER NOT NULL,
+  UNIQUE (pool_id, role, name)
+);
+-- drive_id is '' when the member path could not be mapped to a drive. It is
+-- not a foreign key: pool membership may name a drive inventory has not stored.
+CREATE TABLE pool_members (
+  id              INTEGER PRIMARY KEY,
+  vdev_id         INTEGER NOT NULL REFERENCES vdevs(id),
+  path            TEXT NOT NULL,
+  drive_id        TEXT NOT NULL DEFAULT '',
+  state           TEXT NOT NULL DEFAULT '',
+  read_errors     INTEGER,
+  write_errors    INTEGER,
+  checksum_errors INTEGER,
+  note            TEXT NOT NULL DEFAULT '',
+  position        INTEGER NOT NULL DEFAULT 0,
+  current         INTEGER NOT NULL DEFAULT 0,
+  first_seen      INTEGER NOT NULL,
+  last_seen       INTEGER NOT NULL,
+  UNIQUE (vdev_id, path, drive_id)
+);
+CREATE INDEX pool_members_by_drive ON pool_members (drive_id, last_seen);
+
+-- SMART snapshots: normalised fields as columns, lists as JSON, smartctl's
+-- whole output in raw_json (dropped by retention, the rest kept).
+CREATE TABLE smart_snapshots (
+  id                     INTEGER PRIMARY KEY,
+  drive_id               TEXT NOT NULL REFERENCES drives(id),
+  at                     INTEGER NOT NULL,
+  protocol               TEXT NOT NULL DEFAULT '',
+  model                  TEXT NOT NULL DEFAULT '',
+  serial                 TEXT NOT NULL DEFAULT '',
+  wwn                    TEXT,
+  firmware               TEXT NOT NULL DEFAULT '',
+  capacity_bytes         INTEGER,
+  rotation_rpm           INTEGER,
+  health_passed          INTEGER,
+  temperature_c          INTEGER,
+  power_on_hours         INTEGER,
+  power_cycles           INTEGER,
+  reallocated_sectors    INTEGER,
+  pending_sectors        INTEGER,
+  offline_uncorrectable  INTEGER,
+  reported_uncorrectable INTEGER,
+  command_timeouts       INTEGER,
+  udma_crc_errors        INTEGER,
+  nvme                   INTEGER NOT NULL DEFAULT 0,  -- 1: the nvme_* columns apply
+  nvme_critical_warning  INTEGER,
+  nvme_media_errors      INTEGER,
+  nvme_percentage_used   INTEGER,
+  nvme_available_spare   INTEGER,
+  nvme_available_spare_threshold INTEGER,
+  nvme_unsafe_shutdowns  INTEGER,
+  nvme_num_err_log_entries INTEGER,
+  smartctl_exit_status   INTEGER,
+  attributes             TEXT NOT NULL DEFAULT '[]',  -- JSON
+  self_tests             TEXT NOT NULL DEFAULT '[]',  -- JSON, newest first
+  messages               TEXT NOT NULL DEFAULT '[]',  -- JSON
+  raw_json               TEXT
+);
+CREATE INDEX smart_snapshots_by_drive ON smart_snapshots (drive_id, at);
+
+-- Runs: one test of one drive (drive_id NULL for a pool-level test).
+CREATE TABLE runs (
+  id         INTEGER PRIMARY KEY,
+  drive_id   TEXT REFERENCES drives(id),
+  test       TEXT NOT NULL,
+  trigger    TEXT NOT NULL DEFAULT '',
+  started_at INTEGER NOT NULL,
+  ended_at   INTEGER,
+  outcome    TEXT NOT NULL,
+  reason     TEXT NOT NULL DEFAULT '',
+  progress   REAL NOT NULL DEFAULT 0,
+  contended  INTEGER NOT NULL DEFAULT 0,
+  partial    INTEGER NOT NULL DEFAULT 0,
+  engine     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX runs_by_drive ON runs (drive_id, started_at);
+CREATE INDEX runs_by_time ON runs (started_at);
+
+-- What each measured point ran on; its figures are rows of measurements.
+CREATE TABLE bench_points (
+  id            INTEGER PRIMARY KEY,
+  run_id        INTEGER NOT NULL REFERENCES runs(id),
+  seq           INTEGER NOT NULL,
+  test          TEXT NOT NULL,
+  zone          TEXT,
+  stroke        TEXT,
+  variant       TEXT,
+  block_size    INTEGER NOT NULL DEFAULT 0,
+  queue_depth   INTEGER NOT NULL DEFAULT 0,
+  bytes         INTEGER NOT NULL DEFAULT 0,
+  seconds       REAL NOT NULL DEFAULT 0,
+  contended     INTEGER NOT NULL DEFAULT 0,
+  foreign_share REAL NOT NULL DEFAULT 0,
+  partial       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX bench_points_by_run ON bench_points (run_id, seq);
+
+-- One figure per row. drive_id, at (the run's start) and the point's
+-- descriptors are copied in so a drive's trend is one index range scan.
+CREATE TABLE measurements (
+  id          INTEGER PRIMARY KEY,
+  point_id    INTEGER NOT NULL REFERENCES bench_points(id),
+  run_id      INTEGER NOT NULL REFERENCES runs(id),
+  drive_id    TEXT,
+  at          INTEGER NOT NULL,
+  test        TEXT NOT NULL,
+  metric      TEXT NOT NULL,
+  unit        TEXT NOT NULL,
+  zone        TEXT,
+  stroke      TEXT,
+  variant     TEXT,
+  block_size  INTEGER NOT NULL DEFAULT 0,
+  queue_depth INTEGER NOT NULL DEFAULT 0,
+  value       REAL NOT NULL,
+  contended   INTEGER NOT NULL DEFAULT 0,
+  partial     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX measurements_history ON measurements (drive_id, test, metric, at);
+CREATE INDEX measurements_by_point ON measurements (point_id);
+CREATE INDEX measurements_by_run ON measurements (run_id);
+
+-- Encoded latency histograms (bench module's format), one per point.
+CREATE TABLE latency_histograms (
+  point_id INTEGER PRIMARY KEY REFERENCES bench_points(id),
+  data     BLOB NOT NULL
+);
+
+-- Alerts and their lifecycle; at most one active (open or acknowledged)
+-- alert per (drive, condition).
+CREATE TABLE alerts (
+  id               INTEGER PRIMARY KEY,
+  drive_id         TEXT REFERENCES drives(id),
+  condition        TEXT NOT NULL,
+  severity         TEXT NOT NULL,
+  state            TEXT NOT NULL,
+  summary          TEXT NOT NULL DEFAULT '',
+  evidence         TEXT NOT NULL DEFAULT '',
+  opened_at        INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL,
+  acknowledged_at  INTEGER,
+  resolved_at      INTEGER,
+  last_notified_at INTEGER,
+  notify_count     INTEGER NOT NULL DEFAULT 0,
+  clear_streak     INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX alerts_one_active
+  ON alerts (ifnull(drive_id, ''), condition) WHERE state <> 'resolved';
+CREATE INDEX alerts_by_time ON alerts (opened_at);
+CREATE INDEX alerts_by_drive ON alerts (drive_id, opened_at);
+
+-- Small key/value pairs the scheduler keeps across restarts.
+CREATE TABLE scheduler_state (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+)sql";
+
+}  // namespace
+
+const std::vector<Migration>& SchemaMigrations() {
+  static const std::vector<Migration> kMigrations = {
+      {1, "first schema", kSchemaV1},
+  };
+  return kMigrations;
+}
+
+Status ApplyMigrations(SqliteDb& db, const std::vector<Migration>& migrations) {
+  for (const Migration& m : migrations) {
+    Transaction tx(db);
+    DP_RETURN_IF_ERROR(tx.status());
+    // Read inside the write transaction: another process may have migrated
+    // between our check and our lock.
+    DP_ASSIGN_OR_RETURN(std::int64_t current, db.QueryInt("PRAGMA user_version"));
+    if (current >= m.version) continue;
+    if (current != m.version - 1) {
+      return Internal(db.path() + ": migration " + std::to_string(m.version) +
+                      " expects schema version " + std::to_string(m.version - 1) + ", found " +
+                      std::to_string(current));
+    }
+    Status s = db.Exec(m.sql);
+    if (!s.ok()) {
+      return s.WithContext("schema migration " + std::to_string(m.version) + " (" + m.name +
+                           ") failed; the database stays at version " +
+                           std::to_string(current));
+    }
+    // PRAGMA takes no bound parameters; both values are our own integers.
+    DP_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = " + std::to_string(m.version)));
+    DP_RETURN_IF_ERROR(
+        db.Exec("PRAGMA application_id = " + std::to_string(kDiskpulseApplicationId)));
+    DP_RETURN_IF_ERROR(tx.Commit());
+    LogInfo(db.path() + ": schema migrated to version " + std::to_string(m.version) + " (" +
+            m.name + ")");
+  }
+  return Status::Ok();
+}
+
+}  // namespace dp

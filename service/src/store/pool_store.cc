@@ -1,0 +1,166 @@
+// Store: pools, vdevs and membership over time.
+#include "store/sqlite_db.h"
+#include "store/store.h"
+
+namespace dp {
+
+Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
+  std::lock_guard lock(mu_);
+  Transaction tx(*db_);
+  DP_RETURN_IF_ERROR(tx.status());
+  DP_RETURN_IF_ERROR(db_->Exec("UPDATE pools SET current = 0 WHERE current = 1;"
+                               "UPDATE vdevs SET current = 0 WHERE current = 1;"
+                               "UPDATE pool_members SET current = 0 WHERE current = 1;"));
+  for (std::size_t pi = 0; pi < pools.size(); ++pi) {
+    const Pool& p = pools[pi];
+    DP_ASSIGN_OR_RETURN(
+        Statement ps,
+        db_->Prepare(
+            "INSERT INTO pools (kind, name, state, scan_function, scan_state, scan_percent, "
+            "  scan_text, errors, position, current, first_seen, last_seen) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10) "
+            "ON CONFLICT (kind, name) DO UPDATE SET state = excluded.state, "
+            "  scan_function = excluded.scan_function, scan_state = excluded.scan_state, "
+            "  scan_percent = excluded.scan_percent, scan_text = excluded.scan_text, "
+            "  errors = excluded.errors, position = excluded.position, current = 1, "
+            "  last_seen = excluded.last_seen "
+            "RETURNING id"));
+    ps.Bind(1, p.kind)
+        .Bind(2, p.name)
+        .Bind(3, p.state)
+        .Bind(4, p.scan.function)
+        .Bind(5, p.scan.state)
+        .Bind(6, p.scan.percent)
+        .Bind(7, p.scan.text)
+        .Bind(8, p.errors)
+        .Bind(9, static_cast<std::int64_t>(pi))
+        .Bind(10, at);
+    DP_ASSIGN_OR_RETURN(bool prow, ps.Step());
+    if (!prow) return Internal("RecordPools: no id for pool " + p.name);
+    std::int64_t pool_id = ps.Int(0);
+    DP_RETURN_IF_ERROR(ps.Run());
+
+    for (std::size_t vi = 0; vi < p.vdevs.size(); ++vi) {
+      const Vdev& v = p.vdevs[vi];
+      DP_ASSIGN_OR_RETURN(
+          Statement vs,
+          db_->Prepare("INSERT INTO vdevs (pool_id, role, name, type, state, position, current, "
+                       "  first_seen, last_seen) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7) "
+                       "ON CONFLICT (pool_id, role, name) DO UPDATE SET type = excluded.type, "
+                       "  state = excluded.state, position = excluded.position, current = 1, "
+                       "  last_seen = excluded.last_seen "
+                       "RETURNING id"));
+      vs.Bind(1, pool_id)
+          .Bind(2, v.role)
+          .Bind(3, v.name)
+          .Bind(4, v.type)
+          .Bind(5, v.state)
+          .Bind(6, static_cast<std::int64_t>(vi))
+          .Bind(7, at);
+      DP_ASSIGN_OR_RETURN(bool vrow, vs.Step());
+      if (!vrow) return Internal("RecordPools: no id for vdev " + v.name);
+      std::int64_t vdev_id = vs.Int(0);
+      DP_RETURN_IF_ERROR(vs.Run());
+
+      for (std::size_t mi = 0; mi < v.members.size(); ++mi) {
+        const PoolMember& m = v.members[mi];
+        DP_ASSIGN_OR_RETURN(
+            Statement ms,
+            db_->Prepare(
+                "INSERT INTO pool_members (vdev_id, path, drive_id, state, read_errors, "
+                "  write_errors, checksum_errors, note, position, current, first_seen, "
+                "  last_seen) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10) "
+                "ON CONFLICT (vdev_id, path, drive_id) DO UPDATE SET state = excluded.state, "
+                "  read_errors = excluded.read_errors, write_errors = excluded.write_errors, "
+                "  checksum_errors = excluded.checksum_errors, note = excluded.note, "
+                "  position = excluded.position, current = 1, last_seen = excluded.last_seen"));
+        ms.Bind(1, vdev_id)
+            .Bind(2, m.path)
+            .Bind(3, m.drive_id)
+            .Bind(4, m.state)
+            .Bind(5, m.read_errors)
+            .Bind(6, m.write_errors)
+            .Bind(7, m.checksum_errors)
+            .Bind(8, m.note)
+            .Bind(9, static_cast<std::int64_t>(mi))
+            .Bind(10, at);
+        DP_RETURN_IF_ERROR(ms.Run());
+      }
+    }
+  }
+  return tx.Commit();
+}
+
+Result<std::vector<Pool>> Store::LatestPools() {
+  std::lock_guard lock(mu_);
+  std::vector<Pool> pools;
+  std::vector<std::int64_t> pool_ids;
+  {
+    DP_ASSIGN_OR_RETURN(
+        Statement st,
+        db_->Prepare("SELECT id, kind, name, state, scan_function, scan_state, scan_percent, "
+                     "  scan_text, errors FROM pools WHERE current = 1 ORDER BY position, id"));
+    while (true) {
+      DP_ASSIGN_OR_RETURN(bool row, st.Step());
+      if (!row) break;
+      Pool p;
+      pool_ids.push_back(st.Int(0));
+      p.kind = st.Text(1);
+      p.name = st.Text(2);
+      p.state = st.Text(3);
+      p.scan.function = st.Text(4);
+      p.scan.state = st.Text(5);
+      p.scan.percent = st.OptDouble(6);
+      p.scan.text = st.Text(7);
+      p.errors = st.Text(8);
+      pools.push_back(std::move(p));
+    }
+  }
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    std::vector<std::int64_t> vdev_ids;
+    {
+      DP_ASSIGN_OR_RETURN(
+          Statement st,
+          db_->Prepare("SELECT id, role, name, type, state FROM vdevs "
+                       "WHERE pool_id = ?1 AND current = 1 ORDER BY position, id"));
+      st.Bind(1, pool_ids[i]);
+      while (true) {
+        DP_ASSIGN_OR_RETURN(bool row, st.Step());
+        if (!row) break;
+        Vdev v;
+        vdev_ids.push_back(st.Int(0));
+        v.role = st.Text(1);
+        v.name = st.Text(2);
+        v.type = st.Text(3);
+        v.state = st.Text(4);
+        pools[i].vdevs.push_back(std::move(v));
+      }
+    }
+    for (std::size_t j = 0; j < vdev_ids.size(); ++j) {
+      DP_ASSIGN_OR_RETURN(
+          Statement st,
+          db_->Prepare("SELECT path, drive_id, state, read_errors, write_errors, "
+                       "  checksum_errors, note FROM pool_members "
+                       "WHERE vdev_id = ?1 AND current = 1 ORDER BY position, id"));
+      st.Bind(1, vdev_ids[j]);
+      while (true) {
+        DP_ASSIGN_OR_RETURN(bool row, st.Step());
+        if (!row) break;
+        PoolMember m;
+        m.path = st.Text(0);
+        m.drive_id = st.Text(1);
+        m.state = st.Text(2);
+        if (auto v = st.OptInt(3)) m.read_errors = static_cast<std::uint64_t>(*v);
+        if (auto v = st.OptInt(4)) m.write_errors = static_cast<std::uint64_t>(*v);
+        if (auto v = st.OptInt(5)) m.checksum_errors = static_cast<std::uint64_t>(*v);
+        m.note = st.Text(6);
+        pools[i].vdevs[j].members.push_back(std::move(m));
+      }
+    }
+  }
+  return pools;
+}
+
+}  // namespace dp

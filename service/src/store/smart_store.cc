@@ -1,0 +1,151 @@
+// Store: SMART snapshots.
+#include "store/json_columns.h"
+#include "store/sqlite_db.h"
+#include "store/store.h"
+
+namespace dp {
+namespace {
+
+const char* const kSmartColumns =
+    "at, protocol, model, serial, wwn, firmware, capacity_bytes, rotation_rpm, health_passed, "
+    "temperature_c, power_on_hours, power_cycles, reallocated_sectors, pending_sectors, "
+    "offline_uncorrectable, reported_uncorrectable, command_timeouts, udma_crc_errors, nvme, "
+    "nvme_critical_warning, nvme_media_errors, nvme_percentage_used, nvme_available_spare, "
+    "nvme_available_spare_threshold, nvme_unsafe_shutdowns, nvme_num_err_log_entries, "
+    "smartctl_exit_status, attributes, self_tests, messages";
+
+std::optional<std::uint64_t> OptU64(const Statement& st, int col) {
+  if (auto v = st.OptInt(col)) return static_cast<std::uint64_t>(*v);
+  return std::nullopt;
+}
+
+std::optional<int> OptInt32(const Statement& st, int col) {
+  if (auto v = st.OptInt(col)) return static_cast<int>(*v);
+  return std::nullopt;
+}
+
+// Reads kSmartColumns (raw_json, if selected, is read by the caller).
+SmartSnapshot ReadSnapshot(const Statement& st) {
+  SmartSnapshot s;
+  s.protocol = st.Text(1);
+  s.model = st.Text(2);
+  s.serial = st.Text(3);
+  s.wwn = st.OptText(4);
+  s.firmware = st.Text(5);
+  s.capacity_bytes = OptU64(st, 6);
+  s.rotation_rpm = OptInt32(st, 7);
+  if (auto v = st.OptInt(8)) s.health_passed = *v != 0;
+  s.temperature_c = OptInt32(st, 9);
+  s.power_on_hours = OptU64(st, 10);
+  s.power_cycles = OptU64(st, 11);
+  s.reallocated_sectors = OptU64(st, 12);
+  s.pending_sectors = OptU64(st, 13);
+  s.offline_uncorrectable = OptU64(st, 14);
+  s.reported_uncorrectable = OptU64(st, 15);
+  s.command_timeouts = OptU64(st, 16);
+  s.udma_crc_errors = OptU64(st, 17);
+  if (st.Int(18) != 0) {
+    NvmeHealth n;
+    n.critical_warning = OptU64(st, 19);
+    n.media_errors = OptU64(st, 20);
+    n.percentage_used = OptInt32(st, 21);
+    n.available_spare = OptInt32(st, 22);
+    n.available_spare_threshold = OptInt32(st, 23);
+    n.unsafe_shutdowns = OptU64(st, 24);
+    n.num_err_log_entries = OptU64(st, 25);
+    s.nvme = n;
+  }
+  s.smartctl_exit_status = OptInt32(st, 26);
+  s.attributes = SmartAttributesFromJson(st.Text(27));
+  s.self_tests = SmartSelfTestsFromJson(st.Text(28));
+  s.messages = StringsFromJson(st.Text(29));
+  return s;
+}
+
+}  // namespace
+
+Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std::int64_t at,
+                                                const SmartSnapshot& s) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare(std::string("INSERT INTO smart_snapshots (drive_id, ") + kSmartColumns +
+                   ", raw_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                   "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, "
+                   "?29, ?30, ?31, ?32)"));
+  const NvmeHealth none;
+  const NvmeHealth& n = s.nvme ? *s.nvme : none;
+  st.Bind(1, drive_id)
+      .Bind(2, at)
+      .Bind(3, s.protocol)
+      .Bind(4, s.model)
+      .Bind(5, s.serial)
+      .Bind(6, s.wwn)
+      .Bind(7, s.firmware)
+      .Bind(8, s.capacity_bytes)
+      .Bind(9, s.rotation_rpm)
+      .Bind(10, s.health_passed)
+      .Bind(11, s.temperature_c)
+      .Bind(12, s.power_on_hours)
+      .Bind(13, s.power_cycles)
+      .Bind(14, s.reallocated_sectors)
+      .Bind(15, s.pending_sectors)
+      .Bind(16, s.offline_uncorrectable)
+      .Bind(17, s.reported_uncorrectable)
+      .Bind(18, s.command_timeouts)
+      .Bind(19, s.udma_crc_errors)
+      .Bind(20, s.nvme.has_value())
+      .Bind(21, n.critical_warning)
+      .Bind(22, n.media_errors)
+      .Bind(23, n.percentage_used)
+      .Bind(24, n.available_spare)
+      .Bind(25, n.available_spare_threshold)
+      .Bind(26, n.unsafe_shutdowns)
+      .Bind(27, n.num_err_log_entries)
+      .Bind(28, s.smartctl_exit_status)
+      .Bind(29, SmartAttributesToJson(s.attributes))
+      .Bind(30, SmartSelfTestsToJson(s.self_tests))
+      .Bind(31, StringsToJson(s.messages))
+      .BindTextOrNull(32, s.raw_json);
+  Status run = st.Run();
+  if (!run.ok()) {
+    if (db_->LastErrorWasForeignKey())
+      return InvalidArgument("SMART snapshot for unknown drive '" + drive_id +
+                             "': store the drive first (UpsertDrive)");
+    return run;
+  }
+  return db_->LastInsertId();
+}
+
+Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare(std::string("SELECT ") + kSmartColumns +
+                                   ", raw_json FROM smart_snapshots WHERE drive_id = ?1 "
+                                   "ORDER BY at DESC, id DESC LIMIT 1"));
+  st.Bind(1, drive_id);
+  DP_ASSIGN_OR_RETURN(bool row, st.Step());
+  if (!row) return std::optional<SmartSnapshot>();
+  SmartSnapshot s = ReadSnapshot(st);
+  s.raw_json = st.Text(30);
+  return std::optional<SmartSnapshot>(std::move(s));
+}
+
+Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
+    const std::string& drive_id, std::int64_t since, int limit) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare(std::string("SELECT ") + kSmartColumns +
+                                   " FROM smart_snapshots WHERE drive_id = ?1 AND at >= ?2 "
+                                   "ORDER BY at DESC, id DESC LIMIT ?3"));
+  st.Bind(1, drive_id).Bind(2, since).Bind(3, limit > 0 ? limit : -1);
+  std::vector<std::pair<std::int64_t, SmartSnapshot>> out;
+  while (true) {
+    DP_ASSIGN_OR_RETURN(bool row, st.Step());
+    if (!row) break;
+    out.emplace_back(st.Int(0), ReadSnapshot(st));
+  }
+  return out;
+}
+
+}  // namespace dp

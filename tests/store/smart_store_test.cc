@@ -1,0 +1,184 @@
+#include <gtest/gtest.h>
+
+#include "store/store_test_util.h"
+
+namespace dp {
+namespace {
+
+class SmartStoreTest : public testing::StoreFixture {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    ASSERT_TRUE(store_->UpsertDrive(testing::MakeDrive("wwn-a", "sda"), 1).ok());
+    ASSERT_TRUE(store_->UpsertDrive(testing::MakeDrive("nvme-x", "nvme0n1"), 1).ok());
+  }
+};
+
+SmartSnapshot Ata(std::uint64_t reallocated) {
+  SmartSnapshot s;
+  s.protocol = "ATA";
+  s.model = "WDC WD40EFRX-68N32N0";
+  s.serial = "WD-WCC7K0ABCDEF";
+  s.wwn = "50014ee2b9e0a1b2";
+  s.firmware = "82.00A82";
+  s.capacity_bytes = 4000787030016ULL;
+  s.rotation_rpm = 5400;
+  s.health_passed = true;
+  s.temperature_c = 34;
+  s.power_on_hours = 41234;
+  s.power_cycles = 77;
+  s.reallocated_sectors = reallocated;
+  s.pending_sectors = 0;
+  s.offline_uncorrectable = 0;
+  s.reported_uncorrectable = 1;
+  s.command_timeouts = 2;
+  s.udma_crc_errors = 3;
+  SmartAttribute a;
+  a.id = 5;
+  a.name = "Reallocated_Sector_Ct";
+  a.value = 200;
+  a.worst = 200;
+  a.thresh = 140;
+  a.raw = reallocated;
+  a.raw_string = std::to_string(reallocated);
+  a.prefailure = true;
+  SmartAttribute b;
+  b.id = 194;
+  b.name = "Temperature_Celsius";
+  b.value = 116;
+  b.raw_string = "34 (Min/Max 20/45)";
+  b.when_failed = "past";
+  s.attributes = {a, b};
+  SmartSelfTest t;
+  t.type = "short";
+  t.status = "Completed without error";
+  t.passed = true;
+  t.lifetime_hours = 41200;
+  SmartSelfTest u;
+  u.type = "extended";
+  u.status = "Aborted by host";
+  s.self_tests = {t, u};
+  s.smartctl_exit_status = 64;
+  s.messages = {"Warning: ATA error count 3"};
+  s.raw_json = R"({"json_format_version":[1,0],"smartctl":{"exit_status":64}})";
+  return s;
+}
+
+TEST_F(SmartStoreTest, AtaSnapshotRoundTrips) {
+  SmartSnapshot in = Ata(8);
+  auto id = store_->InsertSmartSnapshot("wwn-a", 1000, in);
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_GT(*id, 0);
+  auto got = store_->LatestSmart("wwn-a");
+  ASSERT_TRUE(got.ok());
+  ASSERT_TRUE(got->has_value());
+  const SmartSnapshot& s = **got;
+  EXPECT_EQ(s.protocol, "ATA");
+  EXPECT_EQ(s.model, in.model);
+  EXPECT_EQ(s.serial, in.serial);
+  EXPECT_EQ(s.wwn, in.wwn);
+  EXPECT_EQ(s.firmware, in.firmware);
+  EXPECT_EQ(s.capacity_bytes, in.capacity_bytes);
+  EXPECT_EQ(s.rotation_rpm, std::optional<int>(5400));
+  EXPECT_EQ(s.health_passed, std::optional<bool>(true));
+  EXPECT_EQ(s.temperature_c, std::optional<int>(34));
+  EXPECT_EQ(s.power_on_hours, in.power_on_hours);
+  EXPECT_EQ(s.power_cycles, in.power_cycles);
+  EXPECT_EQ(s.reallocated_sectors, std::optional<std::uint64_t>(8));
+  EXPECT_EQ(s.pending_sectors, std::optional<std::uint64_t>(0));
+  EXPECT_EQ(s.offline_uncorrectable, std::optional<std::uint64_t>(0));
+  EXPECT_EQ(s.reported_uncorrectable, std::optional<std::uint64_t>(1));
+  EXPECT_EQ(s.command_timeouts, std::optional<std::uint64_t>(2));
+  EXPECT_EQ(s.udma_crc_errors, std::optional<std::uint64_t>(3));
+  EXPECT_FALSE(s.nvme.has_value());
+  ASSERT_EQ(s.attributes.size(), 2u);
+  EXPECT_EQ(s.attributes[0].id, 5);
+  EXPECT_EQ(s.attributes[0].name, "Reallocated_Sector_Ct");
+  EXPECT_EQ(s.attributes[0].value, std::optional<int>(200));
+  EXPECT_EQ(s.attributes[0].worst, std::optional<int>(200));
+  EXPECT_EQ(s.attributes[0].thresh, std::optional<int>(140));
+  EXPECT_EQ(s.attributes[0].raw, std::optional<std::uint64_t>(8));
+  EXPECT_TRUE(s.attributes[0].prefailure);
+  EXPECT_FALSE(s.attributes[1].worst.has_value());
+  EXPECT_FALSE(s.attributes[1].raw.has_value());
+  EXPECT_EQ(s.attributes[1].raw_string, "34 (Min/Max 20/45)");
+  EXPECT_EQ(s.attributes[1].when_failed, "past");
+  ASSERT_EQ(s.self_tests.size(), 2u);
+  EXPECT_EQ(s.self_tests[0].type, "short");
+  EXPECT_EQ(s.self_tests[0].passed, std::optional<bool>(true));
+  EXPECT_EQ(s.self_tests[0].lifetime_hours, std::optional<std::uint64_t>(41200));
+  EXPECT_EQ(s.self_tests[1].status, "Aborted by host");
+  EXPECT_FALSE(s.self_tests[1].passed.has_value());
+  EXPECT_EQ(s.smartctl_exit_status, std::optional<int>(64));
+  EXPECT_EQ(s.messages, in.messages);
+  EXPECT_EQ(s.raw_json, in.raw_json);
+}
+
+TEST_F(SmartStoreTest, NvmeSnapshotAndAbsentFieldsRoundTrip) {
+  SmartSnapshot in;
+  in.protocol = "NVMe";
+  in.model = "Samsung SSD 980 PRO 1TB";
+  NvmeHealth n;
+  n.critical_warning = 0;
+  n.media_errors = 5;
+  n.percentage_used = 3;
+  n.available_spare = 100;
+  n.available_spare_threshold = 10;
+  n.unsafe_shutdowns = 12;
+  in.nvme = n;
+  ASSERT_TRUE(store_->InsertSmartSnapshot("nvme-x", 50, in).ok());
+  auto got = store_->LatestSmart("nvme-x");
+  ASSERT_TRUE(got.ok() && got->has_value());
+  const SmartSnapshot& s = **got;
+  ASSERT_TRUE(s.nvme.has_value());
+  EXPECT_EQ(s.nvme->critical_warning, std::optional<std::uint64_t>(0));
+  EXPECT_EQ(s.nvme->media_errors, std::optional<std::uint64_t>(5));
+  EXPECT_EQ(s.nvme->percentage_used, std::optional<int>(3));
+  EXPECT_EQ(s.nvme->available_spare, std::optional<int>(100));
+  EXPECT_EQ(s.nvme->available_spare_threshold, std::optional<int>(10));
+  EXPECT_EQ(s.nvme->unsafe_shutdowns, std::optional<std::uint64_t>(12));
+  EXPECT_FALSE(s.nvme->num_err_log_entries.has_value());
+  // Not reported is not zero.
+  EXPECT_FALSE(s.wwn.has_value());
+  EXPECT_FALSE(s.health_passed.has_value());
+  EXPECT_FALSE(s.temperature_c.has_value());
+  EXPECT_FALSE(s.reallocated_sectors.has_value());
+  EXPECT_FALSE(s.smartctl_exit_status.has_value());
+  EXPECT_TRUE(s.attributes.empty());
+  EXPECT_TRUE(s.raw_json.empty());
+}
+
+TEST_F(SmartStoreTest, LatestAndHistory) {
+  EXPECT_FALSE(store_->LatestSmart("wwn-a")->has_value());
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 * (i + 1), Ata(i)).ok());
+  ASSERT_TRUE(store_->InsertSmartSnapshot("nvme-x", 900, SmartSnapshot()).ok());
+
+  auto latest = store_->LatestSmart("wwn-a");
+  ASSERT_TRUE(latest.ok() && latest->has_value());
+  EXPECT_EQ((*latest)->reallocated_sectors, std::optional<std::uint64_t>(4));
+
+  auto hist = store_->SmartHistory("wwn-a", 200, 0);
+  ASSERT_TRUE(hist.ok());
+  ASSERT_EQ(hist->size(), 4u);  // 200, 300, 400, 500; newest first
+  EXPECT_EQ((*hist)[0].first, 500);
+  EXPECT_EQ((*hist)[3].first, 200);
+  EXPECT_EQ((*hist)[3].second.reallocated_sectors, std::optional<std::uint64_t>(1));
+  EXPECT_TRUE((*hist)[0].second.raw_json.empty());
+
+  auto limited = store_->SmartHistory("wwn-a", 0, 2);
+  ASSERT_TRUE(limited.ok());
+  ASSERT_EQ(limited->size(), 2u);
+  EXPECT_EQ((*limited)[0].first, 500);
+  EXPECT_EQ((*limited)[1].first, 400);
+}
+
+TEST_F(SmartStoreTest, UnknownDriveIsAClearError) {
+  auto id = store_->InsertSmartSnapshot("wwn-ghost", 1, Ata(0));
+  ASSERT_FALSE(id.ok());
+  EXPECT_EQ(id.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(id.status().message().find("unknown drive 'wwn-ghost'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dp
