@@ -67,6 +67,15 @@ TEST_F(PoolStoreTest, RoundTripsLayoutAndState) {
   md.vdevs = {raid};
   Pool tank = Tank();
   tank.vdevs[0].members[1].checksum_errors = 12;
+  tank.vdevs[0].members[1].counters_approximate = true;
+  tank.status = "One or more devices has experienced an error resulting in data corruption.";
+  tank.error_files = {"/tank/photos/2019/img_0001.jpg", "tank/vm@snap:<0x1>"};
+  PoolMember nested = Member("replacing-1", "");
+  nested.container = true;
+  PoolMember inner = Member("sdz", "wwn-z");
+  inner.parent = "replacing-1";
+  tank.vdevs[0].members.push_back(nested);
+  tank.vdevs[0].members.push_back(inner);
 
   ASSERT_TRUE(store_->RecordPools({tank, md}, 100).ok());
   auto pools = store_->LatestPools();
@@ -81,14 +90,22 @@ TEST_F(PoolStoreTest, RoundTripsLayoutAndState) {
   EXPECT_FALSE(t.scan.percent.has_value());
   EXPECT_EQ(t.scan.text, tank.scan.text);
   EXPECT_EQ(t.errors, "No known data errors");
+  EXPECT_EQ(t.status, tank.status);
+  EXPECT_EQ(t.error_files, tank.error_files);
   ASSERT_EQ(t.vdevs.size(), 2u);
   EXPECT_EQ(t.vdevs[0].name, "mirror-0");
   EXPECT_EQ(t.vdevs[0].type, "mirror");
   EXPECT_EQ(t.vdevs[0].role, "data");
-  ASSERT_EQ(t.vdevs[0].members.size(), 2u);
+  ASSERT_EQ(t.vdevs[0].members.size(), 4u);
   EXPECT_EQ(t.vdevs[0].members[0].path, "sda");
   EXPECT_EQ(t.vdevs[0].members[0].drive_id, "wwn-a");
+  EXPECT_FALSE(t.vdevs[0].members[0].counters_approximate);
   EXPECT_EQ(t.vdevs[0].members[1].checksum_errors, std::optional<std::uint64_t>(12));
+  EXPECT_TRUE(t.vdevs[0].members[1].counters_approximate);
+  EXPECT_TRUE(t.vdevs[0].members[2].container);
+  EXPECT_EQ(t.vdevs[0].members[2].path, "replacing-1");
+  EXPECT_FALSE(t.vdevs[0].members[3].container);
+  EXPECT_EQ(t.vdevs[0].members[3].parent, "replacing-1");
   EXPECT_EQ(t.vdevs[1].role, "log");
   EXPECT_EQ(t.vdevs[1].members[0].drive_id, "");
 

@@ -17,6 +17,13 @@ class SmartStoreTest : public testing::StoreFixture {
 SmartSnapshot Ata(std::uint64_t reallocated) {
   SmartSnapshot s;
   s.protocol = "ATA";
+  s.device_path = "/dev/sda";
+  s.device_type = "sat";
+  s.short_test_minutes = 2;
+  s.extended_test_minutes = 495;
+  s.self_test_running = true;
+  s.self_test_remaining_percent = 90;
+  s.parse_warnings = {"attribute 190: temperature 300 C is not believable"};
   s.model = "WDC WD40EFRX-68N32N0";
   s.serial = "WD-WCC7K0ABCDEF";
   s.wwn = "50014ee2b9e0a1b2";
@@ -112,6 +119,13 @@ TEST_F(SmartStoreTest, AtaSnapshotRoundTrips) {
   EXPECT_EQ(s.smartctl_exit_status, std::optional<int>(64));
   EXPECT_EQ(s.messages, in.messages);
   EXPECT_EQ(s.raw_json, in.raw_json);
+  EXPECT_EQ(s.device_path, "/dev/sda");
+  EXPECT_EQ(s.device_type, "sat");
+  EXPECT_EQ(s.short_test_minutes, std::optional<int>(2));
+  EXPECT_EQ(s.extended_test_minutes, std::optional<int>(495));
+  EXPECT_TRUE(s.self_test_running);
+  EXPECT_EQ(s.self_test_remaining_percent, std::optional<int>(90));
+  EXPECT_EQ(s.parse_warnings, in.parse_warnings);
 }
 
 TEST_F(SmartStoreTest, NvmeSnapshotAndAbsentFieldsRoundTrip) {
@@ -146,6 +160,9 @@ TEST_F(SmartStoreTest, NvmeSnapshotAndAbsentFieldsRoundTrip) {
   EXPECT_FALSE(s.smartctl_exit_status.has_value());
   EXPECT_TRUE(s.attributes.empty());
   EXPECT_TRUE(s.raw_json.empty());
+  EXPECT_FALSE(s.short_test_minutes.has_value());
+  EXPECT_FALSE(s.self_test_running);
+  EXPECT_FALSE(s.self_test_remaining_percent.has_value());
 }
 
 TEST_F(SmartStoreTest, LatestAndHistory) {

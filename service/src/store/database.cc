@@ -76,11 +76,14 @@ Status Validate(SqliteDb& db, const std::string& path, int latest) {
   // SQLite at all (SQLITE_NOTADB).
   std::string problems;
   {
+    // SQLite's own words ("file is not a database", "database disk image is
+    // malformed") say it best.
+    auto why = [&db] { return std::string(sqlite3_errmsg(db.handle())); };
     auto check = db.Prepare("PRAGMA quick_check(20)");
-    if (!check.ok()) return NotOurs(path, check.status().message());
+    if (!check.ok()) return NotOurs(path, why());
     while (true) {
       auto row = check->Step();
-      if (!row.ok()) return NotOurs(path, row.status().message());
+      if (!row.ok()) return NotOurs(path, why());
       if (!*row) break;
       std::string line = check->Text(0);
       if (line == "ok") continue;

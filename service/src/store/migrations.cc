@@ -45,6 +45,8 @@ CREATE TABLE pools (
   scan_percent  REAL,
   scan_text     TEXT NOT NULL DEFAULT '',
   errors        TEXT NOT NULL DEFAULT '',
+  error_files   TEXT NOT NULL DEFAULT '[]',  -- JSON array (zpool status -v)
+  status        TEXT NOT NULL DEFAULT '',
   position      INTEGER NOT NULL DEFAULT 0,
   current       INTEGER NOT NULL DEFAULT 0,
   first_seen    INTEGER NOT NULL,
@@ -76,6 +78,9 @@ CREATE TABLE pool_members (
   write_errors    INTEGER,
   checksum_errors INTEGER,
   note            TEXT NOT NULL DEFAULT '',
+  container       INTEGER NOT NULL DEFAULT 0,  -- a nested vdev row (replacing-1)
+  parent          TEXT NOT NULL DEFAULT '',
+  counters_approximate INTEGER NOT NULL DEFAULT 0,
   position        INTEGER NOT NULL DEFAULT 0,
   current         INTEGER NOT NULL DEFAULT 0,
   first_seen      INTEGER NOT NULL,
@@ -91,6 +96,8 @@ CREATE TABLE smart_snapshots (
   drive_id               TEXT NOT NULL REFERENCES drives(id),
   at                     INTEGER NOT NULL,
   protocol               TEXT NOT NULL DEFAULT '',
+  device_path            TEXT NOT NULL DEFAULT '',
+  device_type            TEXT NOT NULL DEFAULT '',
   model                  TEXT NOT NULL DEFAULT '',
   serial                 TEXT NOT NULL DEFAULT '',
   wwn                    TEXT,
@@ -119,6 +126,11 @@ CREATE TABLE smart_snapshots (
   attributes             TEXT NOT NULL DEFAULT '[]',  -- JSON
   self_tests             TEXT NOT NULL DEFAULT '[]',  -- JSON, newest first
   messages               TEXT NOT NULL DEFAULT '[]',  -- JSON
+  short_test_minutes     INTEGER,
+  extended_test_minutes  INTEGER,
+  self_test_running      INTEGER NOT NULL DEFAULT 0,
+  self_test_remaining_percent INTEGER,
+  parse_warnings         TEXT NOT NULL DEFAULT '[]',  -- JSON
   raw_json               TEXT
 );
 CREATE INDEX smart_snapshots_by_drive ON smart_snapshots (drive_id, at);

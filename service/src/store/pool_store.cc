@@ -1,4 +1,5 @@
 // Store: pools, vdevs and membership over time.
+#include "store/json_columns.h"
 #include "store/sqlite_db.h"
 #include "store/store.h"
 
@@ -17,12 +18,14 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
         Statement ps,
         db_->Prepare(
             "INSERT INTO pools (kind, name, state, scan_function, scan_state, scan_percent, "
-            "  scan_text, errors, position, current, first_seen, last_seen) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10) "
+            "  scan_text, errors, error_files, status, position, current, first_seen, "
+            "  last_seen) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?11, ?12, ?9, 1, ?10, ?10) "
             "ON CONFLICT (kind, name) DO UPDATE SET state = excluded.state, "
             "  scan_function = excluded.scan_function, scan_state = excluded.scan_state, "
             "  scan_percent = excluded.scan_percent, scan_text = excluded.scan_text, "
-            "  errors = excluded.errors, position = excluded.position, current = 1, "
+            "  errors = excluded.errors, error_files = excluded.error_files, "
+            "  status = excluded.status, position = excluded.position, current = 1, "
             "  last_seen = excluded.last_seen "
             "RETURNING id"));
     ps.Bind(1, p.kind)
@@ -34,7 +37,9 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
         .Bind(7, p.scan.text)
         .Bind(8, p.errors)
         .Bind(9, static_cast<std::int64_t>(pi))
-        .Bind(10, at);
+        .Bind(10, at)
+        .Bind(11, StringsToJson(p.error_files))
+        .Bind(12, p.status);
     DP_ASSIGN_OR_RETURN(bool prow, ps.Step());
     if (!prow) return Internal("RecordPools: no id for pool " + p.name);
     std::int64_t pool_id = ps.Int(0);
@@ -69,12 +74,14 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
             Statement ms,
             db_->Prepare(
                 "INSERT INTO pool_members (vdev_id, path, drive_id, state, read_errors, "
-                "  write_errors, checksum_errors, note, position, current, first_seen, "
-                "  last_seen) "
-                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 1, ?10, ?10) "
+                "  write_errors, checksum_errors, note, container, parent, "
+                "  counters_approximate, position, current, first_seen, last_seen) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?11, ?12, ?13, ?9, 1, ?10, ?10) "
                 "ON CONFLICT (vdev_id, path, drive_id) DO UPDATE SET state = excluded.state, "
                 "  read_errors = excluded.read_errors, write_errors = excluded.write_errors, "
                 "  checksum_errors = excluded.checksum_errors, note = excluded.note, "
+                "  container = excluded.container, parent = excluded.parent, "
+                "  counters_approximate = excluded.counters_approximate, "
                 "  position = excluded.position, current = 1, last_seen = excluded.last_seen"));
         ms.Bind(1, vdev_id)
             .Bind(2, m.path)
@@ -85,7 +92,10 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
             .Bind(7, m.checksum_errors)
             .Bind(8, m.note)
             .Bind(9, static_cast<std::int64_t>(mi))
-            .Bind(10, at);
+            .Bind(10, at)
+            .Bind(11, m.container)
+            .Bind(12, m.parent)
+            .Bind(13, m.counters_approximate);
         DP_RETURN_IF_ERROR(ms.Run());
       }
     }
@@ -101,7 +111,8 @@ Result<std::vector<Pool>> Store::LatestPools() {
     DP_ASSIGN_OR_RETURN(
         Statement st,
         db_->Prepare("SELECT id, kind, name, state, scan_function, scan_state, scan_percent, "
-                     "  scan_text, errors FROM pools WHERE current = 1 ORDER BY position, id"));
+                     "  scan_text, errors, error_files, status FROM pools WHERE current = 1 "
+                     "ORDER BY position, id"));
     while (true) {
       DP_ASSIGN_OR_RETURN(bool row, st.Step());
       if (!row) break;
@@ -115,6 +126,8 @@ Result<std::vector<Pool>> Store::LatestPools() {
       p.scan.percent = st.OptDouble(6);
       p.scan.text = st.Text(7);
       p.errors = st.Text(8);
+      p.error_files = StringsFromJson(st.Text(9));
+      p.status = st.Text(10);
       pools.push_back(std::move(p));
     }
   }
@@ -142,7 +155,8 @@ Result<std::vector<Pool>> Store::LatestPools() {
       DP_ASSIGN_OR_RETURN(
           Statement st,
           db_->Prepare("SELECT path, drive_id, state, read_errors, write_errors, "
-                       "  checksum_errors, note FROM pool_members "
+                       "  checksum_errors, note, container, parent, counters_approximate "
+                       "FROM pool_members "
                        "WHERE vdev_id = ?1 AND current = 1 ORDER BY position, id"));
       st.Bind(1, vdev_ids[j]);
       while (true) {
@@ -156,6 +170,9 @@ Result<std::vector<Pool>> Store::LatestPools() {
         if (auto v = st.OptInt(4)) m.write_errors = static_cast<std::uint64_t>(*v);
         if (auto v = st.OptInt(5)) m.checksum_errors = static_cast<std::uint64_t>(*v);
         m.note = st.Text(6);
+        m.container = st.Int(7) != 0;
+        m.parent = st.Text(8);
+        m.counters_approximate = st.Int(9) != 0;
         pools[i].vdevs[j].members.push_back(std::move(m));
       }
     }

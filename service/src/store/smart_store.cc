@@ -12,7 +12,9 @@ const char* const kSmartColumns =
     "offline_uncorrectable, reported_uncorrectable, command_timeouts, udma_crc_errors, nvme, "
     "nvme_critical_warning, nvme_media_errors, nvme_percentage_used, nvme_available_spare, "
     "nvme_available_spare_threshold, nvme_unsafe_shutdowns, nvme_num_err_log_entries, "
-    "smartctl_exit_status, attributes, self_tests, messages";
+    "smartctl_exit_status, attributes, self_tests, messages, device_path, device_type, "
+    "short_test_minutes, extended_test_minutes, self_test_running, self_test_remaining_percent, "
+    "parse_warnings";
 
 std::optional<std::uint64_t> OptU64(const Statement& st, int col) {
   if (auto v = st.OptInt(col)) return static_cast<std::uint64_t>(*v);
@@ -24,7 +26,8 @@ std::optional<int> OptInt32(const Statement& st, int col) {
   return std::nullopt;
 }
 
-// Reads kSmartColumns (raw_json, if selected, is read by the caller).
+// Reads kSmartColumns (column 0 is `at`; raw_json, if selected after them, is
+// read by the caller).
 SmartSnapshot ReadSnapshot(const Statement& st) {
   SmartSnapshot s;
   s.protocol = st.Text(1);
@@ -59,6 +62,13 @@ SmartSnapshot ReadSnapshot(const Statement& st) {
   s.attributes = SmartAttributesFromJson(st.Text(27));
   s.self_tests = SmartSelfTestsFromJson(st.Text(28));
   s.messages = StringsFromJson(st.Text(29));
+  s.device_path = st.Text(30);
+  s.device_type = st.Text(31);
+  s.short_test_minutes = OptInt32(st, 32);
+  s.extended_test_minutes = OptInt32(st, 33);
+  s.self_test_running = st.Int(34) != 0;
+  s.self_test_remaining_percent = OptInt32(st, 35);
+  s.parse_warnings = StringsFromJson(st.Text(36));
   return s;
 }
 
@@ -72,7 +82,7 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       db_->Prepare(std::string("INSERT INTO smart_snapshots (drive_id, ") + kSmartColumns +
                    ", raw_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
                    "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, "
-                   "?29, ?30, ?31, ?32)"));
+                   "?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39)"));
   const NvmeHealth none;
   const NvmeHealth& n = s.nvme ? *s.nvme : none;
   st.Bind(1, drive_id)
@@ -106,7 +116,14 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       .Bind(29, SmartAttributesToJson(s.attributes))
       .Bind(30, SmartSelfTestsToJson(s.self_tests))
       .Bind(31, StringsToJson(s.messages))
-      .BindTextOrNull(32, s.raw_json);
+      .Bind(32, s.device_path)
+      .Bind(33, s.device_type)
+      .Bind(34, s.short_test_minutes)
+      .Bind(35, s.extended_test_minutes)
+      .Bind(36, s.self_test_running)
+      .Bind(37, s.self_test_remaining_percent)
+      .Bind(38, StringsToJson(s.parse_warnings))
+      .BindTextOrNull(39, s.raw_json);
   Status run = st.Run();
   if (!run.ok()) {
     if (db_->LastErrorWasForeignKey())
@@ -127,7 +144,7 @@ Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive
   DP_ASSIGN_OR_RETURN(bool row, st.Step());
   if (!row) return std::optional<SmartSnapshot>();
   SmartSnapshot s = ReadSnapshot(st);
-  s.raw_json = st.Text(30);
+  s.raw_json = st.Text(37);
   return std::optional<SmartSnapshot>(std::move(s));
 }
 

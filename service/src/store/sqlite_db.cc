@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <cstring>
+
 namespace dp {
 
 Statement::Statement(Statement&& other) noexcept
@@ -102,6 +104,7 @@ Result<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path, int fl
   int rc = sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_EXRESCODE, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    if (int err = db ? sqlite3_system_errno(db) : 0) msg += std::string(" (") + strerror(err) + ")";
     sqlite3_close(db);
     Status s = SqliteDb(path, nullptr).Error(rc, "");
     return Status(s.code(), path + ": cannot open database: " + msg);
