@@ -7,7 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <thread>
 
@@ -54,6 +58,59 @@ bool Drain(int fd, std::string& out, std::size_t cap, bool& truncated) {
   return true;
 }
 
+// Writes a child's stdin without blocking, a chunk whenever poll says the
+// pipe has room, and closes it when all is written or the child stopped
+// reading. SIGPIPE is blocked on this thread around each write (and a
+// pending one consumed), so a child that exits early cannot kill the caller.
+class StdinFeeder {
+ public:
+  StdinFeeder(const std::string* data, Pipe& pipe) : data_(data), pipe_(pipe) {
+    if (!data_) return;
+    fcntl(pipe_.write_fd(), F_SETFL, fcntl(pipe_.write_fd(), F_GETFL) | O_NONBLOCK);
+    if (data_->empty()) pipe_.CloseWrite();
+  }
+  bool pending() const { return data_ && pipe_.write_fd() >= 0; }
+
+  void Feed() {
+    sigset_t pipe_set, old_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+    ssize_t n = write(pipe_.write_fd(), data_->data() + done_, data_->size() - done_);
+    int err = errno;
+    if (n < 0 && err == EPIPE) {
+      // Consume the SIGPIPE this write raised, unless one was already pending.
+      sigset_t pending_set;
+      sigpending(&pending_set);
+      if (sigismember(&pending_set, SIGPIPE) && !sigismember(&old_set, SIGPIPE)) {
+        timespec zero{0, 0};
+        sigtimedwait(&pipe_set, nullptr, &zero);
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
+    if (n > 0) done_ += static_cast<std::size_t>(n);
+    if (done_ >= data_->size() || (n < 0 && err != EINTR && err != EAGAIN)) pipe_.CloseWrite();
+  }
+
+ private:
+  const std::string* data_;
+  Pipe& pipe_;
+  std::size_t done_ = 0;
+};
+
+// "0.3 s", "20 s", "1.25 s".
+std::string SecondsText(std::chrono::milliseconds ms) {
+  std::string s = std::to_string(ms.count() / 1000);
+  if (long long frac = ms.count() % 1000) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, ".%03lld", frac);
+    std::string f = buf;
+    while (f.back() == '0') f.pop_back();
+    s += f;
+  }
+  return s + " s";
+}
+
 }  // namespace
 
 std::string FormatArgv(const std::vector<std::string>& argv) {
@@ -78,12 +135,16 @@ std::string FormatArgv(const std::vector<std::string>& argv) {
 Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
   if (spec.argv.empty() || spec.argv[0].empty()) return InvalidArgument("empty command");
   const std::string& tool = spec.argv[0];
-  Pipe out_pipe, err_pipe;
-  if (!out_pipe.ok() || !err_pipe.ok()) return ErrnoStatus(errno, "pipe");
+  Pipe out_pipe, err_pipe, in_pipe;
+  if (!out_pipe.ok() || !err_pipe.ok() || !in_pipe.ok()) return ErrnoStatus(errno, "pipe");
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (spec.stdin_data) {
+    posix_spawn_file_actions_adddup2(&actions, in_pipe.read_fd(), 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, out_pipe.write_fd(), 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe.write_fd(), 2);
   posix_spawnattr_t attr;
@@ -113,24 +174,47 @@ Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
   if (rc != 0) return ErrnoStatus(rc, "cannot run " + tool);
   out_pipe.CloseWrite();
   err_pipe.CloseWrite();
+  in_pipe.CloseRead();
+  StdinFeeder feeder(spec.stdin_data ? &*spec.stdin_data : nullptr, in_pipe);
 
   CommandOutput result;
-  bool out_open = true, err_open = true, timed_out = false;
+  bool out_open = true, err_open = true, timed_out = false, exited = false;
+  int wstatus = 0;
   auto deadline = start + spec.timeout;
+  // Once the child has exited, output already in the pipes is still read, but
+  // only briefly: a grandchild that escaped the kill below (setsid) may hold
+  // the pipes open for ever.
+  auto read_until = deadline;
   while (out_open || err_open) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    auto now = std::chrono::steady_clock::now();
+    if (!exited) {
+      pid_t w = waitpid(pid, &wstatus, WNOHANG);
+      if (w == pid) {
+        exited = true;
+        in_pipe.CloseWrite();  // nobody is left to read the rest of stdin
+        // A backgrounded grandchild still holding our pipes is not ours to keep.
+        kill(-pid, SIGKILL);
+        read_until = std::min(deadline, now + std::chrono::seconds(1));
+      }
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(read_until - now);
     if (left.count() <= 0) {
-      timed_out = true;
+      timed_out = !exited;
       break;
     }
-    pollfd pfds[2];
+    pollfd pfds[3];
     int n = 0;
     if (out_open) pfds[n++] = {out_pipe.read_fd(), POLLIN, 0};
     if (err_open) pfds[n++] = {err_pipe.read_fd(), POLLIN, 0};
-    int pr = poll(pfds, n, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (feeder.pending()) pfds[n++] = {in_pipe.write_fd(), POLLOUT, 0};
+    // Wake now and then to notice a child that exited with its pipes still held.
+    int pr = poll(pfds, n, static_cast<int>(std::min<long long>(left.count(), 100)));
     if (pr < 0 && errno != EINTR) break;
     for (int i = 0; i < n && pr > 0; ++i) {
+      if (pfds[i].fd == in_pipe.write_fd()) {
+        if (pfds[i].revents & (POLLOUT | POLLHUP | POLLERR)) feeder.Feed();
+        continue;
+      }
       if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       if (pfds[i].fd == out_pipe.read_fd()) {
         out_open = Drain(pfds[i].fd, result.stdout_text, spec.max_output_bytes,
@@ -142,18 +226,16 @@ Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
     }
   }
 
-  int wstatus = 0;
   if (timed_out) {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
     waitpid(pid, &wstatus, 0);
-    return Timeout(FormatArgv(spec.argv) + ": no answer after " +
-                   std::to_string(spec.timeout.count() / 1000.0).substr(0, 5) +
-                   " s; killed");
+    return Timeout(FormatArgv(spec.argv) + ": no answer after " + SecondsText(spec.timeout) +
+                   "; killed");
   }
   // Both pipes closed: the child is exiting (or closed its output). Wait, but
   // still honour the deadline.
-  while (true) {
+  while (!exited) {
     pid_t w = waitpid(pid, &wstatus, WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) return ErrnoStatus(errno, "waitpid");
@@ -161,7 +243,8 @@ Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       waitpid(pid, &wstatus, 0);
-      return Timeout(FormatArgv(spec.argv) + ": did not exit in time; killed");
+      return Timeout(FormatArgv(spec.argv) + ": did not exit within " +
+                     SecondsText(spec.timeout) + "; killed");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }

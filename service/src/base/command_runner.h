@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct CommandSpec {
   std::vector<std::string> argv;                  // argv[0] is looked up in PATH
   std::chrono::milliseconds timeout{30'000};      // the child (and its group) is killed after this
   std::size_t max_output_bytes = 16 * 1024 * 1024;  // per stream; the rest is discarded
+  // Written to the child's stdin, which is then closed; nullopt = /dev/null.
+  // A child that exits without reading it all is not an error (the rest is
+  // dropped; no SIGPIPE reaches the caller).
+  std::optional<std::string> stdin_data;
 };
 
 struct CommandOutput {

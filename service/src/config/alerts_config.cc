@@ -135,6 +135,10 @@ class Fields {
 
 void ParseDetection(Fields& f, DetectionConfig& d) {
   f.Number("baseline_runs", d.baseline_runs, 3, 100);
+  f.Number("baseline_max_runs", d.baseline_max_runs, 3, 1000);
+  if (d.baseline_max_runs < d.baseline_runs)
+    f.Error("baseline_max_runs", "must be at least baseline_runs (" +
+                                     std::to_string(d.baseline_runs) + ")");
   f.Number("band_sigmas", d.band_sigmas, 1, 20);
   f.Number("min_band_percent", d.min_band_percent, 0, 90);
   f.Number("trend_min_runs", d.trend_min_runs, 4, 10000);

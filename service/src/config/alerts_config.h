@@ -19,9 +19,10 @@ namespace dp {
 
 // Thresholds of the detect module. Methods are documented in detect/*.h.
 struct DetectionConfig {
-  int baseline_runs = 5;            // good, uncontended runs forming a series' baseline
-  double band_sigmas = 3.5;         // band half-width in robust sigmas (1.4826 * MAD)
-  double min_band_percent = 9;      // band half-width at least this % of the baseline median
+  int baseline_runs = 5;            // good, uncontended runs before a series is judged
+  int baseline_max_runs = 20;       // the baseline grows with in-band runs up to this many
+  double band_sigmas = 3.0;         // band half-width in robust sigmas (1.4826 * MAD)
+  double min_band_percent = 8;      // band half-width at least this % of the baseline median
   int trend_min_runs = 10;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
   double trend_window_days = 180;   // the trend looks at runs this recent

@@ -55,7 +55,19 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     return v;
   }
 
-  Baseline base = ComputeBaseline(history, cfg.baseline_runs, baseline_since);
+  // The runs judged: the latest good run and the good run before it (when it
+  // is after the re-baseline point). The baseline is built from what precedes
+  // them, so a judged run is never part of its own reference.
+  std::size_t prev_index = history.size();
+  for (std::size_t i = history.size() - 1; i-- > 0;) {
+    if (history[i].Good()) {
+      if (history[i].at >= baseline_since) prev_index = i;
+      break;
+    }
+  }
+  const bool has_prev = prev_index < history.size();
+  const std::size_t judged_from = has_prev ? prev_index : history.size() - 1;
+  Baseline base = ComputeBaseline(history, judged_from, cfg, baseline_since);
   v.baseline_runs = base.runs;
   v.details["baseline_run_ids"] = base.run_ids;
   v.details["baseline_since"] = baseline_since;
@@ -65,7 +77,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     v.baseline_median = base.median;
     v.baseline_mad = base.mad;
   }
-  if (!base.ready || base.next_index >= history.size()) {
+  if (!base.ready) {
     v.kind = VerdictKind::kBaselining;
     v.current = latest.value;
     v.summary = who + " " + label + ": building its baseline (" + std::to_string(base.runs) +
@@ -76,19 +88,19 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   const Band band = BandOf(base, cfg);
   v.band_low = band.low;
   v.band_high = band.high;
-  // Good runs after the baseline, newest last.
+  // Evidence: the latest good runs that are not part of the baseline, newest last.
   std::vector<const Sample*> judged;
-  for (std::size_t i = base.next_index; i < history.size(); ++i) {
-    if (history[i].Good()) judged.push_back(&history[i]);
+  for (std::size_t i = history.size(); i-- > 0 && judged.size() < 5;) {
+    const Sample& s = history[i];
+    if (!s.Good() || s.at < baseline_since) continue;
+    if (std::find(base.run_ids.begin(), base.run_ids.end(), s.run_id) != base.run_ids.end())
+      continue;
+    judged.insert(judged.begin(), &s);
   }
-  const std::size_t keep = std::min<std::size_t>(judged.size(), 5);
-  for (std::size_t i = judged.size() - keep; i < judged.size(); ++i) {
-    const Sample& s = *judged[i];
-    v.runs.push_back({s.run_id, s.at, s.value, OutsideWorse(s.value, band, dir)});
-  }
+  for (const Sample* s : judged)
+    v.runs.push_back({s->run_id, s->at, s->value, OutsideWorse(s->value, band, dir)});
   const bool last_out = OutsideWorse(latest.value, band, dir);
-  const bool prev_out = judged.size() >= 2 && OutsideWorse(judged[judged.size() - 2]->value,
-                                                           band, dir);
+  const bool prev_out = has_prev && OutsideWorse(history[prev_index].value, band, dir);
   v.current = latest.value;
   v.change_percent = WorsePercent(latest.value, base.median, dir);
   const std::string unit = v.unit;
@@ -113,7 +125,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                 worse_word + " its " + base_text + " (" + band_text + "); re-test to confirm";
     return v;
   }
-  const Sample& prev = *judged[judged.size() - 2];
+  const Sample& prev = history[prev_index];
   v.kind = VerdictKind::kSlowdown;
   v.severity = *v.change_percent >= 50 ? Severity::kCritical : Severity::kWarning;
   const bool rise = dir == Direction::kLowerIsBetter;

@@ -1,0 +1,478 @@
+// detect_quality: measures how well diskpulse's detectors tell a degrading
+// drive from a healthy one (issue 5, "Detection quality"), and compares them
+// with the naive rule "one run 20% below (latency: above) the mean of the
+// last 5 runs" on the very same series. Not a test: it prints a table.
+//
+// Scenarios (each drive is tested on a schedule, weekly by default; a
+// "needs confirmation" verdict triggers a re-test one hour later, which
+// counts as a run):
+//   healthy      N drives x 500 scheduled runs, 3% run-to-run noise:
+//                alerts opened = false alerts (goal: 0);
+//   drop15       throughput falls 15% for good at a random run after the
+//                baseline: runs from the first slow run to the alert
+//                (goal: <= 2, the confirmation re-test counts);
+//   p99x1.5      p99 latency rises 1.5x the same way;
+//   peer20       six drives of one vdev, one 20% slower from the start:
+//                windows until the slow one is flagged, and false flags of
+//                the five healthy siblings over 500 windows.
+// Two sources of series: synthetic (Gaussian 3% noise around a constant) and
+// the bench module's SimulatedEngine (a modelled 7200 rpm disk; 3% noise is
+// put on the drive's transfer scale and mechanics per run, and the figures
+// are what RunWorkload measures: MB/s of 1 MiB sequential reads in the outer
+// zone, p99 of 4 KiB random reads at QD1).
+//
+// Usage: detect_quality [--quick] [--seed N] [--set key=value ...]
+//   keys: baseline_runs band_sigmas min_band_percent peer_min_percent
+//         peer_sigmas trend_alpha trend_min_percent_per_month
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "alert/alert_lifecycle.h"
+#include "base/fake_clock.h"
+#include "bench/simulated_engine.h"
+#include "bench/workload.h"
+#include "bench/workload_runner.h"
+#include "config/alerts_config.h"
+#include "detect/change_detector.h"
+#include "detect/peer_detector.h"
+#include "detect/trend_detector.h"
+
+namespace dp {
+namespace {
+
+constexpr std::int64_t kT0 = 1'767'225'600;
+constexpr std::int64_t kWeek = 7 * 86400;
+constexpr std::int64_t kRetestDelay = 3600;
+
+// ---------------------------------------------------------------------------
+// Value sources: f(drive, run index, degraded?) -> one measured value.
+
+using Source = std::function<double(int drive, int run, bool degraded)>;
+
+struct SyntheticSource {
+  SyntheticSource(double b, double f, double nz, std::mt19937_64 r)
+      : base(b), degraded_factor(f), noise(nz), rng(r) {}
+  double base;
+  double degraded_factor;  // 0.85 for a 15% drop, 1.5 for a p99 rise
+  double noise = 0.03;
+  std::mt19937_64 rng;
+  std::normal_distribution<double> n{0, 1};
+  double operator()(int, int, bool degraded) {
+    return base * (degraded ? degraded_factor : 1.0) * (1 + noise * n(rng));
+  }
+};
+
+// Runs one workload on a SimulatedEngine for the drive as it is at this run.
+struct SimulatedSource {
+  enum Metric { kSeqMbps, kRandomP99 };
+  SimulatedSource(Metric m, double f, double nz, std::mt19937_64 r)
+      : metric(m), degraded_factor(f), noise(nz), rng(r) {}
+  Metric metric;
+  double degraded_factor;  // multiplies throughput, or latency mechanics
+  double noise = 0.03;
+  std::mt19937_64 rng;
+  std::normal_distribution<double> n{0, 1};
+  std::uint64_t runs = 0;
+
+  double operator()(int, int, bool degraded) {
+    SimulatedDrive d = SimulatedDrive::Hdd();
+    d.seed = ++runs * 7919;
+    double wobble = 1 + noise * n(rng);
+    Workload w;
+    if (metric == kSeqMbps) {
+      d.throughput_scale = wobble * (degraded ? degraded_factor : 1.0);
+      w.test = "seq";
+      w.zone = "outer";
+      w.pattern = AccessPattern::kSequential;
+      w.block_size = 1 << 20;
+      w.queue_depth = 1;
+      w.region_begin = 0;
+      w.region_end = 4ULL << 30;
+      w.seconds = 1.0;
+      w.warmup_seconds = 0.1;
+      w.max_bytes = 1ULL << 30;
+    } else {
+      // Slower mechanics: seeks and rotation stretched by the factor.
+      double m = wobble * (degraded ? degraded_factor : 1.0);
+      d.full_stroke_ms *= m;
+      d.track_to_track_ms *= m;
+      d.rpm /= m;
+      w.test = "random";
+      w.pattern = AccessPattern::kRandom;
+      w.block_size = 4096;
+      w.queue_depth = 1;
+      w.region_begin = 0;
+      w.region_end = d.size_bytes;
+      w.seconds = 60;
+      w.max_ios = 2000;
+      w.warmup_seconds = 0;
+      w.warmup_bytes = 4096 * 20;
+      w.seed = 0x6469736b70756c73 + runs;  // fresh offsets each run, like a real p99
+    }
+    FakeClock clock;
+    SimulatedEngine engine(d, w.queue_depth, clock);
+    auto r = RunWorkload(engine, w, d.logical_block_size, 4096, clock, nullptr, nullptr);
+    if (!r.ok()) {
+      std::fprintf(stderr, "simulated workload failed: %s\n", r.status().ToString().c_str());
+      std::exit(2);
+    }
+    if (metric == kSeqMbps) return r->mb_per_s();
+    return r->latency.ValueAtQuantile(0.99) / 1000.0;  // us
+  }
+};
+
+// ---------------------------------------------------------------------------
+// diskpulse's pipeline for one drive and one metric: change + trend
+// detectors, alert lifecycle, re-test on "needs confirmation".
+
+struct AlertBook {
+  std::map<std::string, Alert> active;  // condition -> active alert
+  int opened = 0;
+  std::map<std::string, int> opened_by_prefix;
+
+  // Returns true when an alert was opened.
+  bool Apply(const Verdict& v, std::int64_t at, const AlertPolicy& policy) {
+    std::optional<Alert> existing;
+    if (auto it = active.find(v.condition); it != active.end()) existing = it->second;
+    AlertDecision d = Update(existing, v, FromUnixSeconds(at), policy);
+    if (d.write == AlertDecision::Write::kNothing) return false;
+    if (d.alert.state == "resolved") active.erase(v.condition);
+    else active[v.condition] = d.alert;
+    if (d.notify == NotifyKind::kOpened) {
+      ++opened;
+      ++opened_by_prefix[v.condition.substr(0, v.condition.find(':'))];
+      return true;
+    }
+    return false;
+  }
+};
+
+struct Pipeline {
+  Pipeline(detect::SeriesKey k, const DetectionConfig* c, AlertPolicy p)
+      : key(std::move(k)), cfg(c), policy(p) {}
+  detect::SeriesKey key;
+  const DetectionConfig* cfg;
+  AlertPolicy policy;
+  std::vector<detect::Sample> history;
+  AlertBook alerts;
+  std::int64_t next_id = 1;
+
+  struct Step {
+    bool retest = false;        // a confirmation re-test is wanted
+    bool slowdown_opened = false;
+    bool any_opened = false;
+  };
+
+  Step Add(std::int64_t at, double value) {
+    history.push_back(detect::Sample{next_id++, at, value});
+    Step s;
+    Verdict change = detect::EvaluateChange(key, history, *cfg);
+    Verdict trend = detect::EvaluateTrend(key, history, *cfg);
+    s.retest = change.kind == VerdictKind::kNeedsConfirmation;
+    if (alerts.Apply(change, at, policy)) s.slowdown_opened = s.any_opened = true;
+    if (alerts.Apply(trend, at, policy)) s.any_opened = true;
+    return s;
+  }
+};
+
+// The naive rule: a run more than 20% worse than the mean of the previous 5.
+struct NaiveRule {
+  explicit NaiveRule(bool higher = true) : higher_is_better(higher) {}
+  bool higher_is_better = true;
+  std::vector<double> values;
+  bool firing = false;
+  int opened = 0;
+  bool Add(double v) {  // true when it newly fires
+    bool now = false;
+    if (values.size() >= 5) {
+      double mean = std::accumulate(values.end() - 5, values.end(), 0.0) / 5;
+      now = higher_is_better ? v < 0.8 * mean : v > 1.2 * mean;
+    }
+    values.push_back(v);
+    bool opened_now = now && !firing;
+    firing = now;
+    if (opened_now) ++opened;
+    return opened_now;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Scenarios.
+
+struct HealthyResult {
+  int drives = 0, runs_per_drive = 0;
+  long retests = 0;
+  int alerts = 0, drives_with_alert = 0;
+  std::map<std::string, int> by_kind;
+  int naive_alerts = 0, naive_drives = 0;
+};
+
+HealthyResult Healthy(const detect::SeriesKey& key, const DetectionConfig& cfg,
+                      const AlertPolicy& policy, int drives, int runs,
+                      const std::function<Source(int)>& make_source) {
+  HealthyResult r;
+  r.drives = drives;
+  r.runs_per_drive = runs;
+  for (int d = 0; d < drives; ++d) {
+    Source src = make_source(d);
+    Pipeline p(key, &cfg, policy);
+    NaiveRule naive(detect::DirectionOf(key.metric) == detect::Direction::kHigherIsBetter);
+    std::int64_t t = kT0;
+    for (int i = 0; i < runs; ++i, t += kWeek) {
+      double v = src(d, i, false);
+      naive.Add(v);
+      auto s = p.Add(t, v);
+      if (s.retest) {
+        ++r.retests;
+        p.Add(t + kRetestDelay, src(d, i, false));
+      }
+    }
+    r.alerts += p.alerts.opened;
+    if (p.alerts.opened) ++r.drives_with_alert;
+    for (auto& [k, n] : p.alerts.opened_by_prefix) r.by_kind[k] += n;
+    r.naive_alerts += naive.opened;
+    if (naive.opened) ++r.naive_drives;
+  }
+  return r;
+}
+
+struct DetectResult {
+  int trials = 0;
+  int within2 = 0, within3 = 0, detected = 0;
+  double runs_sum = 0;  // over detected trials
+  int naive_within2 = 0, naive_detected = 0;
+  double naive_runs_sum = 0;
+  int early_alerts = 0;  // alerts before the change (false alerts)
+};
+
+// A drive that degrades for good at a random scheduled run after its
+// baseline; counts runs (re-tests included) from the first degraded run until
+// the slowdown alert opens; gives up after 20 scheduled runs.
+DetectResult Degrade(const detect::SeriesKey& key, const DetectionConfig& cfg,
+                     const AlertPolicy& policy, int trials,
+                     const std::function<Source(int)>& make_source, std::uint64_t seed) {
+  DetectResult r;
+  std::mt19937_64 rng(seed);
+  r.trials = trials;
+  for (int tr = 0; tr < trials; ++tr) {
+    Source src = make_source(tr);
+    Pipeline p(key, &cfg, policy);
+    NaiveRule naive(detect::DirectionOf(key.metric) == detect::Direction::kHigherIsBetter);
+    const int change_at = cfg.baseline_runs + 3 + static_cast<int>(rng() % 40);
+    std::int64_t t = kT0;
+    int runs_since = 0, naive_since = 0;
+    bool found = false, naive_found = false;
+    for (int i = 0; i < change_at + 20 && !(found && naive_found); ++i, t += kWeek) {
+      const bool degraded = i >= change_at;
+      double v = src(tr, i, degraded);
+      if (degraded) ++naive_since;
+      if (naive.Add(v) && degraded && !naive_found) {
+        naive_found = true;
+        ++r.naive_detected;
+        r.naive_runs_sum += naive_since;
+        if (naive_since <= 2) ++r.naive_within2;
+      }
+      if (found) continue;
+      if (degraded) ++runs_since;
+      auto s = p.Add(t, v);
+      if (s.any_opened && !degraded) ++r.early_alerts;
+      if (!s.slowdown_opened && s.retest) {
+        double v2 = src(tr, i, degraded);
+        if (degraded) ++runs_since;
+        s = p.Add(t + kRetestDelay, v2);
+        if (s.any_opened && !degraded) ++r.early_alerts;
+      }
+      if (s.slowdown_opened && degraded) {
+        found = true;
+        ++r.detected;
+        r.runs_sum += runs_since;
+        if (runs_since <= 2) ++r.within2;
+        if (runs_since <= 3) ++r.within3;
+      }
+    }
+  }
+  return r;
+}
+
+struct PeerResult {
+  int trials = 0;
+  int flagged_within2 = 0, flagged = 0;
+  double windows_sum = 0;
+  int sibling_false_flags = 0;   // healthy siblings flagged, over all windows
+  long sibling_windows = 0;
+  int naive_flagged = 0;         // the naive rule on the slow drive's own series
+};
+
+// Six drives of one model in one vdev, measured in the same weekly window
+// (staggered by 30 minutes); drive 0 is 20% slower from its first run.
+PeerResult Peers(const DetectionConfig& cfg, const AlertPolicy& policy, int trials, int windows,
+                 const std::function<Source(int)>& make_source) {
+  PeerResult r;
+  r.trials = trials;
+  const int n = 6;
+  for (int tr = 0; tr < trials; ++tr) {
+    std::vector<Source> src;
+    for (int d = 0; d < n; ++d) src.push_back(make_source(tr * n + d));
+    std::vector<detect::PeerHistory> hist(n);
+    std::vector<AlertBook> books(n);
+    for (int d = 0; d < n; ++d) hist[d].drive_id = hist[d].drive_name = "d" + std::to_string(d);
+    NaiveRule naive;
+    bool flagged = false, naive_flag = false;
+    for (int w = 0; w < windows; ++w) {
+      std::int64_t t = kT0 + w * kWeek;
+      for (int d = 0; d < n; ++d) {
+        double v = src[d](d, w, /*degraded=*/d == 0);
+        hist[d].samples.push_back(detect::Sample{w + 1, t + d * 1800, v});
+        if (d == 0 && naive.Add(v) && !naive_flag) {
+          naive_flag = true;
+          ++r.naive_flagged;
+        }
+      }
+      for (int d = 0; d < n; ++d) {
+        detect::SeriesKey key{hist[d].drive_id, hist[d].drive_id, "seq", "outer", "mb_per_s"};
+        std::vector<detect::PeerHistory> siblings;
+        for (int o = 0; o < n; ++o)
+          if (o != d) siblings.push_back(hist[o]);
+        Verdict v = detect::EvaluatePeers(key, hist[d].samples, siblings, cfg);
+        bool opened = books[d].Apply(v, t + d * 1800, policy);
+        if (d == 0 && opened && !flagged) {
+          flagged = true;
+          ++r.flagged;
+          r.windows_sum += w + 1;
+          if (w + 1 <= 2) ++r.flagged_within2;
+        }
+        if (d != 0) {
+          ++r.sibling_windows;
+          if (opened) ++r.sibling_false_flags;
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+
+double Pct(int a, int b) { return b ? 100.0 * a / b : 0; }
+
+void PrintHealthy(const char* source, const char* metric, const HealthyResult& h) {
+  std::string kinds;
+  for (auto& [k, n] : h.by_kind) kinds += " " + k + "=" + std::to_string(n);
+  std::printf("| %-9s | healthy   | %-8s | %4d drives x %d runs | %d false alerts (%d drives)%s, "
+              "%ld re-tests | %d false alerts (%d drives) |\n",
+              source, metric, h.drives, h.runs_per_drive, h.alerts, h.drives_with_alert,
+              kinds.c_str(), h.retests, h.naive_alerts, h.naive_drives);
+}
+
+void PrintDetect(const char* source, const char* scenario, const char* metric,
+                 const DetectResult& d) {
+  std::printf("| %-9s | %-9s | %-8s | %4d trials | within 2 runs: %5.1f%%, within 3: %5.1f%%, "
+              "detected %5.1f%% (mean %.2f runs), %d early alerts | within 2 runs: %5.1f%%, "
+              "detected in 20 runs %5.1f%% |\n",
+              source, scenario, metric, d.trials, Pct(d.within2, d.trials),
+              Pct(d.within3, d.trials), Pct(d.detected, d.trials),
+              d.detected ? d.runs_sum / d.detected : 0.0, d.early_alerts,
+              Pct(d.naive_within2, d.trials), Pct(d.naive_detected, d.trials));
+}
+
+void PrintPeers(const char* source, const PeerResult& p) {
+  std::printf("| %-9s | peer20    | mb_per_s | %4d vdevs x 6 drives | slow drive flagged within 2 "
+              "windows: %5.1f%% (ever %5.1f%%, mean %.2f windows); healthy siblings flagged: %d in "
+              "%ld drive-windows | slow drive flagged: %5.1f%% |\n",
+              source, p.trials, Pct(p.flagged_within2, p.trials), Pct(p.flagged, p.trials),
+              p.flagged ? p.windows_sum / p.flagged : 0.0, p.sibling_false_flags,
+              p.sibling_windows, Pct(p.naive_flagged, p.trials));
+}
+
+bool SetKey(DetectionConfig& c, const std::string& kv) {
+  auto eq = kv.find('=');
+  if (eq == std::string::npos) return false;
+  std::string k = kv.substr(0, eq);
+  double v = std::atof(kv.c_str() + eq + 1);
+  if (k == "baseline_runs") c.baseline_runs = static_cast<int>(v);
+  else if (k == "band_sigmas") c.band_sigmas = v;
+  else if (k == "min_band_percent") c.min_band_percent = v;
+  else if (k == "peer_min_percent") c.peer_min_percent = v;
+  else if (k == "peer_sigmas") c.peer_sigmas = v;
+  else if (k == "trend_alpha") c.trend_alpha = v;
+  else if (k == "trend_min_percent_per_month") c.trend_min_percent_per_month = v;
+  else return false;
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  DetectionConfig cfg;
+  bool quick = false;
+  std::uint64_t seed = 20260101;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--set") && i + 1 < argc && SetKey(cfg, argv[i + 1])) ++i;
+    else {
+      std::fprintf(stderr, "usage: detect_quality [--quick] [--seed N] [--set key=value]...\n");
+      return 2;
+    }
+  }
+  AlertPolicy policy;  // defaults: resolve after 3 clear runs
+  std::printf("detection config: baseline_runs=%d band_sigmas=%.2f min_band_percent=%.1f "
+              "peer_min_percent=%.1f peer_sigmas=%.1f trend_alpha=%g trend_min=%.1f%%/month; "
+              "noise 3%%, weekly runs, re-test 1 h after a doubtful run; seed %llu\n\n",
+              cfg.baseline_runs, cfg.band_sigmas, cfg.min_band_percent, cfg.peer_min_percent,
+              cfg.peer_sigmas, cfg.trend_alpha, cfg.trend_min_percent_per_month,
+              static_cast<unsigned long long>(seed));
+  std::printf("| source    | scenario  | metric   | size | diskpulse (change + trend + peers, alert "
+              "lifecycle) | naive: one run 20%% worse than the mean of the last 5 |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+
+  const detect::SeriesKey tput{"d", "d", "seq", "outer", "mb_per_s"};
+  const detect::SeriesKey p99{"d", "d", "random", "qd1-4k", "p99_us"};
+  std::uint64_t s = seed;
+  auto synth = [&](double base, double factor) {
+    return [&s, base, factor](int) -> Source {
+      return SyntheticSource{base, factor, 0.03, std::mt19937_64(++s)};
+    };
+  };
+  const int drives = quick ? 40 : 200, trials = quick ? 300 : 2000, vdevs = quick ? 50 : 300;
+  PrintHealthy("synthetic", "mb_per_s", Healthy(tput, cfg, policy, drives, 500, synth(200, 1)));
+  PrintHealthy("synthetic", "p99_us", Healthy(p99, cfg, policy, drives, 500, synth(25000, 1)));
+  PrintDetect("synthetic", "drop15", "mb_per_s",
+              Degrade(tput, cfg, policy, trials, synth(200, 0.85), seed + 1));
+  PrintDetect("synthetic", "p99x1.5", "p99_us",
+              Degrade(p99, cfg, policy, trials, synth(25000, 1.5), seed + 2));
+  PrintPeers("synthetic", Peers(cfg, policy, vdevs, 500, synth(200, 0.8)));
+
+  auto sim = [&](SimulatedSource::Metric m, double factor) {
+    return [&s, m, factor](int) -> Source {
+      return SimulatedSource{m, factor, 0.03, std::mt19937_64(++s)};
+    };
+  };
+  const int sim_drives = quick ? 3 : 6, sim_trials = quick ? 30 : 100, sim_vdevs = quick ? 2 : 4;
+  PrintHealthy("simulated", "mb_per_s",
+               Healthy(tput, cfg, policy, sim_drives, 500, sim(SimulatedSource::kSeqMbps, 1)));
+  PrintHealthy("simulated", "p99_us",
+               Healthy(p99, cfg, policy, sim_drives, 500, sim(SimulatedSource::kRandomP99, 1)));
+  PrintDetect("simulated", "drop15", "mb_per_s",
+              Degrade(tput, cfg, policy, sim_trials, sim(SimulatedSource::kSeqMbps, 0.85),
+                      seed + 3));
+  PrintDetect("simulated", "p99x1.5", "p99_us",
+              Degrade(p99, cfg, policy, sim_trials, sim(SimulatedSource::kRandomP99, 1.5),
+                      seed + 4));
+  PrintPeers("simulated", Peers(cfg, policy, sim_vdevs, 500, sim(SimulatedSource::kSeqMbps, 0.8)));
+  return 0;
+}
+
+}  // namespace
+}  // namespace dp
+
+int main(int argc, char** argv) { return dp::Main(argc, argv); }

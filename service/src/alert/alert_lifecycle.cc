@@ -1,0 +1,145 @@
+#include "alert/alert_lifecycle.h"
+
+#include <algorithm>
+
+namespace dp {
+namespace {
+
+int SeverityRank(const std::string& s) {
+  auto v = ParseSeverity(s);
+  return v ? static_cast<int>(*v) : 0;
+}
+
+void MarkNotified(Alert& a, std::int64_t now) {
+  a.last_notified_at = now;
+  ++a.notify_count;
+}
+
+}  // namespace
+
+AlertPolicy AlertPolicy::FromConfig(const AlertsConfig& c) {
+  AlertPolicy p;
+  p.resolve_after_clear_runs = c.resolve_after_clear_runs;
+  p.first_reminder = std::chrono::hours(c.first_reminder_hours);
+  p.max_reminder = std::chrono::hours(24 * c.max_reminder_days);
+  return p;
+}
+
+std::string_view NotifyKindName(NotifyKind k) {
+  switch (k) {
+    case NotifyKind::kNone: return "none";
+    case NotifyKind::kOpened: return "opened";
+    case NotifyKind::kReminder: return "reminder";
+    case NotifyKind::kEscalated: return "escalated";
+    case NotifyKind::kResolved: return "resolved";
+    case NotifyKind::kTest: return "test";
+  }
+  return "unknown";
+}
+
+std::optional<SysTime> NextReminderAt(const Alert& a, const AlertPolicy& policy) {
+  if (a.state != "open" || policy.max_reminder.count() <= 0) return std::nullopt;
+  std::int64_t last = a.last_notified_at.value_or(a.opened_at);
+  int k = std::max(a.notify_count, 1);  // reminder k after k notifications
+  std::int64_t wait = policy.first_reminder.count();
+  for (int i = 1; i < k && wait < policy.max_reminder.count(); ++i) wait *= 2;
+  wait = std::min<std::int64_t>(wait, policy.max_reminder.count());
+  return FromUnixSeconds(last + wait);
+}
+
+AlertDecision CheckReminder(const Alert& a, SysTime now, const AlertPolicy& policy) {
+  AlertDecision d;
+  auto due = NextReminderAt(a, policy);
+  if (!due || now < *due) return d;
+  d.write = AlertDecision::Write::kUpdate;
+  d.alert = a;
+  d.alert.updated_at = ToUnixSeconds(now);
+  MarkNotified(d.alert, ToUnixSeconds(now));
+  d.notify = NotifyKind::kReminder;
+  return d;
+}
+
+AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, SysTime now,
+                     const AlertPolicy& policy) {
+  AlertDecision d;
+  const std::int64_t t = ToUnixSeconds(now);
+  const bool active = existing && existing->state != "resolved";
+  if (v.Firing()) {
+    if (!active) {
+      Alert a;
+      a.drive_id = v.drive_id;
+      a.condition = v.condition;
+      a.severity = std::string(SeverityName(v.severity));
+      a.state = "open";
+      a.summary = v.summary;
+      a.evidence_json = VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      a.opened_at = t;
+      a.updated_at = t;
+      a.clear_streak = 0;
+      MarkNotified(a, t);
+      d.write = AlertDecision::Write::kInsert;
+      d.alert = std::move(a);
+      d.notify = NotifyKind::kOpened;
+      return d;
+    }
+    Alert a = *existing;
+    a.summary = v.summary;
+    a.evidence_json = VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    a.updated_at = t;
+    a.clear_streak = 0;
+    d.write = AlertDecision::Write::kUpdate;
+    if (SeverityRank(std::string(SeverityName(v.severity))) > SeverityRank(a.severity)) {
+      a.severity = std::string(SeverityName(v.severity));
+      MarkNotified(a, t);
+      d.notify = NotifyKind::kEscalated;
+    } else if (auto due = NextReminderAt(a, policy); due && now >= *due) {
+      MarkNotified(a, t);
+      d.notify = NotifyKind::kReminder;
+    }
+    d.alert = std::move(a);
+    return d;
+  }
+  if (!active) return d;
+  switch (v.kind) {
+    case VerdictKind::kClear: {
+      Alert a = *existing;
+      a.clear_streak += 1;
+      a.updated_at = t;
+      if (a.clear_streak >= policy.resolve_after_clear_runs) {
+        a.state = "resolved";
+        a.resolved_at = t;
+        a.summary = v.summary;
+        MarkNotified(a, t);
+        d.notify = NotifyKind::kResolved;
+      }
+      d.write = AlertDecision::Write::kUpdate;
+      d.alert = std::move(a);
+      return d;
+    }
+    case VerdictKind::kNeedsConfirmation:
+      if (existing->clear_streak != 0) {
+        d.write = AlertDecision::Write::kUpdate;
+        d.alert = *existing;
+        d.alert.clear_streak = 0;
+        d.alert.updated_at = t;
+      }
+      return d;
+    default:
+      return d;
+  }
+}
+
+Result<AlertDecision> Acknowledge(const Alert& a, SysTime now) {
+  if (a.state == "resolved")
+    return FailedPrecondition("alert " + std::to_string(a.id) + " is already resolved");
+  AlertDecision d;
+  if (a.state == "acknowledged") return d;
+  d.write = AlertDecision::Write::kUpdate;
+  d.alert = a;
+  d.alert.state = "acknowledged";
+  d.alert.acknowledged_at = ToUnixSeconds(now);
+  d.alert.updated_at = ToUnixSeconds(now);
+  return d;
+}
+
+}  // namespace dp

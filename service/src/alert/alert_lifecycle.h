@@ -1,0 +1,66 @@
+// The alert lifecycle as pure functions (issue 5): open -> acknowledged ->
+// resolved, one active alert per (drive, condition), auto-resolve after
+// policy.resolve_after_clear_runs clear evaluations in a row, reminders for
+// unacknowledged alerts on a diminishing schedule (first_reminder after the
+// opening notification, then 2x, 4x, ... capped at max_reminder). Each
+// function maps (existing alert, input, now) to what to store and what to
+// send; the caller (AlertService) does the storing and sending. Pure,
+// thread-safe.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "config/alerts_config.h"
+#include "model/alert.h"
+#include "model/verdict.h"
+
+namespace dp {
+
+struct AlertPolicy {
+  int resolve_after_clear_runs = 3;
+  std::chrono::seconds first_reminder{std::chrono::hours(24)};
+  std::chrono::seconds max_reminder{std::chrono::hours(24 * 32)};  // 0 = no reminders
+
+  static AlertPolicy FromConfig(const AlertsConfig& c);
+};
+
+enum class NotifyKind { kNone, kOpened, kReminder, kEscalated, kResolved, kTest };
+std::string_view NotifyKindName(NotifyKind k);  // "none", "opened", "reminder", ...
+
+struct AlertDecision {
+  enum class Write { kNothing, kInsert, kUpdate };
+  Write write = Write::kNothing;
+  Alert alert;                       // the state to store when write != kNothing
+  NotifyKind notify = NotifyKind::kNone;
+};
+
+// What a verdict does to the active alert for its (drive, condition), if any
+// (`existing` must be open or acknowledged, or absent):
+//  - firing, none active: insert an open alert, notify kOpened;
+//  - firing, active: refresh summary/evidence, clear_streak = 0; a higher
+//    severity escalates (notify kEscalated); a due reminder is sent when open;
+//  - kClear, active: clear_streak + 1; at policy.resolve_after_clear_runs the
+//    alert resolves (notify kResolved);
+//  - kNeedsConfirmation, active: clear_streak = 0 (a doubt is not a clear run);
+//  - kBaselining / kInconclusive: nothing (no evidence either way).
+AlertDecision Update(const std::optional<Alert>& existing, const Verdict& verdict, SysTime now,
+                     const AlertPolicy& policy);
+
+// When the next reminder of `a` is due; nullopt for acknowledged/resolved
+// alerts or when reminders are off. notify_count counts notifications sent
+// for the alert: reminder k (k >= 1) is due first_reminder * 2^(k-1) after
+// the previous notification, capped at max_reminder.
+std::optional<SysTime> NextReminderAt(const Alert& a, const AlertPolicy& policy);
+
+// Periodic check (no new verdict needed): a due reminder -> kUpdate + kReminder.
+AlertDecision CheckReminder(const Alert& a, SysTime now, const AlertPolicy& policy);
+
+// open -> acknowledged (kUpdate, no notification). Acknowledging an
+// acknowledged alert is a no-op success; a resolved one is FailedPrecondition.
+Result<AlertDecision> Acknowledge(const Alert& a, SysTime now);
+
+}  // namespace dp

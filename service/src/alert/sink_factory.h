@@ -1,0 +1,18 @@
+// Builds the configured alert sinks (webhooks, mail commands, syslog) with
+// their retry policies and adds them to a dispatcher. Called once by the
+// composition root (daemon, or the CLI for `diskpulse alerts test`).
+#pragma once
+
+#include "alert/alert_dispatcher.h"
+#include "base/command_runner.h"
+#include "config/alerts_config.h"
+
+namespace dp {
+
+// runner must outlive the dispatcher (mail sinks use it). Errors: a sink that
+// cannot be built (a URL that does not parse; ParseAlertsConfig rejects those
+// already).
+Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& config,
+                          CommandRunner& runner);
+
+}  // namespace dp

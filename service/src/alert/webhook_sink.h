@@ -1,0 +1,54 @@
+// WebhookSink: POSTs (or PUTs) a notification to an HTTP or HTTPS endpoint.
+// The body is the notification's JSON document, or the configured template
+// rendered with {{placeholders}} (alert/notification.h) so ntfy, Gotify,
+// Slack-style and other endpoints can be fed; headers may be templates too.
+// HTTPS uses OpenSSL through Boost.Asio/Beast with peer and host name
+// verification against the system store or a configured CA file. Every
+// attempt has one deadline (resolve + connect + TLS + send + answer); any
+// 2xx answer is success, anything else an error naming the status. Redirects
+// are not followed. Thread behaviour: see AlertSink.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+
+#include "alert/alert_sink.h"
+#include "base/result.h"
+#include "config/alerts_config.h"
+
+namespace dp {
+
+struct WebhookUrl {
+  bool tls = false;
+  std::string host;     // without brackets for IPv6 literals
+  std::string port;     // "80" / "443" by default
+  std::string target;   // "/path?query", "/" when empty
+  bool default_port = true;
+};
+// "https://ntfy.example:8443/disks?x=1" -> {tls, host, port, target}.
+// Errors: InvalidArgument naming what is wrong.
+Result<WebhookUrl> ParseWebhookUrl(std::string_view url);
+
+class WebhookSink final : public AlertSink {
+ public:
+  // Errors: the URL does not parse.
+  static Result<std::unique_ptr<WebhookSink>> Create(const WebhookConfig& config);
+
+  const std::string& name() const override { return config_.name; }
+  // Errors: Unavailable (cannot connect, TLS failure, non-2xx answer),
+  // Timeout (no complete answer within timeout_seconds).
+  Status Send(const Notification& n) override;
+
+  // The request body this sink would send for n (for tests and previews).
+  std::string Body(const Notification& n) const;
+
+ private:
+  WebhookSink(WebhookConfig config, WebhookUrl url)
+      : config_(std::move(config)), url_(std::move(url)) {}
+
+  WebhookConfig config_;
+  WebhookUrl url_;
+};
+
+}  // namespace dp
