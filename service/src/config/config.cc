@@ -220,6 +220,13 @@ void ParseRoot(Reader& r, Config& c) {
     t.String("geom", c.tools.geom);
     t.String("diskinfo", c.tools.diskinfo);
     t.String("camcontrol", c.tools.camcontrol);
+    i.String("udev_data_dir", c.inventory.udev_data_dir);
+    i.String("proc_root", c.inventory.proc_root);
+    i.String("platform", c.inventory.platform);
+    if (!c.inventory.platform.empty() && c.inventory.platform != "linux" &&
+        c.inventory.platform != "freebsd")
+      i.Error("platform", "expected linux or freebsd, found '" + c.inventory.platform + "'");
+    i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
     t.Number("timeout_seconds", c.tools.timeout_seconds, 1, 86400);
   });
   r.Object("inventory", [&](Reader& i) {

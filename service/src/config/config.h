@@ -43,6 +43,10 @@ struct InventoryConfig {
   std::string sysfs_root = "/sys";      // for tests
   std::string dev_root = "/dev";        // for tests
 };
+  std::string udev_data_dir = "/run/udev/data";  // udev's database (full ATA model, WWN); for tests
+  std::string proc_root = "/proc";      // /proc/mdstat; for tests
+  std::string platform;                 // "" this machine; "linux" | "freebsd" (replaying a recording)
+  int interval_seconds = 3600;          // the daemon re-runs discovery (drives, pools, SMART) this often
 
 struct BenchConfig {
   std::string engine = "auto";          // auto | pread | uring

@@ -27,6 +27,9 @@ struct Drive {
   std::vector<std::string> stable_paths;  // /dev/disk/by-id/..., /dev/gpt/..., gptid
   bool present = true;                  // false: known from history, not seen now
   bool explicit_target = false;         // listed in config "targets" rather than discovered
+  std::string controller;               // the host adapter it hangs off (e.g. PCI address
+                                        // "0000:00:1f.2"); "" unknown. The scheduler caps
+                                        // concurrent tests per controller.
   std::int64_t first_seen = 0;          // unix seconds; kept by the store (0: never stored)
   std::int64_t last_seen = 0;
 };

@@ -1,0 +1,7 @@
+#include "inventory/platform.h"
+
+namespace dp {
+
+Platform HostPlatform() { return Platform::kFreeBSD; }
+
+}  // namespace dp
