@@ -1,5 +1,7 @@
 #include "config/config.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 
 #include <fstream>
@@ -7,23 +9,12 @@
 #include <sstream>
 
 #include "base/log.h"
+#include "config/key_line.h"
 
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-// Finds the 1-based line of the first `"key"` in text, 0 if absent. Good enough
-// to point a person at the right place; JSON keys are usually unique per file.
-int LineOfKey(std::string_view text, std::string_view key) {
-  std::string needle = "\"" + std::string(key) + "\"";
-  auto pos = text.find(needle);
-  if (pos == std::string_view::npos) return 0;
-  int line = 1;
-  for (std::size_t i = 0; i < pos; ++i)
-    if (text[i] == '\n') ++line;
-  return line;
-}
 
 const char* TypeName(const json& j) {
   switch (j.type()) {
@@ -55,7 +46,7 @@ class Reader {
 
   void Error(std::string_view key, std::string_view what) {
     std::string path = prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
-    int line = LineOfKey(text_, key);
+    int line = LineOfKeyPath(text_, path);
     std::string msg(file_);
     if (line > 0) msg += ":" + std::to_string(line);
     msg += ": " + path + ": " + std::string(what);
@@ -103,17 +94,19 @@ class Reader {
       return;
     }
     double d = v->get<double>();
-    if constexpr (std::is_integral_v<T>) {
-      if (!v->is_number_integer() && !v->is_number_unsigned()) {
-        Error(key, "expected a whole number, found " + v->dump());
-        return;
-      }
-    }
+    // Range first: 99999999999999999999 is parsed as a float, but is "too big"
+    // rather than "not whole".
     if (d < min || d > max) {
       std::ostringstream os;
       os << "must be between " << min << " and " << max << ", found " << v->dump();
       Error(key, os.str());
       return;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      if (!v->is_number_integer() && !v->is_number_unsigned()) {
+        Error(key, "expected a whole number, found " + v->dump());
+        return;
+      }
     }
     out = static_cast<T>(d);
   }
@@ -220,13 +213,6 @@ void ParseRoot(Reader& r, Config& c) {
     t.String("geom", c.tools.geom);
     t.String("diskinfo", c.tools.diskinfo);
     t.String("camcontrol", c.tools.camcontrol);
-    i.String("udev_data_dir", c.inventory.udev_data_dir);
-    i.String("proc_root", c.inventory.proc_root);
-    i.String("platform", c.inventory.platform);
-    if (!c.inventory.platform.empty() && c.inventory.platform != "linux" &&
-        c.inventory.platform != "freebsd")
-      i.Error("platform", "expected linux or freebsd, found '" + c.inventory.platform + "'");
-    i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
     t.Number("timeout_seconds", c.tools.timeout_seconds, 1, 86400);
   });
   r.Object("inventory", [&](Reader& i) {
@@ -280,9 +266,7 @@ void ParseRoot(Reader& r, Config& c) {
       std::istringstream lines(parsed.status().message());
       for (std::string line; std::getline(lines, line);) {
         std::string path = line.substr(0, line.find(": "));
-        std::string key = path.substr(path.find_last_of('.') + 1);
-        key = key.substr(0, key.find('['));
-        int at = LineOfKey(r.text(), key);
+        int at = LineOfKeyPath(r.text(), path);
         r.errors().push_back(std::string(r.file()) + (at > 0 ? ":" + std::to_string(at) : "") +
                              ": " + line);
       }
@@ -314,6 +298,9 @@ std::string LineColumn(std::string_view text, std::size_t byte) {
 }  // namespace
 
 Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
+  if (IsBlankJson(text))
+    return InvalidArgument(std::string(file_name) +
+                           ": the file is empty; write {} to take every default");
   json doc;
   try {
     doc = json::parse(text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/true,
@@ -321,8 +308,12 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
   } catch (const json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character.
     std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    // what(): "[json.exception.parse_error.101] parse error at line 2, column 5:
+    // syntax error while parsing value - invalid literal; last read: 'tru'".
+    // Keep what follows the position (itself may contain ": ").
     std::string what = e.what();
-    auto colon = what.rfind(": ");
+    auto column = what.find("column ");
+    auto colon = what.find(": ", column == std::string::npos ? 0 : column);
     if (colon != std::string::npos) what = what.substr(colon + 2);
     return InvalidArgument(std::string(file_name) + ":" + LineColumn(text, at) +
                            ": malformed JSON: " + what);
@@ -349,10 +340,14 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
 }
 
 Result<Config> LoadConfigFile(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return InvalidArgument(path + ": cannot read configuration: it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) return ErrnoStatus(errno, path + ": cannot read configuration");
   std::ostringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) return IoError(path + ": cannot read configuration: read error");
   return ParseConfig(ss.str(), path);
 }
 
