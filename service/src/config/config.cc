@@ -220,6 +220,13 @@ void ParseRoot(Reader& r, Config& c) {
     i.StringList("exclude", c.inventory.exclude);
     i.String("sysfs_root", c.inventory.sysfs_root);
     i.String("dev_root", c.inventory.dev_root);
+    i.String("udev_data_dir", c.inventory.udev_data_dir);
+    i.String("proc_root", c.inventory.proc_root);
+    i.String("platform", c.inventory.platform);
+    if (!c.inventory.platform.empty() && c.inventory.platform != "linux" &&
+        c.inventory.platform != "freebsd")
+      i.Error("platform", "expected linux or freebsd, found '" + c.inventory.platform + "'");
+    i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
   });
   r.Object("bench", [&](Reader& b) {
     b.String("engine", c.bench.engine);
