@@ -322,6 +322,11 @@ TEST(MigrationsTest, StoreOpenUpgradesAVersionOneDatabaseMadeByHand) {
   ASSERT_TRUE(d.ok() && d->has_value());
   EXPECT_EQ((*d)->first_seen, 5);
   EXPECT_EQ((*d)->last_seen, 6);
+  EXPECT_EQ((*d)->controller, "");  // added by migration 2, with its default
+  Drive updated = **d;
+  updated.controller = "0000:03:00.0";
+  ASSERT_TRUE((*store)->UpsertDrive(updated, 7).ok());
+  EXPECT_EQ((*(*store)->GetDrive("wwn-old"))->controller, "0000:03:00.0");
 }
 
 TEST(MigrationsTest, MigrationVersionsAreConsecutive) {

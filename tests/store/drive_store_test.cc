@@ -28,6 +28,7 @@ Drive FullDrive() {
   d.stable_paths = {"/dev/disk/by-id/ata-ST4000VN008-2DR166_ZGY0ABCD",
                     "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"};
   d.explicit_target = false;
+  d.controller = "0000:00:1f.2";
   return d;
 }
 
@@ -53,6 +54,7 @@ TEST_F(DriveStoreTest, RoundTripsEveryField) {
   EXPECT_EQ(g.transport, "sata");
   EXPECT_EQ(g.stable_paths, d.stable_paths);
   EXPECT_FALSE(g.explicit_target);
+  EXPECT_EQ(g.controller, "0000:00:1f.2");
   EXPECT_TRUE(g.present);
   EXPECT_EQ(g.first_seen, 1000);
   EXPECT_EQ(g.last_seen, 1000);

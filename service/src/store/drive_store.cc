@@ -9,7 +9,7 @@ namespace {
 const char* const kDriveColumns =
     "id, dev_path, name, model, serial, wwn, firmware, size_bytes, logical_block_size, "
     "physical_block_size, rotational, rotation_rpm, transport, stable_paths, explicit_target, "
-    "present, first_seen, last_seen";
+    "present, first_seen, last_seen, controller";
 
 Drive ReadDrive(const Statement& st) {
   Drive d;
@@ -31,6 +31,7 @@ Drive ReadDrive(const Statement& st) {
   d.present = st.Int(15) != 0;
   d.first_seen = st.Int(16);
   d.last_seen = st.Int(17);
+  d.controller = st.Text(18);
   return d;
 }
 
@@ -44,9 +45,10 @@ Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
       db_->Prepare(
           "INSERT INTO drives (id, dev_path, name, model, serial, wwn, firmware, size_bytes, "
           "  logical_block_size, physical_block_size, rotational, rotation_rpm, transport, "
-          "  stable_paths, explicit_target, present, first_seen, last_seen, missing_since) "
+          "  stable_paths, explicit_target, present, first_seen, last_seen, missing_since, "
+          "  controller) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16, ?16, "
-          "  NULL) "
+          "  NULL, ?17) "
           "ON CONFLICT (id) DO UPDATE SET dev_path = excluded.dev_path, name = excluded.name, "
           "  model = excluded.model, serial = excluded.serial, wwn = excluded.wwn, "
           "  firmware = excluded.firmware, size_bytes = excluded.size_bytes, "
@@ -54,7 +56,8 @@ Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
           "  physical_block_size = excluded.physical_block_size, "
           "  rotational = excluded.rotational, rotation_rpm = excluded.rotation_rpm, "
           "  transport = excluded.transport, stable_paths = excluded.stable_paths, "
-          "  explicit_target = excluded.explicit_target, present = 1, "
+          "  explicit_target = excluded.explicit_target, controller = excluded.controller, "
+          "  present = 1, "
           "  last_seen = max(last_seen, excluded.last_seen), missing_since = NULL"));
   st.Bind(1, d.id)
       .Bind(2, d.dev_path)
@@ -71,7 +74,8 @@ Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
       .Bind(13, d.transport)
       .Bind(14, StringsToJson(d.stable_paths))
       .Bind(15, d.explicit_target)
-      .Bind(16, seen_at);
+      .Bind(16, seen_at)
+      .Bind(17, d.controller);
   return st.Run();
 }
 

@@ -232,11 +232,18 @@ CREATE TABLE scheduler_state (
 );
 )sql";
 
+// Version 2: the host adapter a drive hangs off (the scheduler caps
+// concurrent tests per controller).
+const char* const kSchemaV2 = R"sql(
+ALTER TABLE drives ADD COLUMN controller TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
   static const std::vector<Migration> kMigrations = {
       {1, "first schema", kSchemaV1},
+      {2, "drive controller", kSchemaV2},
   };
   return kMigrations;
 }
