@@ -110,9 +110,7 @@ Result<std::optional<Alert>> Store::OpenAlertFor(const std::string& drive_id,
                                    "AND condition = ?2 AND state <> 'resolved' "
                                    "ORDER BY id DESC LIMIT 1"));
   st.Bind(1, drive_id).Bind(2, condition);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<Alert>();
-  return std::optional<Alert>(ReadAlert(st));
+  return st.OptionalRow<Alert>(ReadAlert);
 }
 
 Result<std::vector<Alert>> Store::ListAlerts(const AlertFilter& f) {
@@ -128,11 +126,7 @@ Result<std::vector<Alert>> Store::ListAlerts(const AlertFilter& f) {
   if (!f.drive_id.empty()) st.Bind(2, f.drive_id);
   st.Bind(3, f.limit > 0 ? f.limit : -1);
   std::vector<Alert> out;
-  while (true) {
-    DP_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    out.push_back(ReadAlert(st));
-  }
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.push_back(ReadAlert(row)); }));
   return out;
 }
 
@@ -141,9 +135,7 @@ Result<std::optional<Alert>> Store::GetAlert(std::int64_t id) {
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kAlertColumns +
                                                  " FROM alerts WHERE id = ?1"));
   st.Bind(1, id);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<Alert>();
-  return std::optional<Alert>(ReadAlert(st));
+  return st.OptionalRow<Alert>(ReadAlert);
 }
 
 }  // namespace dp

@@ -124,7 +124,11 @@ int Store::LatestSchemaVersion() { return SchemaMigrations().back().version; }
 Store::Store(std::string path, std::unique_ptr<SqliteDb> db)
     : path_(std::move(path)), db_(std::move(db)) {}
 
-Store::~Store() = default;
+Store::~Store() {
+  // Keeps the query planner's statistics fresh as the history grows (cheap;
+  // SQLite decides what, if anything, to analyse).
+  if (db_) (void)db_->Exec("PRAGMA optimize");
+}
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   if (path.empty()) return InvalidArgument("database path is empty");

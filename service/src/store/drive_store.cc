@@ -97,11 +97,7 @@ Result<std::vector<Drive>> Store::ListDrives() {
                       db_->Prepare(std::string("SELECT ") + kDriveColumns +
                                    " FROM drives ORDER BY present DESC, name, id"));
   std::vector<Drive> out;
-  while (true) {
-    DP_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    out.push_back(ReadDrive(st));
-  }
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.push_back(ReadDrive(row)); }));
   return out;
 }
 
@@ -110,9 +106,7 @@ Result<std::optional<Drive>> Store::GetDrive(const std::string& id) {
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kDriveColumns +
                                                  " FROM drives WHERE id = ?1"));
   st.Bind(1, id);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<Drive>();
-  return std::optional<Drive>(ReadDrive(st));
+  return st.OptionalRow<Drive>(ReadDrive);
 }
 
 }  // namespace dp

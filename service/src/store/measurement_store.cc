@@ -156,36 +156,31 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
                      "  ON latency_histograms.point_id = bench_points.id "
                      "WHERE run_id = ?1 ORDER BY seq"));
     st.Bind(1, run_id);
-    while (true) {
-      DP_ASSIGN_OR_RETURN(bool row, st.Step());
-      if (!row) break;
+    DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
       BenchPoint p;
-      ids.push_back(st.Int(0));
-      p.test = st.Text(1);
-      p.zone = st.OptText(2);
-      p.stroke = st.OptText(3);
-      p.variant = st.OptText(4);
-      p.block_size = static_cast<std::uint32_t>(st.Int(5));
-      p.queue_depth = static_cast<std::uint32_t>(st.Int(6));
-      p.bytes = static_cast<std::uint64_t>(st.Int(7));
-      p.seconds = st.Double(8);
-      p.contended = st.Int(9) != 0;
-      p.foreign_share = st.Double(10);
-      p.partial = st.Int(11) != 0;
-      p.histogram = st.Blob(12);
+      ids.push_back(row.Int(0));
+      p.test = row.Text(1);
+      p.zone = row.OptText(2);
+      p.stroke = row.OptText(3);
+      p.variant = row.OptText(4);
+      p.block_size = static_cast<std::uint32_t>(row.Int(5));
+      p.queue_depth = static_cast<std::uint32_t>(row.Int(6));
+      p.bytes = static_cast<std::uint64_t>(row.Int(7));
+      p.seconds = row.Double(8);
+      p.contended = row.Int(9) != 0;
+      p.foreign_share = row.Double(10);
+      p.partial = row.Int(11) != 0;
+      p.histogram = row.Blob(12);
       points.push_back(std::move(p));
-    }
+    }));
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
     DP_ASSIGN_OR_RETURN(Statement st,
                         db_->Prepare("SELECT metric, value FROM measurements "
                                      "WHERE point_id = ?1 ORDER BY id"));
     st.Bind(1, ids[i]);
-    while (true) {
-      DP_ASSIGN_OR_RETURN(bool row, st.Step());
-      if (!row) break;
-      ApplyMetric(points[i], st.Text(0), st.Double(1));
-    }
+    DP_RETURN_IF_ERROR(st.ForEachRow(
+        [&](const Statement& row) { ApplyMetric(points[i], row.Text(0), row.Double(1)); }));
   }
   return points;
 }
@@ -216,22 +211,20 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
       .Bind(9, q.queue_depth)
       .Bind(10, q.limit > 0 ? q.limit : -1);
   std::vector<MeasurementSample> out;
-  while (true) {
-    DP_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
     MeasurementSample s;
-    s.run_id = st.Int(0);
-    s.at = st.Int(1);
-    s.value = st.Double(2);
-    s.contended = st.Int(3) != 0;
-    s.partial = st.Int(4) != 0;
-    s.zone = st.Text(5);
-    s.stroke = st.Text(6);
-    s.variant = st.Text(7);
-    s.block_size = static_cast<std::uint32_t>(st.Int(8));
-    s.queue_depth = static_cast<std::uint32_t>(st.Int(9));
+    s.run_id = row.Int(0);
+    s.at = row.Int(1);
+    s.value = row.Double(2);
+    s.contended = row.Int(3) != 0;
+    s.partial = row.Int(4) != 0;
+    s.zone = row.Text(5);
+    s.stroke = row.Text(6);
+    s.variant = row.Text(7);
+    s.block_size = static_cast<std::uint32_t>(row.Int(8));
+    s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
     out.push_back(std::move(s));
-  }
+  }));
   std::reverse(out.begin(), out.end());
   return out;
 }

@@ -4,6 +4,50 @@
 #include "store/store.h"
 
 namespace dp {
+namespace {
+
+// Columns 1.. of the pools query (column 0 is the id).
+Pool ReadPool(const Statement& row) {
+  Pool p;
+  p.kind = row.Text(1);
+  p.name = row.Text(2);
+  p.state = row.Text(3);
+  p.scan.function = row.Text(4);
+  p.scan.state = row.Text(5);
+  p.scan.percent = row.OptDouble(6);
+  p.scan.text = row.Text(7);
+  p.errors = row.Text(8);
+  p.error_files = StringsFromJson(row.Text(9));
+  p.status = row.Text(10);
+  return p;
+}
+
+// Columns 1.. of the vdevs query (column 0 is the id).
+Vdev ReadVdev(const Statement& row) {
+  Vdev v;
+  v.role = row.Text(1);
+  v.name = row.Text(2);
+  v.type = row.Text(3);
+  v.state = row.Text(4);
+  return v;
+}
+
+PoolMember ReadMember(const Statement& row) {
+  PoolMember m;
+  m.path = row.Text(0);
+  m.drive_id = row.Text(1);
+  m.state = row.Text(2);
+  m.read_errors = row.OptUInt(3);
+  m.write_errors = row.OptUInt(4);
+  m.checksum_errors = row.OptUInt(5);
+  m.note = row.Text(6);
+  m.container = row.Int(7) != 0;
+  m.parent = row.Text(8);
+  m.counters_approximate = row.Int(9) != 0;
+  return m;
+}
+
+}  // namespace
 
 Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
   std::lock_guard lock(mu_);
@@ -40,10 +84,7 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
         .Bind(10, at)
         .Bind(11, StringsToJson(p.error_files))
         .Bind(12, p.status);
-    DP_ASSIGN_OR_RETURN(bool prow, ps.Step());
-    if (!prow) return Internal("RecordPools: no id for pool " + p.name);
-    std::int64_t pool_id = ps.Int(0);
-    DP_RETURN_IF_ERROR(ps.Run());
+    DP_ASSIGN_OR_RETURN(std::int64_t pool_id, ps.RunReturningId());
 
     for (std::size_t vi = 0; vi < p.vdevs.size(); ++vi) {
       const Vdev& v = p.vdevs[vi];
@@ -63,10 +104,7 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
           .Bind(5, v.state)
           .Bind(6, static_cast<std::int64_t>(vi))
           .Bind(7, at);
-      DP_ASSIGN_OR_RETURN(bool vrow, vs.Step());
-      if (!vrow) return Internal("RecordPools: no id for vdev " + v.name);
-      std::int64_t vdev_id = vs.Int(0);
-      DP_RETURN_IF_ERROR(vs.Run());
+      DP_ASSIGN_OR_RETURN(std::int64_t vdev_id, vs.RunReturningId());
 
       for (std::size_t mi = 0; mi < v.members.size(); ++mi) {
         const PoolMember& m = v.members[mi];
@@ -113,23 +151,10 @@ Result<std::vector<Pool>> Store::LatestPools() {
         db_->Prepare("SELECT id, kind, name, state, scan_function, scan_state, scan_percent, "
                      "  scan_text, errors, error_files, status FROM pools WHERE current = 1 "
                      "ORDER BY position, id"));
-    while (true) {
-      DP_ASSIGN_OR_RETURN(bool row, st.Step());
-      if (!row) break;
-      Pool p;
-      pool_ids.push_back(st.Int(0));
-      p.kind = st.Text(1);
-      p.name = st.Text(2);
-      p.state = st.Text(3);
-      p.scan.function = st.Text(4);
-      p.scan.state = st.Text(5);
-      p.scan.percent = st.OptDouble(6);
-      p.scan.text = st.Text(7);
-      p.errors = st.Text(8);
-      p.error_files = StringsFromJson(st.Text(9));
-      p.status = st.Text(10);
-      pools.push_back(std::move(p));
-    }
+    DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
+      pool_ids.push_back(row.Int(0));
+      pools.push_back(ReadPool(row));
+    }));
   }
   for (std::size_t i = 0; i < pools.size(); ++i) {
     std::vector<std::int64_t> vdev_ids;
@@ -139,17 +164,10 @@ Result<std::vector<Pool>> Store::LatestPools() {
           db_->Prepare("SELECT id, role, name, type, state FROM vdevs "
                        "WHERE pool_id = ?1 AND current = 1 ORDER BY position, id"));
       st.Bind(1, pool_ids[i]);
-      while (true) {
-        DP_ASSIGN_OR_RETURN(bool row, st.Step());
-        if (!row) break;
-        Vdev v;
-        vdev_ids.push_back(st.Int(0));
-        v.role = st.Text(1);
-        v.name = st.Text(2);
-        v.type = st.Text(3);
-        v.state = st.Text(4);
-        pools[i].vdevs.push_back(std::move(v));
-      }
+      DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
+        vdev_ids.push_back(row.Int(0));
+        pools[i].vdevs.push_back(ReadVdev(row));
+      }));
     }
     for (std::size_t j = 0; j < vdev_ids.size(); ++j) {
       DP_ASSIGN_OR_RETURN(
@@ -159,22 +177,9 @@ Result<std::vector<Pool>> Store::LatestPools() {
                        "FROM pool_members "
                        "WHERE vdev_id = ?1 AND current = 1 ORDER BY position, id"));
       st.Bind(1, vdev_ids[j]);
-      while (true) {
-        DP_ASSIGN_OR_RETURN(bool row, st.Step());
-        if (!row) break;
-        PoolMember m;
-        m.path = st.Text(0);
-        m.drive_id = st.Text(1);
-        m.state = st.Text(2);
-        if (auto v = st.OptInt(3)) m.read_errors = static_cast<std::uint64_t>(*v);
-        if (auto v = st.OptInt(4)) m.write_errors = static_cast<std::uint64_t>(*v);
-        if (auto v = st.OptInt(5)) m.checksum_errors = static_cast<std::uint64_t>(*v);
-        m.note = st.Text(6);
-        m.container = st.Int(7) != 0;
-        m.parent = st.Text(8);
-        m.counters_approximate = st.Int(9) != 0;
-        pools[i].vdevs[j].members.push_back(std::move(m));
-      }
+      auto& members = pools[i].vdevs[j].members;
+      DP_RETURN_IF_ERROR(
+          st.ForEachRow([&](const Statement& row) { members.push_back(ReadMember(row)); }));
     }
   }
   return pools;

@@ -83,9 +83,7 @@ Result<std::optional<Run>> Store::GetRun(std::int64_t id) {
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kRunColumns +
                                                  " FROM runs WHERE id = ?1"));
   st.Bind(1, id);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<Run>();
-  return std::optional<Run>(ReadRun(st));
+  return st.OptionalRow<Run>(ReadRun);
 }
 
 Result<std::vector<Run>> Store::ListRuns(const RunFilter& f) {
@@ -105,11 +103,7 @@ Result<std::vector<Run>> Store::ListRuns(const RunFilter& f) {
   if (f.outcome) st.Bind(4, RunOutcomeName(*f.outcome));
   st.Bind(5, f.limit > 0 ? f.limit : -1);
   std::vector<Run> out;
-  while (true) {
-    DP_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    out.push_back(ReadRun(st));
-  }
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.push_back(ReadRun(row)); }));
   return out;
 }
 

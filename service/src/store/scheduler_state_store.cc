@@ -19,9 +19,7 @@ Result<std::optional<std::string>> Store::GetSchedulerState(const std::string& k
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("SELECT value FROM scheduler_state WHERE key = ?1"));
   st.Bind(1, key);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<std::string>();
-  return std::optional<std::string>(st.Text(0));
+  return st.OptionalRow<std::string>([](const Statement& row) { return row.Text(0); });
 }
 
 }  // namespace dp

@@ -16,11 +16,6 @@ const char* const kSmartColumns =
     "short_test_minutes, extended_test_minutes, self_test_running, self_test_remaining_percent, "
     "parse_warnings";
 
-std::optional<std::uint64_t> OptU64(const Statement& st, int col) {
-  if (auto v = st.OptInt(col)) return static_cast<std::uint64_t>(*v);
-  return std::nullopt;
-}
-
 std::optional<int> OptInt32(const Statement& st, int col) {
   if (auto v = st.OptInt(col)) return static_cast<int>(*v);
   return std::nullopt;
@@ -35,27 +30,27 @@ SmartSnapshot ReadSnapshot(const Statement& st) {
   s.serial = st.Text(3);
   s.wwn = st.OptText(4);
   s.firmware = st.Text(5);
-  s.capacity_bytes = OptU64(st, 6);
+  s.capacity_bytes = st.OptUInt(6);
   s.rotation_rpm = OptInt32(st, 7);
   if (auto v = st.OptInt(8)) s.health_passed = *v != 0;
   s.temperature_c = OptInt32(st, 9);
-  s.power_on_hours = OptU64(st, 10);
-  s.power_cycles = OptU64(st, 11);
-  s.reallocated_sectors = OptU64(st, 12);
-  s.pending_sectors = OptU64(st, 13);
-  s.offline_uncorrectable = OptU64(st, 14);
-  s.reported_uncorrectable = OptU64(st, 15);
-  s.command_timeouts = OptU64(st, 16);
-  s.udma_crc_errors = OptU64(st, 17);
+  s.power_on_hours = st.OptUInt(10);
+  s.power_cycles = st.OptUInt(11);
+  s.reallocated_sectors = st.OptUInt(12);
+  s.pending_sectors = st.OptUInt(13);
+  s.offline_uncorrectable = st.OptUInt(14);
+  s.reported_uncorrectable = st.OptUInt(15);
+  s.command_timeouts = st.OptUInt(16);
+  s.udma_crc_errors = st.OptUInt(17);
   if (st.Int(18) != 0) {
     NvmeHealth n;
-    n.critical_warning = OptU64(st, 19);
-    n.media_errors = OptU64(st, 20);
+    n.critical_warning = st.OptUInt(19);
+    n.media_errors = st.OptUInt(20);
     n.percentage_used = OptInt32(st, 21);
     n.available_spare = OptInt32(st, 22);
     n.available_spare_threshold = OptInt32(st, 23);
-    n.unsafe_shutdowns = OptU64(st, 24);
-    n.num_err_log_entries = OptU64(st, 25);
+    n.unsafe_shutdowns = st.OptUInt(24);
+    n.num_err_log_entries = st.OptUInt(25);
     s.nvme = n;
   }
   s.smartctl_exit_status = OptInt32(st, 26);
@@ -141,11 +136,11 @@ Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive
                                    ", raw_json FROM smart_snapshots WHERE drive_id = ?1 "
                                    "ORDER BY at DESC, id DESC LIMIT 1"));
   st.Bind(1, drive_id);
-  DP_ASSIGN_OR_RETURN(bool row, st.Step());
-  if (!row) return std::optional<SmartSnapshot>();
-  SmartSnapshot s = ReadSnapshot(st);
-  s.raw_json = st.Text(37);
-  return std::optional<SmartSnapshot>(std::move(s));
+  return st.OptionalRow<SmartSnapshot>([](const Statement& row) {
+    SmartSnapshot s = ReadSnapshot(row);
+    s.raw_json = row.Text(37);
+    return s;
+  });
 }
 
 Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
@@ -157,11 +152,8 @@ Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
                                    "ORDER BY at DESC, id DESC LIMIT ?3"));
   st.Bind(1, drive_id).Bind(2, since).Bind(3, limit > 0 ? limit : -1);
   std::vector<std::pair<std::int64_t, SmartSnapshot>> out;
-  while (true) {
-    DP_ASSIGN_OR_RETURN(bool row, st.Step());
-    if (!row) break;
-    out.emplace_back(st.Int(0), ReadSnapshot(st));
-  }
+  DP_RETURN_IF_ERROR(st.ForEachRow(
+      [&](const Statement& row) { out.emplace_back(row.Int(0), ReadSnapshot(row)); }));
   return out;
 }
 

@@ -64,6 +64,14 @@ Status Statement::Run() {
   }
 }
 
+Result<std::int64_t> Statement::RunReturningId() {
+  DP_ASSIGN_OR_RETURN(bool row, Step());
+  if (!row) return Internal(std::string("no id returned by: ") + sqlite3_sql(stmt_));
+  std::int64_t id = Int(0);
+  DP_RETURN_IF_ERROR(Run());
+  return id;
+}
+
 bool Statement::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
 std::int64_t Statement::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
@@ -87,6 +95,11 @@ std::string Statement::Blob(int col) const {
 std::optional<std::int64_t> Statement::OptInt(int col) const {
   if (IsNull(col)) return std::nullopt;
   return Int(col);
+}
+
+std::optional<std::uint64_t> Statement::OptUInt(int col) const {
+  if (IsNull(col)) return std::nullopt;
+  return static_cast<std::uint64_t>(Int(col));
 }
 
 std::optional<double> Statement::OptDouble(int col) const {

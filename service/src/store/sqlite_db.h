@@ -61,6 +61,24 @@ class Statement {
   Result<bool> Step();
   // Steps to the end, for statements that return no rows.
   Status Run();
+  // For INSERT ... RETURNING id: steps to the end and returns the id.
+  Result<std::int64_t> RunReturningId();
+  // Calls fn(statement) for every remaining row.
+  template <typename Fn>
+  Status ForEachRow(Fn fn) {
+    while (true) {
+      DP_ASSIGN_OR_RETURN(bool row, Step());
+      if (!row) return Status::Ok();
+      fn(static_cast<const Statement&>(*this));
+    }
+  }
+  // read(statement) of the next row; nullopt when there is none.
+  template <typename T, typename Fn>
+  Result<std::optional<T>> OptionalRow(Fn read) {
+    DP_ASSIGN_OR_RETURN(bool row, Step());
+    if (!row) return std::optional<T>();
+    return std::optional<T>(read(static_cast<const Statement&>(*this)));
+  }
 
   bool IsNull(int col) const;
   std::int64_t Int(int col) const;
@@ -68,6 +86,7 @@ class Statement {
   std::string Text(int col) const;   // "" for NULL
   std::string Blob(int col) const;
   std::optional<std::int64_t> OptInt(int col) const;
+  std::optional<std::uint64_t> OptUInt(int col) const;
   std::optional<double> OptDouble(int col) const;
   std::optional<std::string> OptText(int col) const;
 
