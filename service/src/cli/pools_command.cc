@@ -1,13 +1,165 @@
-// Placeholder: replaced by the issue that delivers `diskpulse pools`.
+// diskpulse pools [--json] [--from-file FILE] [-c FILE] [--replay DIR]: the
+// storage pools (ZFS, Linux md) with their vdevs, members and counters,
+// scrub/resilver state and errors line; members mapped to drives. With
+// --from-file, parses pasted `zpool status` text or `zpool status -j` JSON
+// instead of running zpool (members are then not mapped).
+// Exit: 0 all pools ONLINE, 1 a pool is not ONLINE or has errors, 2 usage
+// error, tool failure or unreadable input.
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/local_tools.h"
+#include "inventory/inventory.h"
+#include "inventory/zpool_status_parser.h"
+#include "model/pool_json.h"
 
 namespace dp::cli {
+namespace {
 
-int RunPoolsCommand(const Args&) {
-  std::fprintf(stderr, "diskpulse pools: not available in this build yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: diskpulse pools [--json] [--from-file FILE] [-c FILE] [--replay DIR]\n"
+    "\n"
+    "Shows ZFS pools and Linux md arrays: vdevs, members, error counters, scrub\n"
+    "or resilver progress. Exit status 1 when a pool is not ONLINE.\n"
+    "  --json            print {\"pools\": [...]} (the stable pools JSON)\n"
+    "  --from-file FILE  parse saved `zpool status` (text or -j JSON) output; - reads stdin\n"
+    "  -c, --config      configuration file\n"
+    "  --replay DIR      answer from a recording made by `diskpulse record DIR`\n";
+
+std::string Counter(const std::optional<std::uint64_t>& v, bool approx) {
+  if (!v) return "-";
+  return (approx ? "~" : "") + std::to_string(*v);
+}
+
+std::string ScanText(const PoolScan& s) {
+  if (s.function == "none" || s.function.empty()) return "no scrub or resilver recorded";
+  std::string state = s.state == "in_progress" ? "in progress" : s.state;
+  std::string out = s.function + " " + state;
+  if (s.percent) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ", %.2f%% done", *s.percent);
+    out += buf;
+  }
+  return out;
+}
+
+void PrintHuman(const std::vector<Pool>& pools) {
+  if (pools.empty()) {
+    std::printf("no pools\n");
+    return;
+  }
+  for (const auto& p : pools) {
+    std::printf("%s (%s)  %s  %s\n", p.name.c_str(), p.kind.c_str(),
+                p.state.empty() ? "?" : p.state.c_str(), ScanText(p.scan).c_str());
+    if (!p.errors.empty()) std::printf("  errors: %s\n", p.errors.c_str());
+    for (const auto& f : p.error_files) std::printf("    %s\n", f.c_str());
+    for (const auto& v : p.vdevs) {
+      std::printf("  %s  %s %s  %s\n", v.name.c_str(), v.type.c_str(), v.role.c_str(),
+                  v.state.empty() ? "" : v.state.c_str());
+      for (const auto& m : v.members) {
+        std::string indent = m.parent.empty() ? "    " : "      ";
+        int width = 44 - static_cast<int>(indent.size());
+        std::printf("%s%-*s %-9s %6s %6s %6s  %s%s\n", indent.c_str(), width, m.path.c_str(),
+                    m.state.c_str(), Counter(m.read_errors, m.counters_approximate).c_str(),
+                    Counter(m.write_errors, m.counters_approximate).c_str(),
+                    Counter(m.checksum_errors, m.counters_approximate).c_str(),
+                    m.container ? "" : (m.drive_id.empty() ? "(no drive)" : m.drive_id.c_str()),
+                    m.note.empty() ? "" : ("  " + m.note).c_str());
+      }
+    }
+    std::printf("\n");
+  }
+}
+
+bool Healthy(const std::vector<Pool>& pools) {
+  for (const auto& p : pools) {
+    if (p.state != "ONLINE") return false;
+    if (!p.errors.empty() && p.errors != "No known data errors") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int RunPoolsCommand(const Args& args) {
+  std::vector<std::string> rest;
+  auto options = ParseLocalOptions(args, rest);
+  if (!options.ok()) {
+    std::fprintf(stderr, "diskpulse pools: %s\n%s", options.status().message().c_str(), kUsage);
+    return 2;
+  }
+  std::string from_file;
+  bool have_file = false;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (a == "--from-file" && i + 1 < rest.size()) {
+      from_file = rest[++i];
+      have_file = true;
+    } else if (a.rfind("--from-file=", 0) == 0) {
+      from_file = a.substr(12);
+      have_file = true;
+    } else {
+      std::fprintf(stderr, "diskpulse pools: unexpected argument '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+
+  std::vector<Pool> pools;
+  std::vector<std::string> warnings;
+  if (have_file) {
+    std::ostringstream ss;
+    if (from_file == "-") {
+      ss << std::cin.rdbuf();
+    } else {
+      std::ifstream in(from_file, std::ios::binary);
+      if (!in) {
+        std::fprintf(stderr, "diskpulse pools: %s: cannot read\n", from_file.c_str());
+        return 2;
+      }
+      ss << in.rdbuf();
+    }
+    auto parsed = ParseZpoolStatus(ss.str());
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "diskpulse pools: %s: %s\n", from_file.c_str(),
+                   parsed.status().message().c_str());
+      return 2;
+    }
+    pools = std::move(parsed).value();
+  } else {
+    auto config = LoadLocalConfig(*options);
+    if (!config.ok()) {
+      std::fprintf(stderr, "diskpulse pools: %s\n", config.status().message().c_str());
+      return 2;
+    }
+    auto runner = MakeLocalRunner(*options);
+    if (!runner.ok()) {
+      std::fprintf(stderr, "diskpulse pools: %s\n", runner.status().ToString().c_str());
+      return 2;
+    }
+    auto inv = ReadInventory(*config, **runner);
+    if (!inv.ok()) {
+      std::fprintf(stderr, "diskpulse pools: %s\n", inv.status().ToString().c_str());
+      return 2;
+    }
+    pools = std::move(inv->pools);
+    warnings = std::move(inv->warnings);
+  }
+  if (options->json) {
+    std::printf("%s\n", PoolsToJson(pools).dump(2).c_str());
+  } else {
+    PrintHuman(pools);
+  }
+  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  return Healthy(pools) ? 0 : 1;
 }
 
 }  // namespace dp::cli

@@ -1,13 +1,200 @@
-// Placeholder: replaced by the issue that delivers `diskpulse smart`.
+// diskpulse smart DEVICE [--json] [-c FILE] [--replay DIR]
+// diskpulse smart --from-file FILE [--json]
+// Reads a drive's SMART health with `smartctl -x -j -n standby` (a sleeping
+// disk is not woken), or parses saved smartctl JSON, and prints the
+// normalised snapshot: a summary for people, or the stable SMART JSON.
+// Exit: 0 read (or skipped: asleep) and not failing, 1 the drive reports
+// failing health or attributes at/below threshold now, 2 usage error or
+// smartctl could not be run/understood.
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/local_tools.h"
+#include "cli/text_table.h"
+#include "model/smart_snapshot_json.h"
+#include "smart/smart_reader.h"
+#include "smart/smartctl_exit_status.h"
+#include "smart/smartctl_parser.h"
 
 namespace dp::cli {
+namespace {
 
-int RunSmartCommand(const Args&) {
-  std::fprintf(stderr, "diskpulse smart: not available in this build yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: diskpulse smart DEVICE [--json] [-c FILE] [--replay DIR]\n"
+    "       diskpulse smart --from-file FILE [--json]\n"
+    "\n"
+    "Reads SMART health with smartctl (smartmontools >= 7.0), without waking a\n"
+    "sleeping disk. Exit status 1 when the drive reports failing health.\n"
+    "  --json            print the normalised SMART JSON (null = not reported)\n"
+    "  --from-file FILE  parse saved `smartctl -j` output instead; - reads stdin\n"
+    "  -d TYPE           smartctl device type (sat, nvme, megaraid,N, ...)\n"
+    "  -c, --config      configuration file (tools.smartctl, tools.timeout_seconds)\n"
+    "  --replay DIR      answer from a recording made by `diskpulse record DIR`\n";
+
+template <typename T>
+std::string Opt(const std::optional<T>& v, const char* unit = "") {
+  if (!v) return "-";
+  std::ostringstream ss;
+  ss << *v << unit;
+  return ss.str();
+}
+
+std::string OrDash(const std::string& s) { return s.empty() ? "-" : s; }
+
+void PrintHuman(const SmartSnapshot& s) {
+  std::string health = !s.health_passed ? "unknown" : *s.health_passed ? "PASSED" : "FAILED";
+  std::printf("%s %s  serial %s  firmware %s\n", OrDash(s.protocol).c_str(), OrDash(s.model).c_str(),
+              OrDash(s.serial).c_str(), OrDash(s.firmware).c_str());
+  std::printf("health %s", health.c_str());
+  if (s.temperature_c) std::printf(", %d C", *s.temperature_c);
+  if (s.power_on_hours) std::printf(", %llu power-on hours", static_cast<unsigned long long>(*s.power_on_hours));
+  if (s.power_cycles) std::printf(", %llu power cycles", static_cast<unsigned long long>(*s.power_cycles));
+  std::printf("\n");
+  TextTable counters({"COUNTER", "VALUE"});
+  counters.AlignRight(1);
+  counters.AddRow({"reallocated sectors", Opt(s.reallocated_sectors)});
+  counters.AddRow({"pending sectors", Opt(s.pending_sectors)});
+  counters.AddRow({"offline uncorrectable", Opt(s.offline_uncorrectable)});
+  counters.AddRow({"reported uncorrectable", Opt(s.reported_uncorrectable)});
+  counters.AddRow({"command timeouts", Opt(s.command_timeouts)});
+  counters.AddRow({"UDMA CRC errors", Opt(s.udma_crc_errors)});
+  if (s.nvme) {
+    counters.AddRow({"NVMe critical warning", Opt(s.nvme->critical_warning)});
+    counters.AddRow({"NVMe media errors", Opt(s.nvme->media_errors)});
+    counters.AddRow({"NVMe percentage used", Opt(s.nvme->percentage_used, "%")});
+    counters.AddRow({"NVMe available spare", Opt(s.nvme->available_spare, "%")});
+    counters.AddRow({"NVMe unsafe shutdowns", Opt(s.nvme->unsafe_shutdowns)});
+    counters.AddRow({"NVMe error log entries", Opt(s.nvme->num_err_log_entries)});
+  }
+  std::printf("\n%s", counters.Render().c_str());
+  if (!s.attributes.empty()) {
+    TextTable t({"ID", "NAME", "VALUE", "WORST", "THRESH", "RAW", "FAILED"});
+    for (std::size_t c : {0u, 2u, 3u, 4u, 5u}) t.AlignRight(c);
+    for (const auto& a : s.attributes) {
+      t.AddRow({std::to_string(a.id), a.name, Opt(a.value), Opt(a.worst), Opt(a.thresh),
+                a.raw ? std::to_string(*a.raw) : "-", OrDash(a.when_failed)});
+    }
+    std::printf("\n%s", t.Render().c_str());
+  }
+  if (!s.self_tests.empty()) {
+    TextTable t({"SELF-TEST", "STATUS", "PASSED", "HOURS"});
+    t.AlignRight(3);
+    for (const auto& st : s.self_tests) {
+      t.AddRow({st.type, st.status, !st.passed ? "-" : *st.passed ? "yes" : "NO", Opt(st.lifetime_hours)});
+    }
+    std::printf("\n%s", t.Render().c_str());
+  }
+  if (s.self_test_running) {
+    std::printf("\na self-test is running (%s%% remaining)\n", Opt(s.self_test_remaining_percent).c_str());
+  }
+  if (s.smartctl_exit_status && *s.smartctl_exit_status != 0) {
+    std::printf("\nsmartctl exit status %d:", *s.smartctl_exit_status);
+    for (const auto& d : DescribeSmartctlExit(*s.smartctl_exit_status)) std::printf(" [%s]", d.c_str());
+    std::printf("\n");
+  }
+  for (const auto& m : s.messages) std::printf("smartctl: %s\n", m.c_str());
+}
+
+bool Failing(const SmartSnapshot& s) {
+  if (s.health_passed == false) return true;
+  for (const auto& a : s.attributes) {
+    if (a.when_failed == "now" && a.prefailure) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int RunSmartCommand(const Args& args) {
+  std::vector<std::string> rest;
+  auto options = ParseLocalOptions(args, rest);
+  if (!options.ok()) {
+    std::fprintf(stderr, "diskpulse smart: %s\n%s", options.status().message().c_str(), kUsage);
+    return 2;
+  }
+  std::string device, from_file, device_type;
+  bool have_file = false;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (a == "--from-file" && i + 1 < rest.size()) {
+      from_file = rest[++i];
+      have_file = true;
+    } else if (a.rfind("--from-file=", 0) == 0) {
+      from_file = a.substr(12);
+      have_file = true;
+    } else if (a == "-d" && i + 1 < rest.size()) {
+      device_type = rest[++i];
+    } else if (!a.empty() && a[0] != '-' && device.empty()) {
+      device = a;
+    } else {
+      std::fprintf(stderr, "diskpulse smart: unexpected argument '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (have_file == !device.empty()) {
+    std::fprintf(stderr, "diskpulse smart: give a DEVICE or --from-file FILE\n%s", kUsage);
+    return 2;
+  }
+
+  Result<SmartReading> reading = Internal("unset");
+  std::string what = have_file ? from_file : device;
+  if (have_file) {
+    std::ostringstream ss;
+    if (from_file == "-") {
+      ss << std::cin.rdbuf();
+    } else {
+      std::ifstream in(from_file, std::ios::binary);
+      if (!in) {
+        std::fprintf(stderr, "diskpulse smart: %s: cannot read\n", from_file.c_str());
+        return 2;
+      }
+      ss << in.rdbuf();
+    }
+    reading = ParseSmartctlOutput(ss.str());
+  } else {
+    auto config = LoadLocalConfig(*options);
+    if (!config.ok()) {
+      std::fprintf(stderr, "diskpulse smart: %s\n", config.status().message().c_str());
+      return 2;
+    }
+    auto runner = MakeLocalRunner(*options);
+    if (!runner.ok()) {
+      std::fprintf(stderr, "diskpulse smart: %s\n", runner.status().ToString().c_str());
+      return 2;
+    }
+    SmartctlOptions so = SmartctlOptionsFrom(config->tools);
+    so.device_type = device_type;
+    reading = ReadSmart(**runner, so, device);
+  }
+  if (!reading.ok()) {
+    std::fprintf(stderr, "diskpulse smart: %s: %s\n", what.c_str(), reading.status().ToString().c_str());
+    return 2;
+  }
+  if (reading->asleep) {
+    if (options->json) {
+      std::printf("%s\n", nlohmann::json({{"skipped", "asleep"}, {"reason", reading->skip_reason}}).dump(2).c_str());
+    } else {
+      std::printf("%s: %s\n", what.c_str(), reading->skip_reason.c_str());
+    }
+    return 0;
+  }
+  const SmartSnapshot& s = reading->snapshot;
+  if (options->json) {
+    std::printf("%s\n", SmartSnapshotToJson(s).dump(2).c_str());
+  } else {
+    PrintHuman(s);
+  }
+  for (const auto& w : s.parse_warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  return Failing(s) ? 1 : 0;
 }
 
 }  // namespace dp::cli

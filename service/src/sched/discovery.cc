@@ -1,0 +1,205 @@
+#include "sched/discovery.h"
+
+#include <cctype>
+#include <filesystem>
+
+#include "base/log.h"
+#include "inventory/inventory.h"
+#include "inventory/pool_member_mapper.h"
+#include "smart/smart_reader.h"
+#include "store/store.h"
+
+namespace dp {
+namespace {
+
+std::string Fold(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '-' && c != '_') {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  return out;
+}
+
+std::string Plural(int n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string DiscoveryReport::Summary() const {
+  return Plural(static_cast<int>(drives.size()), "drive", "drives") + ", " +
+         Plural(static_cast<int>(pools.size()), "pool", "pools") + "; SMART: " +
+         std::to_string(smart_read) + " read, " + std::to_string(smart_asleep) + " asleep, " +
+         std::to_string(smart_failed) + " failed";
+}
+
+std::string SmartDevicePath(const Drive& drive) {
+  if (drive.explicit_target && drive.transport == "file") return drive.dev_path;
+  std::string base = std::filesystem::path(drive.dev_path).filename().string();
+  if (base.empty()) base = drive.name;
+  return "/dev/" + base;
+}
+
+Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner, const Drive& drive) {
+  if (drive.transport == "file") {
+    return Unsupported(drive.name + " is a file: no SMART");
+  }
+  return ReadSmart(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
+}
+
+Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at) {
+  if (reading.asleep) return Status::Ok();
+  const SmartSnapshot& s = reading.snapshot;
+  if (!s.serial.empty() && !drive.serial.empty() && Fold(s.serial) != Fold(drive.serial)) {
+    return FailedPrecondition(drive.name + ": smartctl reports serial '" + s.serial +
+                              "' but the drive is '" + drive.serial +
+                              "' (device name moved?); snapshot not saved");
+  }
+  if (s.wwn && drive.wwn && *s.wwn != *drive.wwn) {
+    return FailedPrecondition(drive.name + ": smartctl reports WWN " + *s.wwn + " but the drive is " +
+                              *drive.wwn + " (device name moved?); snapshot not saved");
+  }
+  auto id = store.InsertSmartSnapshot(drive.id, at, s);
+  return id.ok() ? Status::Ok() : id.status();
+}
+
+Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
+                                     const Clock& clock, const DiscoveryOptions& options) {
+  DiscoveryReport report;
+  report.at = ToUnixSeconds(clock.Now());
+  DP_ASSIGN_OR_RETURN(DiscoveredDevices devices, DiscoverDrives(config, runner));
+  report.drives = std::move(devices.drives);
+  report.warnings = std::move(devices.warnings);
+
+  std::vector<std::string> pool_warnings;
+  auto pools = ReadPools(config, runner, &pool_warnings);
+  for (auto& w : pool_warnings) report.warnings.push_back(std::move(w));
+  if (pools.ok()) {
+    report.pools = std::move(pools).value();
+    for (auto& w : MapPoolMembers(report.pools, report.drives, devices.aliases)) {
+      report.warnings.push_back(std::move(w));
+    }
+  } else {
+    report.warnings.push_back("pools not read: " + pools.status().ToString());
+  }
+
+  std::vector<std::pair<std::size_t, SmartReading>> readings;
+  if (options.read_smart) {
+    for (std::size_t i = 0; i < report.drives.size(); ++i) {
+      Drive& d = report.drives[i];
+      if (d.transport == "file") continue;
+      auto r = ReadDriveSmart(config, runner, d);
+      if (!r.ok()) {
+        ++report.smart_failed;
+        report.warnings.push_back(d.name + ": SMART: " + r.status().ToString());
+        continue;
+      }
+      if (r->asleep) {
+        ++report.smart_asleep;
+        continue;
+      }
+      // Fill what inventory did not know; identity fields stay inventory's.
+      const SmartSnapshot& s = r->snapshot;
+      if (d.firmware.empty()) d.firmware = s.firmware;
+      if (!d.rotation_rpm && s.rotation_rpm) d.rotation_rpm = s.rotation_rpm;
+      readings.emplace_back(i, std::move(r).value());
+    }
+  }
+
+  std::vector<std::string> ids;
+  for (const auto& d : report.drives) {
+    DP_RETURN_IF_ERROR(store.UpsertDrive(d, report.at));
+    ids.push_back(d.id);
+  }
+  DP_RETURN_IF_ERROR(store.MarkMissingExcept(ids, report.at));
+  if (pools.ok()) DP_RETURN_IF_ERROR(store.RecordPools(report.pools, report.at));
+  for (const auto& [i, reading] : readings) {
+    Status s = SaveDriveSmart(store, report.drives[i], reading, report.at);
+    if (s.ok()) {
+      ++report.smart_read;
+    } else if (s.code() == StatusCode::kFailedPrecondition) {
+      ++report.smart_failed;
+      report.warnings.push_back(s.message());
+    } else {
+      return s;
+    }
+  }
+  return report;
+}
+
+Result<SelfTestStart> StartDriveSelfTest(const Config& config, CommandRunner& runner, Store& store,
+                                         const Drive& drive, SelfTestKind kind) {
+  if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
+  DP_ASSIGN_OR_RETURN(std::vector<Pool> pools, store.LatestPools());
+  return StartSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive), kind,
+                       drive.id, pools);
+}
+
+Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& runner,
+                                           const Drive& drive) {
+  if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
+  return PollSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
+}
+
+DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& store,
+                                   const Clock& clock)
+    : config_(std::move(config)), runner_(runner), store_(store), clock_(clock) {}
+
+DiscoveryService::~DiscoveryService() { Stop(); }
+
+void DiscoveryService::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (thread_.joinable()) return;
+  stop_ = false;
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void DiscoveryService::RequestRun() {
+  std::lock_guard<std::mutex> lock(mu_);
+  run_now_ = true;
+  cv_.notify_all();
+}
+
+void DiscoveryService::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+int DiscoveryService::passes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return passes_;
+}
+
+Status DiscoveryService::last_status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return last_status_;
+}
+
+void DiscoveryService::Loop() {
+  while (true) {
+    auto report = RunDiscovery(config_, runner_, store_, clock_);
+    Status status = report.ok() ? Status::Ok() : report.status();
+    if (report.ok()) {
+      LogInfo("discovery: " + report->Summary());
+      for (const auto& w : report->warnings) LogWarning("discovery: " + w);
+    } else {
+      LogError("discovery failed: " + status.ToString());
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    ++passes_;
+    last_status_ = status;
+    cv_.notify_all();
+    cv_.wait_for(lock, std::chrono::seconds(config_.inventory.interval_seconds),
+                 [this] { return stop_ || run_now_; });
+    if (stop_) return;
+    run_now_ = false;
+  }
+}
+
+}  // namespace dp

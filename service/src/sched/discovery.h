@@ -1,0 +1,115 @@
+// Discovery: the glue that asks inventory and smart what is on the machine
+// and saves it in the Store (issue 4 "store"): drives (found ones upserted,
+// vanished ones marked missing, never deleted), pools and their membership,
+// and one SMART snapshot per drive (a sleeping drive is skipped, not woken).
+// RunDiscovery is one pass; DiscoveryService runs it at start-up and then
+// every inventory.interval_seconds on its own thread.
+//
+// The scheduler calls the rest: ReadDriveSmart (a SMART job),
+// StartDriveSelfTest / PollDriveSelfTest (self-test jobs, refused on members
+// of a scrubbing/resilvering pool), and BusyPoolWithDrive (model/pool.h) with
+// Store::LatestPools() to skip tests on busy pools.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/command_runner.h"
+#include "base/result.h"
+#include "config/config.h"
+#include "model/drive.h"
+#include "model/pool.h"
+#include "smart/self_test.h"
+#include "smart/smartctl_parser.h"
+
+namespace dp {
+
+class Store;
+
+struct DiscoveryOptions {
+  bool read_smart = true;  // false: drives and pools only (fast)
+};
+
+struct DiscoveryReport {
+  std::int64_t at = 0;                // unix seconds of this pass
+  std::vector<Drive> drives;          // as saved (SMART may have filled firmware/rpm)
+  std::vector<Pool> pools;            // members mapped to drive ids
+  int smart_read = 0;                 // snapshots saved
+  int smart_asleep = 0;               // skipped: asleep
+  int smart_failed = 0;               // smartctl errors (in warnings)
+  std::vector<std::string> warnings;  // unmappable members, tool failures, SMART errors
+
+  // "4 drives, 1 pool; SMART: 3 read, 1 asleep, 0 failed"
+  std::string Summary() const;
+};
+
+// The device smartctl is pointed at for a drive: "/dev/<kernel name>" (also
+// when discovery ran against a test or replay tree), the configured path for
+// an explicit target.
+std::string SmartDevicePath(const Drive& drive);
+
+// One SMART read of one drive (not saved). Skips files and drives smartctl
+// cannot address with Unsupported.
+Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner, const Drive& drive);
+
+// Saves one SMART reading for drive: InsertSmartSnapshot unless asleep.
+// Refuses (FailedPrecondition) a snapshot whose serial or WWN contradicts the
+// drive's: the /dev name moved to another disk between inventory and read.
+Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at);
+
+// One pass: inventory (drives, pools, member mapping), SMART for every drive
+// when options.read_smart, then the store. Errors: discovery of drives failed
+// (nothing is saved or marked missing), or the store failed.
+Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
+                                     const Clock& clock, const DiscoveryOptions& options = {});
+
+// Self-tests for the scheduler: refuses a drive in a busy pool (pools as
+// last recorded in the store), never wakes a sleeping disk.
+Result<SelfTestStart> StartDriveSelfTest(const Config& config, CommandRunner& runner, Store& store,
+                                         const Drive& drive, SelfTestKind kind);
+Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& runner,
+                                           const Drive& drive);
+
+// Runs RunDiscovery at Start() and then every config.inventory.interval_seconds
+// (or sooner after RequestRun()) on its own thread, logging a one-line summary
+// and the warnings. Thread-safe. The runner, store and clock must outlive it.
+class DiscoveryService {
+ public:
+  DiscoveryService(Config config, CommandRunner& runner, Store& store, const Clock& clock);
+  ~DiscoveryService();
+  DiscoveryService(const DiscoveryService&) = delete;
+  DiscoveryService& operator=(const DiscoveryService&) = delete;
+
+  void Start();
+  // Wakes the thread for a pass now (e.g. after a config reload or an API call).
+  void RequestRun();
+  // Waits for a pass in progress to finish. Idempotent.
+  void Stop();
+
+  // Passes completed since Start (successful or not), and the last outcome.
+  int passes() const;
+  Status last_status() const;
+
+ private:
+  void Loop();
+
+  const Config config_;
+  CommandRunner& runner_;
+  Store& store_;
+  const Clock& clock_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  bool run_now_ = false;
+  int passes_ = 0;
+  Status last_status_;
+  std::thread thread_;
+};
+
+}  // namespace dp
