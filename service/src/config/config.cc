@@ -263,6 +263,11 @@ void ParseRoot(Reader& r, Config& c) {
     }
   }
   r.Raw("schedules", c.schedules, json::value_t::array);
+  if (const json* s = r.Find("schedules"); s && s->is_array())
+    ParseSchedulesJson(*s, r.text(), r.file(), c.bench.scratch_dir, c.schedule_list, c.targets,
+                       r.errors());
+  if (const json* s = r.Find("scheduler"))
+    ParseSchedulerJson(*s, r.text(), r.file(), c.scheduler, r.errors());
   r.Raw("alerts", c.alerts, json::value_t::object);
   if (const json* a = r.Find("alerts"); a && a->is_object()) {
     // Messages come back as "alerts.a.b[0].c: what"; point at the last key's line.

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.h"
+#include "config/schedule_config.h"
 #include "config/alerts_config.h"
 
 namespace dp {
@@ -42,11 +43,11 @@ struct InventoryConfig {
   std::vector<std::string> exclude;     // device names/paths never to touch
   std::string sysfs_root = "/sys";      // for tests
   std::string dev_root = "/dev";        // for tests
-};
   std::string udev_data_dir = "/run/udev/data";  // udev's database (full ATA model, WWN); for tests
   std::string proc_root = "/proc";      // /proc/mdstat; for tests
   std::string platform;                 // "" this machine; "linux" | "freebsd" (replaying a recording)
   int interval_seconds = 3600;          // the daemon re-runs discovery (drives, pools, SMART) this often
+};
 
 struct BenchConfig {
   std::string engine = "auto";          // auto | pread | uring
@@ -86,6 +87,11 @@ struct Config {
   // host and port split out of `listen` by validation.
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 8470;
+
+  // The typed, validated form of `schedules` (absent: DefaultSchedules(); [] schedules
+  // nothing; schedules' "targets" are merged into `targets`) and of "scheduler".
+  std::vector<ScheduleConfig> schedule_list = DefaultSchedules();
+  SchedulerConfig scheduler;
 };
 
 // Parses config text. On failure the Status message holds one line per problem:
