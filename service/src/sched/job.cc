@@ -1,0 +1,33 @@
+#include "sched/job.h"
+
+namespace dp {
+
+TestKind KindOfTest(std::string_view test) {
+  if (test == "pool-write") return TestKind::kPoolWrite;
+  if (test == "smart") return TestKind::kSmart;
+  if (test == "smart-short" || test == "smart-long") return TestKind::kSelfTest;
+  return TestKind::kRead;
+}
+
+bool IsHeavyTest(std::string_view test) {
+  TestKind k = KindOfTest(test);
+  return k == TestKind::kRead || k == TestKind::kPoolWrite;
+}
+
+std::vector<std::string> Job::Drives() const {
+  if (!drive_id.empty()) return {drive_id};
+  return member_ids;
+}
+
+std::string Job::Describe() const {
+  std::string on;
+  if (!drive_id.empty())
+    on = drive_name.empty() ? drive_id : drive_name;
+  else if (!vdev.empty())
+    on = pool + "/" + vdev;
+  else
+    on = pool;
+  return test + " on " + on;
+}
+
+}  // namespace dp
