@@ -21,13 +21,17 @@ Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key) {
   c.read_bytes = f[2] * 512;
   c.write_ios = f[4];
   c.write_bytes = f[6] * 512;
-  for (const char* rel : {"/queue/max_sectors_kb", "/../queue/max_sectors_kb"}) {
-    std::ifstream q(base + rel);
-    std::uint64_t kb = 0;
-    if (q >> kb && kb > 0) {
-      c.max_request_bytes = kb * 1024;
-      break;
-    }
+  // A read is split at max_sectors_kb, and at max_segments scatter-gather
+  // entries: our buffers are page-aligned but not physically contiguous, so
+  // count a page per segment (loop devices: 128 segments = 512 KiB).
+  for (const char* q : {"/queue/", "/../queue/"}) {
+    std::uint64_t kb = 0, segments = 0;
+    std::ifstream a(base + q + "max_sectors_kb"), b(base + q + "max_segments");
+    if (!(a >> kb) || kb == 0) continue;
+    c.max_request_bytes = kb * 1024;
+    if (b >> segments && segments > 0 && segments * 4096 < c.max_request_bytes)
+      c.max_request_bytes = segments * 4096;
+    break;
   }
   return c;
 }

@@ -47,6 +47,9 @@ struct BenchReport {
   std::vector<BenchPoint> results;
   bool partial = false;
   std::string error;                   // why the run ended early, "" when whole
+  // Foreign reads+writes per second on the device in the idle check just
+  // before the run (contention guard); unset when not checked.
+  std::optional<double> foreign_iops_before;
 };
 
 }  // namespace dp
