@@ -1,0 +1,145 @@
+// Scheduler: runs the configured schedules (issue 5). On every tick it asks
+// NextDue which (schedule, target) pairs are due, queues one job per test —
+// each stored as a Run *before* anything else can see it — and starts queued
+// jobs that the exclusion rules (sched/exclusion.h) and the deferral rules
+// (sched/deferral.h) allow, on worker threads, through the injected
+// JobExecutor. Run-now requests, progress and cancel go through it too.
+// Its state (last run per schedule × target) lives in the store, so a
+// restart neither repeats nor loses a slot.
+//
+// Owned by the composition root. Threads: one loop thread (Start/Stop) that
+// ticks every options.tick of real time or when woken, plus one worker thread
+// per running job. Every public method is thread-safe; Tick() may also be
+// called directly (tests drive it on a FakeClock without Start()).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "config/schedule_config.h"
+#include "model/drive.h"
+#include "model/pool.h"
+#include "model/run.h"
+#include "sched/deferral.h"
+#include "sched/job.h"
+#include "sched/next_due.h"
+#include "sched/preview.h"
+#include "sched/scheduler_store.h"
+
+namespace dp {
+
+struct SchedulerOptions {
+  // How often the loop thread looks at the clock (real time). Default 1s.
+  std::chrono::milliseconds tick{1000};
+  // Called after a run's final state is stored (ok, failed, skipped,
+  // cancelled), outside the scheduler's lock, on a scheduler thread; this is
+  // where the daemon hands results to detection. Default: nothing.
+  std::function<void(const Run&)> on_run_finished;
+};
+
+// A run-now request (CLI `diskpulse run`, `POST /api/v1/runs`, re-tests).
+struct RunRequest {
+  // Drive-level tests: a drive id, name, /dev path or device basename.
+  // pool-write: a pool name. parallel: "POOL/VDEV".
+  std::string target;
+  std::string test = "seq";     // one of KnownTests()
+  std::string trigger = "api";  // stored in Run::trigger: "api", "cli", "retest", ...
+  bool force = false;           // ignore the deferral rules (exclusion still applies)
+};
+
+class Scheduler {
+ public:
+  Scheduler(Clock& clock, SchedulerStore& store, JobExecutor& executor, DriveStateProbe& probe,
+            std::vector<ScheduleConfig> schedules, SchedulerConfig config,
+            SchedulerOptions options = {});
+  ~Scheduler();  // Stop()
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // The drives and pools to schedule over; the daemon calls it after every
+  // discovery. Drives that disappear get their pending jobs skipped ("missing").
+  void UpdateInventory(std::vector<Drive> drives, std::vector<Pool> pools);
+
+  // Marks runs a previous process left unfinished (queued/deferred ->
+  // cancelled, running -> failed, reason "interrupted: ...") and starts the
+  // loop thread.
+  Status Start();
+  // Cancels running jobs (reason "shutdown"), waits for them, records queued
+  // ones as cancelled and gives their never-started slots back (so they are
+  // caught up after a restart), and joins every thread. Idempotent.
+  void Stop();
+
+  // One scheduling pass at clock.Now(): queue due jobs, start what may start.
+  void Tick();
+
+  // Queues one test now; returns the stored run's id. InvalidArgument for an
+  // unknown test, NotFound for an unknown target.
+  Result<std::int64_t> RunNow(const RunRequest& request);
+  // The run with live progress while it is active, else as stored.
+  Result<Run> GetRun(std::int64_t id);
+  // Cancels a queued, deferred or running run. NotFound for an unknown id,
+  // FailedPrecondition for one that already finished.
+  Status Cancel(std::int64_t id);
+  // Queued, deferred and running runs, oldest first.
+  std::vector<Run> ActiveRuns() const;
+  // The next `count` due times of every (schedule, target), from the live state.
+  std::vector<PlannedTarget> Upcoming(int count) const;
+
+  // Blocks until no job is running (tests; Stop uses it too).
+  void WaitIdle();
+
+ private:
+  struct Entry;
+  struct Pair;
+
+  void Loop();
+  void EnqueueDue(SysTime now);
+  void StartEligible(SysTime now);
+  void Execute(std::int64_t id);
+  // Records a pending entry's final outcome, drops it; mu_ held. The run is
+  // appended to `done` for the observer.
+  void FinishLocked(Entry& e, RunOutcome outcome, std::string reason, SysTime now,
+                    std::vector<Run>& done);
+  void Notify(const std::vector<Run>& done);
+  Pair& PairLocked(const std::string& key, SysTime now);
+  void SaveStateLocked(const std::string& key, const DueState& state);
+  void JoinFinished();
+  std::vector<const Job*> RunningJobsLocked() const;
+  DueState StateForPreviewLocked(const std::string& schedule, const std::string& target,
+                                 SysTime now) const;
+
+  Clock& clock_;
+  SchedulerStore& store_;
+  JobExecutor& executor_;
+  DriveStateProbe& probe_;
+  const std::vector<ScheduleConfig> schedules_;
+  const SchedulerConfig config_;
+  const SchedulerOptions options_;
+
+  std::mutex tick_mu_;  // one Tick at a time
+  mutable std::mutex mu_;
+  std::condition_variable cv_;  // wakes the loop, WaitIdle and Stop
+  bool wake_ = false;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  std::vector<Drive> drives_;
+  std::vector<Pool> pools_;
+  std::map<std::int64_t, std::unique_ptr<Entry>> entries_;  // pending and running, by run id
+  std::map<std::string, Pair> pairs_;                       // by DueStateKey
+  int running_ = 0;
+  std::vector<std::thread> finished_;  // workers that ended, to be joined
+  std::thread loop_;
+};
+
+}  // namespace dp
