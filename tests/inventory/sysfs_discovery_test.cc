@@ -161,7 +161,8 @@ TEST_F(SysfsDiscoveryTest, FindsWholeDisksWithIdentity) {
   EXPECT_EQ(sdc->transport, "usb");
   EXPECT_EQ(sdc->model, "SanDisk Ultra");
   EXPECT_EQ(sdc->serial, "");
-  EXPECT_EQ(sdc->id, "path-" + t_.Path("dev") + "/sdc");  // nothing stable to go by
+  EXPECT_EQ(sdc->id, "path-/dev/sdc");  // nothing stable to go by: the kernel name
+  EXPECT_EQ(sdc->dev_path, t_.Path("dev") + "/sdc");
 
   const Drive* nvme = Find(*r, "nvme0n1");
   ASSERT_NE(nvme, nullptr);

@@ -113,7 +113,7 @@ int RunRecordCommand(const Args& args) {
     for (const auto& w : inv->warnings) problems.push_back(w);
     if (smart) {
       for (const auto& d : inv->drives) {
-        if (d.transport == "file") continue;
+        if (d.transport == "file" || d.transport == "virtual") continue;
         auto r = ReadDriveSmart(*config, recorder, d);
         if (r.ok()) ++smart_read;
         else problems.push_back(d.name + ": SMART: " + r.status().ToString());

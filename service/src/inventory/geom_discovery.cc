@@ -140,7 +140,7 @@ Result<DiscoveredDevices> DiscoverGeomDrives(CommandRunner& runner, const ToolsC
       }
     }
     if (d.transport == "nvme") d.rotation_rpm = 0, d.rotational = false;
-    d.id = MakeDriveId(d.wwn, d.model, d.serial, d.dev_path);
+    d.id = MakeDriveId(d.wwn, d.model, d.serial, "/dev/" + g.name);
     if (!seen_ids.insert(d.id).second) {
       out.warnings.push_back(g.name + ": same identity " + d.id + " as another drive (multipath?); listed once");
       continue;

@@ -200,7 +200,9 @@ Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
     d.model = TrimField(DecodeUdevEscapes(Get(udev, "ID_MODEL_ENC")));
     if (d.model.empty()) {
       std::string model = ReadLine(dev / "model");
-      d.model = fs::exists(dev / "vendor") ? ModelFromVendorProduct(ReadLine(dev / "vendor"), model) : model;
+      std::string vendor = ReadLine(dev / "vendor");
+      if (vendor.rfind("0x", 0) == 0) vendor.clear();  // virtio: a PCI vendor id, not a name
+      d.model = ModelFromVendorProduct(vendor, model);
     }
     d.serial = Get(udev, "ID_SERIAL_SHORT");
     if (d.serial.empty()) d.serial = ReadLine(dev / "serial");
@@ -219,6 +221,7 @@ Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
     else if (bus == "ata") d.transport = "sata";
     else d.transport = TransportFromSysfsPath(real, name);
     d.controller = ControllerFromSysfsPath(real);
+    if (d.transport == "virtual") d.rotational.reset();  // virtio says "rotational" by default
 
     std::string rpm = Get(udev, "ID_ATA_ROTATION_RATE_RPM");
     if (!rpm.empty() && rpm.find_first_not_of("0123456789") == std::string::npos && rpm.size() < 7) {
@@ -236,7 +239,9 @@ Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
       }
     }
     d.stable_paths.assign(stable.begin(), stable.end());
-    d.id = MakeDriveId(d.wwn, d.model, d.serial, d.dev_path);
+    // Without identity the id falls back to the kernel name as the machine
+    // knows it ("/dev/sdc"), whatever tree discovery read.
+    d.id = MakeDriveId(d.wwn, d.model, d.serial, "/dev/" + name);
     if (!seen_ids.insert(d.id).second) {
       out.warnings.push_back(name + ": same identity " + d.id +
                              " as another drive (multipath?); listed once");

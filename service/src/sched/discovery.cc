@@ -89,7 +89,7 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
   if (options.read_smart) {
     for (std::size_t i = 0; i < report.drives.size(); ++i) {
       Drive& d = report.drives[i];
-      if (d.transport == "file") continue;
+      if (d.transport == "file" || d.transport == "virtual") continue;  // no SMART there
       auto r = ReadDriveSmart(config, runner, d);
       if (!r.ok()) {
         ++report.smart_failed;

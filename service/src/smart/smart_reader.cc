@@ -55,13 +55,11 @@ Result<SmartReading> ReadSmart(CommandRunner& runner, const SmartctlOptions& opt
     // Old smartctl versions complain about -j on stderr.
     Result<SmartReading> from_err = ParseSmartctlOutput(out.stderr_text, out.exit_code);
     if (!from_err.ok() && from_err.status().code() == StatusCode::kUnsupported) {
-      return from_err.status().WithContext(device);
+      return from_err.status();
     }
     std::string first = out.stderr_text.substr(0, out.stderr_text.find('\n'));
-    return Status(reading.status().code(), reading.status().message() + "; stderr: " + first)
-        .WithContext(device);
+    return Status(reading.status().code(), reading.status().message() + "; stderr: " + first);
   }
-  if (!reading.ok()) return reading.status().WithContext(device);
   return reading;
 }
 

@@ -573,7 +573,11 @@ Result<SmartReading> ParseSmartctlOutput(std::string_view text, std::optional<in
       why = "exit status " + std::to_string(exit.raw) + " (" + DescribeSmartctlExit(exit.raw)[0] +
             ") and no device data";
     }
-    if (exit.command_line_error) return InvalidArgument("smartctl did not accept its command line: " + why);
+    if (exit.command_line_error) {
+      // Bit 0 also covers "Unable to detect device type" (virtual disks,
+      // unknown USB bridges): smartctl needs -d TYPE or cannot help.
+      return InvalidArgument("smartctl refused the request: " + why);
+    }
     if (why.find("Permission denied") != std::string::npos) {
       return PermissionDenied("smartctl could not open the device: " + why +
                               " (diskpulse must run as root to read SMART)");
