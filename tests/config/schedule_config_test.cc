@@ -169,3 +169,29 @@ TEST(ScheduleConfigTest, When) {
 
 }  // namespace
 }  // namespace dp
+
+namespace dp {
+namespace {
+
+TEST(ScheduleConfigTest, TheShippedExampleSpellsOutTheDefaults) {
+  auto r = LoadConfigFile(std::string(DP_SOURCE_DIR) + "/config/diskpulse.json");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  auto defaults = DefaultSchedules();
+  ASSERT_EQ(r->schedule_list.size(), defaults.size());
+  for (std::size_t i = 0; i < defaults.size(); ++i) {
+    EXPECT_EQ(r->schedule_list[i].name, defaults[i].name);
+    EXPECT_EQ(r->schedule_list[i].tests, defaults[i].tests);
+    EXPECT_EQ(r->schedule_list[i].when.text, defaults[i].when.text);
+    EXPECT_EQ(r->schedule_list[i].jitter_seconds, defaults[i].jitter_seconds);
+  }
+  SchedulerConfig d;
+  EXPECT_EQ(r->scheduler.max_concurrent, d.max_concurrent);
+  EXPECT_EQ(r->scheduler.max_per_controller, d.max_per_controller);
+  EXPECT_EQ(r->scheduler.busy_above, d.busy_above);
+  EXPECT_EQ(r->scheduler.max_temperature_c, d.max_temperature_c);
+  EXPECT_EQ(r->scheduler.defer_window_seconds, d.defer_window_seconds);
+  EXPECT_EQ(r->scheduler.retry_seconds, d.retry_seconds);
+}
+
+}  // namespace
+}  // namespace dp
