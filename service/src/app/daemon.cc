@@ -5,7 +5,10 @@
 #include "app/database_dir.h"
 #include "app/privileges.h"
 #include "base/log.h"
+#include "base/replay_command_runner.h"
 #include "http/server.h"
+#include "inventory/inventory.h"
+#include "sched/discovery.h"
 #include "store/store.h"
 
 namespace dp {
@@ -69,6 +72,18 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   if (check != "ok")
     return Corrupt("database " + c.database + " failed its integrity check: " + check);
 
+  // Discovery (drives, pools, SMART) through real tools, or a recording.
+  if (std::string replay = c.replay_dir; !replay.empty()) {
+    auto runner = ReplayCommandRunner::Load(replay);
+    if (!runner.ok()) return runner.status().WithContext("cannot replay " + replay);
+    d->runner_ = std::move(runner).value();
+    d->config_ = ConfigForReplay(d->config_, replay);
+    LogInfo("replaying the recording in " + replay + "; no tool is run");
+  } else {
+    d->runner_ = std::make_unique<PosixCommandRunner>();
+  }
+  d->discovery_ = std::make_unique<DiscoveryService>(d->config_, *d->runner_, *d->store_, d->clock_);
+
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));
   return d;
@@ -95,6 +110,7 @@ Status Daemon::Start() {
   }
   server_->Start();
   LogInfo("serving " + url() + " (database " + config_.database + ")");
+  discovery_->Start();  // first pass now, then every inventory.interval_seconds
   return Status::Ok();
 }
 
@@ -127,6 +143,10 @@ void Daemon::Stop() {
   if (server_) {
     server_->Stop();
     server_.reset();
+  }
+  if (discovery_) {
+    discovery_->Stop();
+    discovery_.reset();
   }
   store_.reset();
   pidfile_.reset();

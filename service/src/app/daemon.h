@@ -18,6 +18,7 @@
 
 #include "app/lock_file.h"
 #include "base/clock.h"
+#include "base/command_runner.h"
 #include "base/result.h"
 #include "config/config.h"
 #include "http/api.h"
@@ -25,6 +26,7 @@
 namespace dp {
 
 class Store;
+class DiscoveryService;
 namespace http {
 class Server;
 }
@@ -75,6 +77,10 @@ class Daemon {
   std::unique_ptr<LockFile> database_lock_;
   std::unique_ptr<LockFile> pidfile_;
   std::unique_ptr<Store> store_;
+  // Tools run for real, or answered from the recording in replay_dir
+  // (`diskpulsed --replay DIR`); discovery saves drives, pools and SMART.
+  std::unique_ptr<CommandRunner> runner_;
+  std::unique_ptr<DiscoveryService> discovery_;
   // Later: inventory, scheduler, alerts (built after the store, stopped
   // before it).
   std::unique_ptr<http::Server> server_;

@@ -25,6 +25,11 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
       out.version = true;
     } else if (a == "-h" || a == "--help") {
       out.help = true;
+    } else if (a == "--replay") {
+      if (i + 1 >= args.size()) return InvalidArgument(a + " needs a DIR");
+      out.replay_dir = args[++i];
+    } else if (a.starts_with("--replay=")) {
+      out.replay_dir = a.substr(9);
     } else {
       return InvalidArgument("unknown argument '" + a + "'");
     }
@@ -42,6 +47,7 @@ std::string DaemonUsage() {
          "  -f, --foreground    stay in the foreground and log to stderr\n"
          "  -n, --check-config  check the configuration, print 'configuration OK', exit\n"
          "  -V, --version       print the version\n"
+         "  --replay DIR        run no tool: answer from a `diskpulse record DIR` recording\n"
          "\n"
          "Signals: SIGHUP reloads the configuration; SIGTERM or SIGINT stop.\n";
 }

@@ -18,6 +18,7 @@ struct DaemonArgs {
   bool check_config = false;  // parse the configuration, report, exit
   bool version = false;
   bool help = false;
+  std::string replay_dir;     // --replay DIR: answer tools from a `diskpulse record` recording
 };
 
 // InvalidArgument with a one-line reason for an unknown flag or a missing value.

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     std::printf("configuration OK\n");
     return 0;
   }
+  if (!args->replay_dir.empty()) config->replay_dir = args->replay_dir;
 
   // Signals are taken synchronously by the main thread; block them before
   // any thread exists so every thread inherits the mask.
