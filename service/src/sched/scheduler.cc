@@ -224,7 +224,7 @@ void Scheduler::EnqueueDue(SysTime now) {
         e->pair = key;
         entries_[run.id] = std::move(e);
         ++p.pending;
-        LogInfo("scheduler: queued run " + std::to_string(run.id) + ": " +
+        LogDebug("scheduler: queued run " + std::to_string(run.id) + ": " +
                 entries_[run.id]->job.Describe() + " (" + s.name + ")");
       }
       if (p.pending == 0) p.state = p.before_slot;  // nothing could be stored: retry later
@@ -459,7 +459,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   run.outcome = RunOutcome::kQueued;
   DP_ASSIGN_OR_RETURN(run.id, store_.InsertRun(run));
   job.run_id = run.id;
-  LogInfo("scheduler: queued run " + std::to_string(run.id) + ": " + job.Describe() + " (" +
+  LogDebug("scheduler: queued run " + std::to_string(run.id) + ": " + job.Describe() + " (" +
           req.trigger + ")");
   auto e = std::make_unique<Entry>();
   e->job = std::move(job);
