@@ -22,7 +22,7 @@
 // zone, p99 of 4 KiB random reads at QD1).
 //
 // Usage: detect_quality [--quick] [--seed N] [--set key=value ...]
-//   keys: baseline_runs band_sigmas min_band_percent peer_min_percent
+//   keys: baseline_runs baseline_max_runs band_sigmas min_band_percent peer_min_percent
 //         peer_sigmas trend_alpha trend_min_percent_per_month
 #include <algorithm>
 #include <atomic>
@@ -180,6 +180,7 @@ struct Pipeline {
     Verdict change = detect::EvaluateChange(key, history, *cfg);
     Verdict trend = detect::EvaluateTrend(key, history, *cfg);
     s.retest = change.kind == VerdictKind::kNeedsConfirmation;
+    if (std::getenv("DQ_TRACE")) std::fprintf(stderr, "  %s\n", change.summary.c_str());
     if (alerts.Apply(change, at, policy)) s.slowdown_opened = s.any_opened = true;
     if (alerts.Apply(trend, at, policy)) s.any_opened = true;
     return s;
@@ -401,6 +402,7 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
   std::string k = kv.substr(0, eq);
   double v = std::atof(kv.c_str() + eq + 1);
   if (k == "baseline_runs") c.baseline_runs = static_cast<int>(v);
+  else if (k == "baseline_max_runs") c.baseline_max_runs = static_cast<int>(v);
   else if (k == "band_sigmas") c.band_sigmas = v;
   else if (k == "min_band_percent") c.min_band_percent = v;
   else if (k == "peer_min_percent") c.peer_min_percent = v;
@@ -425,10 +427,10 @@ int Main(int argc, char** argv) {
     }
   }
   AlertPolicy policy;  // defaults: resolve after 3 clear runs
-  std::printf("detection config: baseline_runs=%d band_sigmas=%.2f min_band_percent=%.1f "
+  std::printf("detection config: baseline_runs=%d..%d band_sigmas=%.2f min_band_percent=%.1f "
               "peer_min_percent=%.1f peer_sigmas=%.1f trend_alpha=%g trend_min=%.1f%%/month; "
               "noise 3%%, weekly runs, re-test 1 h after a doubtful run; seed %llu\n\n",
-              cfg.baseline_runs, cfg.band_sigmas, cfg.min_band_percent, cfg.peer_min_percent,
+              cfg.baseline_runs, cfg.baseline_max_runs, cfg.band_sigmas, cfg.min_band_percent, cfg.peer_min_percent,
               cfg.peer_sigmas, cfg.trend_alpha, cfg.trend_min_percent_per_month,
               static_cast<unsigned long long>(seed));
   std::printf("| source    | scenario  | metric   | size | diskpulse (change + trend + peers, alert "

@@ -44,9 +44,9 @@ TEST(ChangeDetector, InBandIsClearWithEvidence) {
   ASSERT_TRUE(v.baseline_median && v.band_low && v.band_high);
   EXPECT_DOUBLE_EQ(*v.baseline_median, 200);
   EXPECT_DOUBLE_EQ(*v.baseline_mad, 1);
-  // Half-width: max(3.5 * 1.4826 * 1, 9% of 200) = 18.
-  EXPECT_DOUBLE_EQ(*v.band_low, 182);
-  EXPECT_DOUBLE_EQ(*v.band_high, 218);
+  // Half-width: max(k * 1.4826 * MAD * small-sample factors (~6), 8% of 200) = 16.
+  EXPECT_DOUBLE_EQ(*v.band_low, 184);
+  EXPECT_DOUBLE_EQ(*v.band_high, 216);
 }
 
 TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
@@ -158,7 +158,7 @@ TEST(ChangeDetector, VerdictJsonCarriesEvidence) {
   EXPECT_EQ(j["firing"], true);
   EXPECT_EQ(j["baseline"]["median"], 200.0);
   EXPECT_EQ(j["baseline"]["runs"], 5);
-  EXPECT_EQ(j["band"]["low"], 182.0);
+  EXPECT_EQ(j["band"]["low"], 184.0);
   EXPECT_EQ(j["runs"].size(), 2u);
   EXPECT_EQ(j["details"]["baseline_run_ids"].size(), 5u);
   EXPECT_EQ(j["unit"], "MB/s");

@@ -20,8 +20,8 @@ namespace dp {
 // Thresholds of the detect module. Methods are documented in detect/*.h.
 struct DetectionConfig {
   int baseline_runs = 5;            // good, uncontended runs before a series is judged
-  int baseline_max_runs = 20;       // the baseline grows with in-band runs up to this many
-  double band_sigmas = 3.0;         // band half-width in robust sigmas (1.4826 * MAD)
+  int baseline_max_runs = 30;       // the baseline grows with in-band runs up to this many
+  double band_sigmas = 2.75;        // band half-width in sigmas of the screened baseline runs
   double min_band_percent = 8;      // band half-width at least this % of the baseline median
   int trend_min_runs = 10;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
@@ -29,7 +29,7 @@ struct DetectionConfig {
   double trend_alpha = 0.001;       // Mann-Kendall one-sided significance level
   double trend_min_percent_per_month = 2;  // smaller slopes are not reported
   double peer_min_percent = 10;     // a drive must be this % worse than its siblings' median
-  double peer_sigmas = 4;           // and this many robust sigmas of the siblings' spread
+  double peer_sigmas = 2;           // and this many robust sigmas of the siblings' spread
   int peer_min_siblings = 2;        // siblings measured in the same window needed to judge
   int peer_window_seconds = 43200;  // siblings' runs within +/- this of the drive's run
   int temperature_max_c = 60;       // SATA/SAS drive temperature ceiling

@@ -7,16 +7,17 @@
 #include "detect/robust_stats.h"
 
 namespace dp::detect {
+
 namespace {
 
-// Small-sample correction factors b_n of the MAD (Croux & Rousseeuw 1992);
-// n / (n - 0.8) beyond the table.
-double MadCorrection(int n) {
-  static const double kTable[] = {1.0, 1.0, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129,
-                                  1.107};
-  if (n < 0) return 1.0;
-  if (n <= 9) return kTable[n];
-  return n / (n - 0.8);
+double SampleSd(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double ss = 0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
 }  // namespace
@@ -38,11 +39,14 @@ Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
   }
   b.ready = static_cast<int>(first) >= cfg.baseline_runs && cfg.baseline_runs > 0;
   if (b.ready) {
-    const Band initial = BandFor(Median(values), Mad(values), static_cast<int>(first), cfg);
+    // Sequential screen: each later run must lie inside the band of the
+    // baseline as it stands, so neither a drop nor a lucky fast run gets in.
     for (std::size_t i = first;
          i < good.size() && static_cast<int>(values.size()) < cfg.baseline_max_runs; ++i) {
+      const int n = static_cast<int>(values.size());
+      const Band band = BandFor(Median(values), Mad(values), SampleSd(values), n, cfg);
       double v = good[i]->value;
-      if (v < initial.low || v > initial.high) continue;
+      if (v < band.low || v > band.high) continue;
       values.push_back(v);
       used.push_back(good[i]);
     }
@@ -54,12 +58,15 @@ Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
     b.to_at = used.back()->at;
     b.median = Median(values);
     b.mad = Mad(values);
+    b.sd = SampleSd(values);
   }
   return b;
 }
 
-Band BandFor(double median, double mad, int n, const DetectionConfig& cfg) {
-  double sigma = kMadToSigma * mad * MadCorrection(n);
+Band BandFor(double median, double mad, double sd, int n, const DetectionConfig& cfg) {
+  double c4 = n > 1 ? 1 - 1.0 / (4.0 * n) - 7.0 / (32.0 * n * n) : 1;
+  // The screen (sd = 0) uses the MAD; the band of a screened baseline its SD.
+  double sigma = sd > 0 ? sd / c4 : kMadToSigma * mad * MadSmallSampleFactor(n);
   if (n > 0) sigma *= std::sqrt(1 + std::numbers::pi / (2.0 * n));
   double half = std::max(cfg.band_sigmas * sigma, cfg.min_band_percent / 100.0 * std::fabs(median));
   return Band{median - half, median + half};

@@ -56,8 +56,9 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   }
 
   // The runs judged: the latest good run and the good run before it (when it
-  // is after the re-baseline point). The baseline is built from what precedes
-  // them, so a judged run is never part of its own reference.
+  // is after the re-baseline point). The baseline is built from the runs
+  // before the latest; the previous run only counts as evidence when it did
+  // not enter the baseline (runs outside the first band never do).
   std::size_t prev_index = history.size();
   for (std::size_t i = history.size() - 1; i-- > 0;) {
     if (history[i].Good()) {
@@ -65,9 +66,11 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
       break;
     }
   }
-  const bool has_prev = prev_index < history.size();
-  const std::size_t judged_from = has_prev ? prev_index : history.size() - 1;
-  Baseline base = ComputeBaseline(history, judged_from, cfg, baseline_since);
+  Baseline base = ComputeBaseline(history, history.size() - 1, cfg, baseline_since);
+  const bool has_prev =
+      prev_index < history.size() &&
+      std::find(base.run_ids.begin(), base.run_ids.end(), history[prev_index].run_id) ==
+          base.run_ids.end();
   v.baseline_runs = base.runs;
   v.details["baseline_run_ids"] = base.run_ids;
   v.details["baseline_since"] = baseline_since;
@@ -78,6 +81,12 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     v.baseline_mad = base.mad;
   }
   if (!base.ready) {
+    // Counted with the latest run, which will be part of the baseline.
+    base = ComputeBaseline(history, history.size(), cfg, baseline_since);
+    v.baseline_runs = base.runs;
+    v.baseline_median = base.median;
+    v.baseline_mad = base.mad;
+    v.details["baseline_run_ids"] = base.run_ids;
     v.kind = VerdictKind::kBaselining;
     v.current = latest.value;
     v.summary = who + " " + label + ": building its baseline (" + std::to_string(base.runs) +

@@ -43,7 +43,7 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
   w.judged = true;
   w.median = Median(values);
   w.mad = Mad(values);
-  w.margin = std::max(cfg.peer_sigmas * kMadToSigma * w.mad,
+  w.margin = std::max(cfg.peer_sigmas * kMadToSigma * MadSmallSampleFactor(static_cast<int>(values.size())) * w.mad,
                       cfg.peer_min_percent / 100.0 * std::fabs(w.median));
   w.outside = OutsideWorse(s.value, Band{w.median - w.margin, w.median + w.margin}, dir);
   return w;

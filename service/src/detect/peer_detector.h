@@ -5,7 +5,7 @@
 // contributes its good run closest in time within +-cfg.peer_window_seconds;
 // with at least cfg.peer_min_siblings of them, the drive is outside when it
 // is worse than the siblings' median by more than
-// max(cfg.peer_sigmas * 1.4826 * MAD, cfg.peer_min_percent % of the median)
+// max(cfg.peer_sigmas * 1.4826 * b_n * MAD, cfg.peer_min_percent % of the median)
 // (median/MAD outlier rule: Hampel 1974; Leys et al. 2013). As with the own
 // baseline, one window outside asks for confirmation and two consecutive
 // windows outside flag the drive. Pure function, thread-safe.

@@ -25,6 +25,14 @@ double Mad(const std::vector<double>& values) {
   return Median(std::move(dev));
 }
 
+double MadSmallSampleFactor(int n) {
+  static const double kTable[] = {1.0, 1.0, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129,
+                                  1.107};
+  if (n < 0) return 1.0;
+  if (n <= 9) return kTable[n];
+  return n / (n - 0.8);
+}
+
 double TheilSenSlope(const std::vector<double>& x, const std::vector<double>& y) {
   std::vector<double> slopes;
   std::size_t n = std::min(x.size(), y.size());

@@ -16,6 +16,11 @@ double Median(std::vector<double> values);
 // Croux 1993, "Alternatives to the median absolute deviation").
 double Mad(const std::vector<double>& values);
 inline constexpr double kMadToSigma = 1.4826;
+// Small-sample correction factor b_n of the MAD (Croux & Rousseeuw 1992,
+// "Time-efficient algorithms for two highly robust estimators of scale"):
+// 1.4826 * b_n * MAD is unbiased for the normal sigma at n runs. n/(n-0.8)
+// beyond n = 9; 1 for n < 2.
+double MadSmallSampleFactor(int n);
 
 // Theil-Sen estimator (Theil 1950; Sen 1968): the median of the slopes
 // (y_j - y_i) / (x_j - x_i) over all pairs with x_i != x_j. Robust to up to

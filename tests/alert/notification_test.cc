@@ -1,0 +1,65 @@
+#include "alert/notification.h"
+
+#include <gtest/gtest.h>
+
+#include "base/fake_clock.h"
+
+namespace dp {
+namespace {
+
+Alert SampleAlert() {
+  Alert a;
+  a.id = 12;
+  a.drive_id = "wwn-5000c500a1b2c3d4";
+  a.condition = "slowdown:seq:qd8-1m:mb_per_s";
+  a.severity = "warning";
+  a.summary = "sda seq throughput dropped 18%: \"152\" and 150 MB/s";
+  a.evidence_json = R"({"drive_name":"sda","baseline":{"median":185.0}})";
+  a.opened_at = 1'767'225'600;
+  return a;
+}
+
+TEST(Notification, DriveNameComesFromEvidence) {
+  Notification n = MakeNotification(NotifyKind::kOpened, SampleAlert(), FakeClock().Now(), "nas");
+  EXPECT_EQ(n.Drive(), "sda");
+  EXPECT_EQ(n.Priority(), 4);
+  EXPECT_EQ(n.Title().rfind("[warning] sda seq throughput dropped 18%", 0), 0u) << n.Title();
+  EXPECT_NE(n.Text().find("\"median\": 185.0"), std::string::npos) << n.Text();
+  EXPECT_NE(n.Text().find("Host: nas"), std::string::npos);
+}
+
+TEST(Notification, JsonDocument) {
+  Notification n =
+      MakeNotification(NotifyKind::kResolved, SampleAlert(), FakeClock().Now(), "nas");
+  nlohmann::json j = NotificationToJson(n);
+  EXPECT_EQ(j["event"], "resolved");
+  EXPECT_EQ(j["drive"], "sda");
+  EXPECT_EQ(j["alert"]["id"], 12);
+  EXPECT_EQ(j["evidence"]["baseline"]["median"], 185.0);
+  EXPECT_EQ(j["priority"], 2);
+  EXPECT_EQ(j["at"], "2026-01-01T00:00:00Z");
+}
+
+TEST(Notification, TemplatesEscapeForJsonOnlyWhenAsked) {
+  Notification n = MakeNotification(NotifyKind::kOpened, SampleAlert(), FakeClock().Now());
+  std::string slack = RenderTemplate(R"js({"text": "{{summary}} on {{drive}} ({{severity}})"})js", n,
+                                     /*json_escape=*/true);
+  nlohmann::json j = nlohmann::json::parse(slack);  // must stay valid JSON
+  EXPECT_EQ(j["text"], "sda seq throughput dropped 18%: \"152\" and 150 MB/s on sda (warning)");
+  std::string plain = RenderTemplate("{{ summary }}|{{unknown}}|{{priority}}", n, false);
+  EXPECT_EQ(plain, "sda seq throughput dropped 18%: \"152\" and 150 MB/s|{{unknown}}|4");
+  std::string whole = RenderTemplate("{\"n\": {{json}}}", n, true);
+  EXPECT_EQ(nlohmann::json::parse(whole)["n"]["alert"]["condition"], SampleAlert().condition);
+  EXPECT_EQ(RenderTemplate("x {{ unclosed", n, false), "x {{ unclosed");
+}
+
+TEST(Notification, TestNotification) {
+  Notification n = MakeTestNotification(FakeClock().Now(), "nas");
+  EXPECT_EQ(n.kind, NotifyKind::kTest);
+  EXPECT_EQ(n.Title(), "diskpulse test notification");
+  EXPECT_NE(n.Text().find("on nas"), std::string::npos);
+  EXPECT_EQ(NotificationToJson(n)["event"], "test");
+}
+
+}  // namespace
+}  // namespace dp
