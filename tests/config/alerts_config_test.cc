@@ -90,5 +90,40 @@ TEST(AlertsConfig, CheckConfigRejectsBadAlertsWithFileAndLine) {
   EXPECT_TRUE(good->alerts_config.syslog.enabled);
 }
 
+TEST(AlertsConfig, ExampleFileStatesTheCompiledDefaults) {
+  auto c = LoadConfigFile(std::string(DP_SOURCE_DIR) + "/config/diskpulse.json");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const AlertsConfig& a = c->alerts_config;
+  const AlertsConfig d;
+  EXPECT_EQ(a.enabled, d.enabled);
+  EXPECT_EQ(a.resolve_after_clear_runs, d.resolve_after_clear_runs);
+  EXPECT_EQ(a.first_reminder_hours, d.first_reminder_hours);
+  EXPECT_EQ(a.max_reminder_days, d.max_reminder_days);
+  EXPECT_EQ(a.queue_capacity, d.queue_capacity);
+  EXPECT_TRUE(a.webhooks.empty());
+  EXPECT_TRUE(a.mail.empty());
+  EXPECT_EQ(a.syslog.enabled, d.syslog.enabled);
+  EXPECT_EQ(a.syslog.facility, d.syslog.facility);
+  EXPECT_EQ(a.syslog.min_severity, d.syslog.min_severity);
+  const DetectionConfig& x = a.detection;
+  const DetectionConfig& y = d.detection;
+  EXPECT_EQ(x.baseline_runs, y.baseline_runs);
+  EXPECT_EQ(x.baseline_max_runs, y.baseline_max_runs);
+  EXPECT_EQ(x.band_sigmas, y.band_sigmas);
+  EXPECT_EQ(x.min_band_percent, y.min_band_percent);
+  EXPECT_EQ(x.trend_min_runs, y.trend_min_runs);
+  EXPECT_EQ(x.trend_min_span_days, y.trend_min_span_days);
+  EXPECT_EQ(x.trend_window_days, y.trend_window_days);
+  EXPECT_EQ(x.trend_alpha, y.trend_alpha);
+  EXPECT_EQ(x.trend_min_percent_per_month, y.trend_min_percent_per_month);
+  EXPECT_EQ(x.peer_min_percent, y.peer_min_percent);
+  EXPECT_EQ(x.peer_sigmas, y.peer_sigmas);
+  EXPECT_EQ(x.peer_min_siblings, y.peer_min_siblings);
+  EXPECT_EQ(x.peer_window_seconds, y.peer_window_seconds);
+  EXPECT_EQ(x.temperature_max_c, y.temperature_max_c);
+  EXPECT_EQ(x.nvme_temperature_max_c, y.nvme_temperature_max_c);
+  EXPECT_EQ(x.nvme_spare_min_percent, y.nvme_spare_min_percent);
+}
+
 }  // namespace
 }  // namespace dp
