@@ -342,10 +342,8 @@ PeerResult Peers(const DetectionConfig& cfg, const AlertPolicy& policy, int tria
       }
       for (int d = 0; d < n; ++d) {
         detect::SeriesKey key{hist[d].drive_id, hist[d].drive_id, "seq", "outer", "mb_per_s"};
-        std::vector<detect::PeerHistory> siblings;
-        for (int o = 0; o < n; ++o)
-          if (o != d) siblings.push_back(hist[o]);
-        Verdict v = detect::EvaluatePeers(key, hist[d].samples, siblings, cfg);
+        // EvaluatePeers skips the entry of the drive itself.
+        Verdict v = detect::EvaluatePeers(key, hist[d].samples, hist, cfg);
         bool opened = books[d].Apply(v, t + d * 1800, policy);
         if (d == 0 && opened && !flagged) {
           flagged = true;

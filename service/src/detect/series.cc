@@ -1,0 +1,68 @@
+#include "detect/series.h"
+
+#include "detect/change_detector.h"
+#include "detect/trend_detector.h"
+
+namespace dp::detect {
+namespace {
+
+std::string BlockSizeName(std::uint32_t bs) {
+  if (bs == 0) return "";
+  if (bs % (1u << 20) == 0) return std::to_string(bs >> 20) + "m";
+  if (bs % 1024 == 0) return std::to_string(bs >> 10) + "k";
+  return std::to_string(bs);
+}
+
+}  // namespace
+
+std::string SeriesName(const BenchPoint& p) {
+  std::string out;
+  auto add = [&out](const std::string& s) {
+    if (s.empty()) return;
+    if (!out.empty()) out += ' ';
+    out += s;
+  };
+  if (p.zone) add(*p.zone);
+  if (p.stroke) add(*p.stroke);
+  if (p.variant) add(*p.variant);
+  if (p.test != "seek" && p.test != "zones" && (p.queue_depth || p.block_size)) {
+    std::string shape = "qd" + std::to_string(p.queue_depth);
+    if (p.block_size) shape += "-" + BlockSizeName(p.block_size);
+    add(shape);
+  }
+  return out;
+}
+
+std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,
+                                 const BenchPoint& p) {
+  std::vector<std::string> metrics;
+  if (p.test == "random") {
+    metrics = {"iops"};
+    if (p.latency) metrics.push_back("p99_us");
+  } else if (p.test == "seek") {
+    if (p.access_ms) metrics = {"access_ms"};
+  } else {
+    metrics = {"mb_per_s"};
+    if (p.test == "pool-write" && p.latency) metrics.push_back("p99_us");
+  }
+  std::vector<SeriesSpec> out;
+  for (const auto& m : metrics) {
+    SeriesSpec s;
+    s.key = SeriesKey{drive_id, drive_name, p.test, SeriesName(p), m};
+    s.zone = p.zone.value_or("");
+    s.stroke = p.stroke.value_or("");
+    s.variant = p.variant.value_or("");
+    s.block_size = p.block_size;
+    s.queue_depth = p.queue_depth;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,
+                                    const DetectionConfig& cfg, std::int64_t baseline_since) {
+  return {EvaluateChange(key, history, cfg, baseline_since),
+          EvaluateTrend(key, history, cfg, baseline_since)};
+}
+
+}  // namespace dp::detect

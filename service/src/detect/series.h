@@ -1,0 +1,44 @@
+// Series: which comparable figures a run produced and how to judge them.
+// A series is one metric of one drive x test x zone/stroke/variant x block
+// size x queue depth; SeriesOf lists the series a BenchPoint contributes to
+// (with the fields a store history query needs), and EvaluateSeries runs the
+// own-history detectors (change, trend) on one series. The scheduler calls
+// these after each run; peers and SMART have their own entry points
+// (peer_detector.h, smart_detector.h, pool_detector.h). Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/alerts_config.h"
+#include "detect/sample.h"
+#include "model/bench_result.h"
+#include "model/verdict.h"
+
+namespace dp::detect {
+
+struct SeriesSpec {
+  SeriesKey key;               // key.series is a readable name, e.g. "outer", "qd1-4k"
+  // The exact point identity, for Store::History (HistoryQuery has the same
+  // fields): a series never mixes block sizes, queue depths, zones or strokes.
+  std::string zone, stroke, variant;
+  std::uint32_t block_size = 0, queue_depth = 0;
+};
+
+// "qd8-1m", "outer", "full", "alone:/dev/sdb qd1-1m", ... ; stable for a point shape.
+std::string SeriesName(const BenchPoint& p);
+
+// The metrics judged for a point: seq/zones/sweep/parallel/pool-write ->
+// mb_per_s (+ p99_us when latency is known for pool-write); random -> iops and
+// p99_us; seek -> access_ms. Points that are partial still produce specs
+// (their samples are marked and skipped by the detectors).
+std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,
+                                 const BenchPoint& p);
+
+// Change and trend verdicts for one series (history in any order, latest run
+// included). baseline_since: the re-baseline time for this drive (0 = none).
+std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,
+                                    const DetectionConfig& cfg, std::int64_t baseline_since = 0);
+
+}  // namespace dp::detect
