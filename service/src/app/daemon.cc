@@ -3,12 +3,23 @@
 #include <unistd.h>
 
 #include "app/database_dir.h"
+#include "alert/alert_dispatcher.h"
+#include "alert/alert_service.h"
+#include "alert/sink_factory.h"
 #include "app/privileges.h"
 #include "base/log.h"
 #include "base/replay_command_runner.h"
+#include "bench/block_device.h"
+#include "detect/pool_detector.h"
 #include "http/server.h"
 #include "inventory/inventory.h"
+#include "sched/device_job_executor.h"
+#include "sched/device_state_probe.h"
 #include "sched/discovery.h"
+#include "sched/run_evaluator.h"
+#include "sched/scheduler.h"
+#include "sched/store_alert_repository.h"
+#include "sched/store_scheduler_store.h"
 #include "store/store.h"
 
 namespace dp {
@@ -23,6 +34,10 @@ std::vector<std::string> RestartOnlyChanges(const Config& a, const Config& b) {
   if (a.user != b.user) keys.push_back("user");
   if (a.tls.cert_file != b.tls.cert_file || a.tls.key_file != b.tls.key_file)
     keys.push_back("tls");
+  // The scheduler, executor and alert sinks are built once (see Reload).
+  if (a.schedules != b.schedules) keys.push_back("schedules");
+  if (a.alerts != b.alerts) keys.push_back("alerts");
+  if (a.targets.size() != b.targets.size()) keys.push_back("targets");
   return keys;
 }
 
@@ -82,7 +97,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   } else {
     d->runner_ = std::make_unique<PosixCommandRunner>();
   }
-  d->discovery_ = std::make_unique<DiscoveryService>(d->config_, *d->runner_, *d->store_, d->clock_);
+  DP_RETURN_IF_ERROR(d->BuildSchedulerAndAlerts());
+  Daemon* self = d.get();
+  d->discovery_ = std::make_unique<DiscoveryService>(
+      d->config_, *d->runner_, *d->store_, d->clock_,
+      [self](const DiscoveryReport& report) { self->OnDiscovery(report); });
 
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));
@@ -99,6 +118,61 @@ http::ApiContext Daemon::MakeApiContext() const {
   return ctx;
 }
 
+Status Daemon::BuildSchedulerAndAlerts() {
+  const Config& c = config_;
+  // Alerts: kept in the store, sent off-thread by the dispatcher's sinks.
+  alert_repo_ = std::make_unique<StoreAlertRepository>(*store_);
+  dispatcher_ = std::make_unique<AlertDispatcher>();
+  DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config, *runner_));
+  AlertServiceOptions alert_options;
+  alert_options.policy = AlertPolicy::FromConfig(c.alerts_config);
+  alert_options.notify = c.alerts_config.enabled;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) alert_options.host = host;
+  alerts_ = std::make_unique<AlertService>(*alert_repo_, dispatcher_.get(), clock_, alert_options);
+
+  // The scheduler and what it drives.
+  opener_ = std::make_unique<PosixDeviceOpener>();
+  sched_store_ = std::make_unique<StoreSchedulerStore>(*store_);
+  executor_ = std::make_unique<DeviceJobExecutor>(c, *runner_, *store_, clock_, *opener_);
+  probe_ = std::make_unique<DeviceStateProbe>(c, *runner_, *store_, *opener_);
+  evaluator_ = std::make_unique<RunEvaluator>(
+      *store_, alerts_.get(), c.alerts_config.detection,
+      [this](const std::string& drive_id, const std::string& test) {
+        RunRequest req;
+        req.target = drive_id;
+        req.test = test;
+        req.trigger = "confirm";
+        auto id = scheduler_->RunNow(req);
+        if (id.ok())
+          LogInfo("detect: confirmation re-test queued as run " + std::to_string(*id) + " (" +
+                  test + " on " + drive_id + ")");
+        else
+          LogWarning("detect: cannot queue a confirmation re-test: " + id.status().ToString());
+      });
+  SchedulerOptions options;
+  options.on_run_finished = [this](const Run& run) {
+    auto verdicts = evaluator_->Evaluate(run);
+    if (!verdicts.ok())
+      LogError("detect: run " + std::to_string(run.id) + ": " + verdicts.status().ToString());
+  };
+  scheduler_ = std::make_unique<Scheduler>(clock_, *sched_store_, *executor_, *probe_,
+                                           c.schedule_list, c.scheduler, options);
+  return Status::Ok();
+}
+
+void Daemon::OnDiscovery(const DiscoveryReport& report) {
+  if (scheduler_) scheduler_->UpdateInventory(report.drives, report.pools);
+  if (!alerts_) return;
+  // ZFS error counters and member states of each pool.
+  for (const auto& pool : report.pools) {
+    Status s = alerts_->OnVerdicts(detect::EvaluatePool(pool, nullptr, report.at));
+    if (!s.ok()) LogError("alerts: pool " + pool.name + ": " + s.ToString());
+  }
+  Status s = alerts_->CheckReminders();
+  if (!s.ok()) LogError("alerts: reminders: " + s.ToString());
+}
+
 Status Daemon::Start() {
   if (pidfile_) DP_RETURN_IF_ERROR(pidfile_->WritePid(::getpid()));
   DP_RETURN_IF_ERROR(database_lock_->WritePid(::getpid()));
@@ -110,6 +184,8 @@ Status Daemon::Start() {
   }
   server_->Start();
   LogInfo("serving " + url() + " (database " + config_.database + ")");
+  dispatcher_->Start();
+  DP_RETURN_IF_ERROR(scheduler_->Start());  // gets its inventory from the first discovery pass
   discovery_->Start();  // first pass now, then every inventory.interval_seconds
   return Status::Ok();
 }
@@ -128,6 +204,15 @@ Status Daemon::Reload() {
   next.pidfile = config_.pidfile;
   next.user = config_.user;
   next.tls = config_.tls;
+  // Schedules, targets, bench budgets and alert sinks are wired into the
+  // scheduler and the dispatcher at start-up: a restart applies them.
+  next.schedules = config_.schedules;
+  next.schedule_list = config_.schedule_list;
+  next.scheduler = config_.scheduler;
+  next.targets = config_.targets;
+  next.bench = config_.bench;
+  next.alerts = config_.alerts;
+  next.alerts_config = config_.alerts_config;
 
   ConfigureLogging(next, options_);
   config_ = std::move(next);
@@ -148,6 +233,19 @@ void Daemon::Stop() {
     discovery_->Stop();
     discovery_.reset();
   }
+  // Running tests are cancelled and recorded; unstarted slots are given back.
+  if (scheduler_) {
+    scheduler_->Stop();
+    scheduler_.reset();
+  }
+  evaluator_.reset();
+  probe_.reset();
+  executor_.reset();
+  sched_store_.reset();
+  if (dispatcher_) dispatcher_->Stop();  // pending retries are abandoned
+  alerts_.reset();
+  dispatcher_.reset();
+  alert_repo_.reset();
   store_.reset();
   pidfile_.reset();
   database_lock_.reset();

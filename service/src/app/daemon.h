@@ -27,6 +27,16 @@ namespace dp {
 
 class Store;
 class DiscoveryService;
+class DeviceOpener;
+class SchedulerStore;
+class JobExecutor;
+class DriveStateProbe;
+class Scheduler;
+class AlertRepository;
+class AlertDispatcher;
+class AlertService;
+class RunEvaluator;
+struct DiscoveryReport;
 namespace http {
 class Server;
 }
@@ -65,6 +75,11 @@ class Daemon {
   // "http://127.0.0.1:8470/"
   std::string url() const;
   const Config& config() const { return config_; }
+  // For the API and tests; owned by the daemon, null before Create finished.
+  Scheduler* scheduler() const { return scheduler_.get(); }
+  AlertService* alerts() const { return alerts_.get(); }
+  AlertDispatcher* dispatcher() const { return dispatcher_.get(); }
+  Store* store() const { return store_.get(); }
 
  private:
   Daemon(Config config, DaemonOptions options);
@@ -80,10 +95,28 @@ class Daemon {
   // Tools run for real, or answered from the recording in replay_dir
   // (`diskpulsed --replay DIR`); discovery saves drives, pools and SMART.
   std::unique_ptr<CommandRunner> runner_;
+  // Alerts: stored through the store, sent by the dispatcher's sink threads.
+  std::unique_ptr<AlertRepository> alert_repo_;
+  std::unique_ptr<AlertDispatcher> dispatcher_;
+  std::unique_ptr<AlertService> alerts_;
+  // The scheduler runs tests through the executor (bench, smartctl), asks the
+  // probe before each, and hands every finished run to the evaluator
+  // (detection -> alerts, confirmation re-tests).
+  std::unique_ptr<DeviceOpener> opener_;
+  std::unique_ptr<SchedulerStore> sched_store_;
+  std::unique_ptr<JobExecutor> executor_;
+  std::unique_ptr<DriveStateProbe> probe_;
+  std::unique_ptr<RunEvaluator> evaluator_;
+  std::unique_ptr<Scheduler> scheduler_;
+  // Discovery feeds the scheduler its inventory after every pass.
   std::unique_ptr<DiscoveryService> discovery_;
-  // Later: inventory, scheduler, alerts (built after the store, stopped
-  // before it).
   std::unique_ptr<http::Server> server_;
+
+  // Builds the alert service and the scheduler (Create; nothing starts).
+  Status BuildSchedulerAndAlerts();
+  // After each discovery pass: inventory to the scheduler, pool verdicts and
+  // due reminders to the alerts.
+  void OnDiscovery(const DiscoveryReport& report);
 };
 
 }  // namespace dp

@@ -21,6 +21,8 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
       out.foreground = true;
     } else if (a == "-n" || a == "--check-config") {
       out.check_config = true;
+    } else if (a == "--show-schedule") {
+      out.show_schedule = true;
     } else if (a == "-V" || a == "--version") {
       out.version = true;
     } else if (a == "-h" || a == "--help") {
@@ -46,6 +48,7 @@ std::string DaemonUsage() {
          ")\n"
          "  -f, --foreground    stay in the foreground and log to stderr\n"
          "  -n, --check-config  check the configuration, print 'configuration OK', exit\n"
+         "  --show-schedule     print when each schedule next runs on each drive, exit\n"
          "  -V, --version       print the version\n"
          "  --replay DIR        run no tool: answer from a `diskpulse record DIR` recording\n"
          "\n"

@@ -16,6 +16,7 @@ struct DaemonArgs {
   std::string config_path = kDefaultConfigPath;
   bool foreground = false;    // stay attached to the terminal, log to stderr
   bool check_config = false;  // parse the configuration, report, exit
+  bool show_schedule = false; // print the next runs of every schedule, exit
   bool version = false;
   bool help = false;
   std::string replay_dir;     // --replay DIR: answer tools from a `diskpulse record` recording

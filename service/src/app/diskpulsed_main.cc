@@ -14,6 +14,7 @@
 
 #include "app/daemon.h"
 #include "app/daemon_args.h"
+#include "app/show_schedule.h"
 #include "app/signal_waiter.h"
 #include "base/log.h"
 #include "config/config.h"
@@ -59,6 +60,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!args->replay_dir.empty()) config->replay_dir = args->replay_dir;
+  if (args->show_schedule) {
+    auto text = dp::ShowSchedule(*config);
+    if (!text.ok()) return Fail(text.status());
+    std::fputs(text->c_str(), stdout);
+    return 0;
+  }
 
   // Signals are taken synchronously by the main thread; block them before
   // any thread exists so every thread inherits the mask.

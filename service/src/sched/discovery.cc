@@ -144,8 +144,12 @@ Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& 
 }
 
 DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& store,
-                                   const Clock& clock)
-    : config_(std::move(config)), runner_(runner), store_(store), clock_(clock) {}
+                                   const Clock& clock, PassFn on_pass)
+    : config_(std::move(config)),
+      runner_(runner),
+      store_(store),
+      clock_(clock),
+      on_pass_(std::move(on_pass)) {}
 
 DiscoveryService::~DiscoveryService() { Stop(); }
 
@@ -188,6 +192,7 @@ void DiscoveryService::Loop() {
     if (report.ok()) {
       LogInfo("discovery: " + report->Summary());
       for (const auto& w : report->warnings) LogWarning("discovery: " + w);
+      if (on_pass_) on_pass_(*report);
     } else {
       LogError("discovery failed: " + status.ToString());
     }

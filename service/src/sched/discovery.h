@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -79,9 +80,13 @@ Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& 
 // Runs RunDiscovery at Start() and then every config.inventory.interval_seconds
 // (or sooner after RequestRun()) on its own thread, logging a one-line summary
 // and the warnings. Thread-safe. The runner, store and clock must outlive it.
+// on_pass (optional) is called on the service's thread after every successful
+// pass with its report (the daemon hands the inventory to the scheduler).
 class DiscoveryService {
  public:
-  DiscoveryService(Config config, CommandRunner& runner, Store& store, const Clock& clock);
+  using PassFn = std::function<void(const DiscoveryReport&)>;
+  DiscoveryService(Config config, CommandRunner& runner, Store& store, const Clock& clock,
+                   PassFn on_pass = {});
   ~DiscoveryService();
   DiscoveryService(const DiscoveryService&) = delete;
   DiscoveryService& operator=(const DiscoveryService&) = delete;
@@ -103,6 +108,7 @@ class DiscoveryService {
   CommandRunner& runner_;
   Store& store_;
   const Clock& clock_;
+  const PassFn on_pass_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

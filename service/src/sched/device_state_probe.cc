@@ -1,0 +1,94 @@
+#include "sched/device_state_probe.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <thread>
+
+#include "base/log.h"
+#include "bench/device_counters.h"
+#include "sched/device_busy.h"
+#include "sched/discovery.h"
+#include "store/store.h"
+
+namespace dp {
+
+bool SmartApplies(const Drive& drive) {
+  if (drive.transport == "file" || drive.transport == "virtual") return false;
+  std::string base = std::filesystem::path(drive.dev_path).filename().string();
+  for (const char* p : {"loop", "ram", "zram", "md", "dm-", "nbd"})
+    if (base.rfind(p, 0) == 0) return false;
+  return true;
+}
+
+DeviceStateProbe::DeviceStateProbe(Config config, CommandRunner& runner, Store& store,
+                                   DeviceOpener& opener, DeviceStateProbeOptions options)
+    : config_(std::move(config)),
+      runner_(runner),
+      store_(store),
+      opener_(opener),
+      options_(options) {}
+
+Result<DriveState> DeviceStateProbe::Probe(const std::string& drive_id) {
+  DP_ASSIGN_OR_RETURN(std::optional<Drive> found, store_.GetDrive(drive_id));
+  if (!found || !found->present) return NotFound("drive " + drive_id + " is not present");
+  const Drive& drive = *found;
+  DriveState state;
+
+  // Asleep first: a sleeping drive is left alone (its node is not opened).
+  if (options_.read_smart && SmartApplies(drive)) {
+    auto reading = ReadDriveSmart(config_, runner_, drive);
+    if (reading.ok()) {
+      state.asleep = reading->asleep;
+      if (!reading->asleep) {
+        state.temperature_c = reading->snapshot.temperature_c;
+        state.self_test_running = reading->snapshot.self_test_running;
+      }
+    } else {
+      LogDebug("probe: " + drive.name + ": SMART: " + reading.status().ToString());
+    }
+  }
+  if (!state.temperature_c) {
+    auto last = store_.LatestSmart(drive_id);
+    if (last.ok() && *last) state.temperature_c = (*last)->temperature_c;
+  }
+
+  // Pool scan as last recorded.
+  auto pools = store_.LatestPools();
+  if (pools.ok())
+    if (const Pool* busy = BusyPoolWithDrive(*pools, drive_id)) state.pool_scan = busy->scan.function;
+
+  if (state.asleep) return state;
+
+  // Gone? Then busy share over the window.
+  auto device = opener_.OpenReadOnly(drive.dev_path);
+  if (!device.ok()) {
+    if (device.status().code() == StatusCode::kNotFound)
+      return NotFound(drive.name + ": " + device.status().message());
+    return device.status();
+  }
+  // A detached loop device or an ejected medium still has its node, but no size.
+  if ((*device)->is_device() && (*device)->info().size_bytes == 0)
+    return NotFound(drive.name + ": " + drive.dev_path + " has no medium (size 0)");
+  const std::string key = (*device)->stats_key();
+  const double window_ms = static_cast<double>(options_.window.count());
+  auto busy0 = ReadDeviceBusyMillis(key);
+  auto counters0 = ReadDeviceCounters(key);
+  std::this_thread::sleep_for(options_.window);
+  auto busy1 = ReadDeviceBusyMillis(key);
+  auto counters1 = ReadDeviceCounters(key);
+  if (busy0.ok() && busy1.ok() && window_ms > 0) {
+    state.busy_share =
+        std::clamp(static_cast<double>(*busy1 - *busy0) / window_ms, 0.0, 1.0);
+  } else if (counters0.ok() && counters1.ok() && window_ms > 0) {
+    // No busy time kept: count requests, ~100 per second as fully busy (a
+    // disk's random-read rate) — rough, but enough to leave a busy drive be.
+    ForeignIo f = EstimateForeignIo(*counters0, *counters1, OwnIo{});
+    state.busy_share = std::clamp(static_cast<double>(f.ios) / (window_ms / 10.0), 0.0, 1.0);
+  } else if (busy0.status().code() == StatusCode::kNotFound ||
+             busy1.status().code() == StatusCode::kNotFound) {
+    return NotFound(drive.name + ": no I/O counters (device gone?)");
+  }
+  return state;
+}
+
+}  // namespace dp

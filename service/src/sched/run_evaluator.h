@@ -1,0 +1,60 @@
+// RunEvaluator: the detection pipeline after a run (issue 5 "Wiring"). For a
+// finished run it loads the history of each metric the run measured
+// (Store::History), asks detect for verdicts — own baseline and confirmation
+// (EvaluateChange), trend (EvaluateTrend), peers (EvaluatePeers: drives of
+// the same model in the same vdev, when they have runs in the window) — or,
+// after a `smart` run, compares the new SMART snapshot with the previous one
+// (EvaluateSmart), and applies the verdicts to the alerts (AlertService:
+// opened, refreshed, resolved, notified). A verdict that needs confirmation
+// asks for a re-test through the callback (the daemon queues a run-now with
+// trigger "confirm"). Runs that failed, were cancelled, contended or partial
+// are never evidence: they are not evaluated at all.
+//
+// Owned by the composition root; called from the scheduler's threads
+// (Scheduler's on_run_finished). Thread-safe: no state of its own beyond
+// references to thread-safe parts.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "alert/alert_service.h"
+#include "config/alerts_config.h"
+#include "model/bench_result.h"
+#include "model/run.h"
+#include "model/verdict.h"
+
+namespace dp {
+
+class Store;
+
+// Asks for a confirmation re-test of `test` on `drive_id`.
+using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test)>;
+
+class RunEvaluator {
+ public:
+  // alerts may be null (verdicts computed and logged only).
+  RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm);
+
+  // The verdicts of one finished run, already applied to the alerts.
+  Result<std::vector<Verdict>> Evaluate(const Run& run);
+
+ private:
+  Result<std::vector<Verdict>> EvaluateBench(const Run& run);
+  Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
+
+  Store& store_;
+  AlertService* alerts_;
+  const DetectionConfig config_;
+  ConfirmFn confirm_;
+};
+
+// The metrics judged for a test: throughput for sequential tests, IOPS and
+// p99 latency for random reads, access time for seeks.
+std::vector<std::string> JudgedMetrics(const std::string& test);
+// A point's series key: its zone / stroke / variant and "qdN-BS"
+// ("outer/qd8-1m", "full/qd1-4k", "qd32-4k").
+std::string SeriesOf(const BenchPoint& point);
+
+}  // namespace dp
