@@ -147,8 +147,10 @@ struct AlertBook {
     if (auto it = active.find(v.condition); it != active.end()) existing = it->second;
     AlertDecision d = Update(existing, v, FromUnixSeconds(at), policy);
     if (d.write == AlertDecision::Write::kNothing) return false;
-    if (d.alert.state == "resolved") active.erase(v.condition);
-    else active[v.condition] = d.alert;
+    if (d.alert.state == "resolved")
+      active.erase(v.condition);
+    else
+      active[v.condition] = d.alert;
     if (d.notify == NotifyKind::kOpened) {
       ++opened;
       ++opened_by_prefix[v.condition.substr(0, v.condition.find(':'))];
@@ -169,7 +171,7 @@ struct Pipeline {
   std::int64_t next_id = 1;
 
   struct Step {
-    bool retest = false;        // a confirmation re-test is wanted
+    bool retest = false;  // a confirmation re-test is wanted
     bool slowdown_opened = false;
     bool any_opened = false;
   };
@@ -310,9 +312,9 @@ struct PeerResult {
   int trials = 0;
   int flagged_within2 = 0, flagged = 0;
   double windows_sum = 0;
-  int sibling_false_flags = 0;   // healthy siblings flagged, over all windows
+  int sibling_false_flags = 0;  // healthy siblings flagged, over all windows
   long sibling_windows = 0;
-  int naive_flagged = 0;         // the naive rule on the slow drive's own series
+  int naive_flagged = 0;  // the naive rule on the slow drive's own series
 };
 
 // Six drives of one model in one vdev, measured in the same weekly window
@@ -368,30 +370,32 @@ double Pct(int a, int b) { return b ? 100.0 * a / b : 0; }
 void PrintHealthy(const char* source, const char* metric, const HealthyResult& h) {
   std::string kinds;
   for (auto& [k, n] : h.by_kind) kinds += " " + k + "=" + std::to_string(n);
-  std::printf("| %-9s | healthy   | %-8s | %4d drives x %d runs | %d false alerts (%d drives)%s, "
-              "%ld re-tests | %d false alerts (%d drives) |\n",
-              source, metric, h.drives, h.runs_per_drive, h.alerts, h.drives_with_alert,
-              kinds.c_str(), h.retests, h.naive_alerts, h.naive_drives);
+  std::printf(
+      "| %-9s | healthy   | %-8s | %4d drives x %d runs | %d false alerts (%d drives)%s, "
+      "%ld re-tests | %d false alerts (%d drives) |\n",
+      source, metric, h.drives, h.runs_per_drive, h.alerts, h.drives_with_alert, kinds.c_str(),
+      h.retests, h.naive_alerts, h.naive_drives);
 }
 
 void PrintDetect(const char* source, const char* scenario, const char* metric,
                  const DetectResult& d) {
-  std::printf("| %-9s | %-9s | %-8s | %4d trials | within 2 runs: %5.1f%%, within 3: %5.1f%%, "
-              "detected %5.1f%% (mean %.2f runs), %d early alerts | within 2 runs: %5.1f%%, "
-              "detected in 20 runs %5.1f%% |\n",
-              source, scenario, metric, d.trials, Pct(d.within2, d.trials),
-              Pct(d.within3, d.trials), Pct(d.detected, d.trials),
-              d.detected ? d.runs_sum / d.detected : 0.0, d.early_alerts,
-              Pct(d.naive_within2, d.trials), Pct(d.naive_detected, d.trials));
+  std::printf(
+      "| %-9s | %-9s | %-8s | %4d trials | within 2 runs: %5.1f%%, within 3: %5.1f%%, "
+      "detected %5.1f%% (mean %.2f runs), %d early alerts | within 2 runs: %5.1f%%, "
+      "detected in 20 runs %5.1f%% |\n",
+      source, scenario, metric, d.trials, Pct(d.within2, d.trials), Pct(d.within3, d.trials),
+      Pct(d.detected, d.trials), d.detected ? d.runs_sum / d.detected : 0.0, d.early_alerts,
+      Pct(d.naive_within2, d.trials), Pct(d.naive_detected, d.trials));
 }
 
 void PrintPeers(const char* source, const PeerResult& p) {
-  std::printf("| %-9s | peer20    | mb_per_s | %4d vdevs x 6 drives | slow drive flagged within 2 "
-              "windows: %5.1f%% (ever %5.1f%%, mean %.2f windows); healthy siblings flagged: %d in "
-              "%ld drive-windows | slow drive flagged: %5.1f%% |\n",
-              source, p.trials, Pct(p.flagged_within2, p.trials), Pct(p.flagged, p.trials),
-              p.flagged ? p.windows_sum / p.flagged : 0.0, p.sibling_false_flags,
-              p.sibling_windows, Pct(p.naive_flagged, p.trials));
+  std::printf(
+      "| %-9s | peer20    | mb_per_s | %4d vdevs x 6 drives | slow drive flagged within 2 "
+      "windows: %5.1f%% (ever %5.1f%%, mean %.2f windows); healthy siblings flagged: %d in "
+      "%ld drive-windows | slow drive flagged: %5.1f%% |\n",
+      source, p.trials, Pct(p.flagged_within2, p.trials), Pct(p.flagged, p.trials),
+      p.flagged ? p.windows_sum / p.flagged : 0.0, p.sibling_false_flags, p.sibling_windows,
+      Pct(p.naive_flagged, p.trials));
 }
 
 bool SetKey(DetectionConfig& c, const std::string& kv) {
@@ -399,15 +403,24 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
   if (eq == std::string::npos) return false;
   std::string k = kv.substr(0, eq);
   double v = std::atof(kv.c_str() + eq + 1);
-  if (k == "baseline_runs") c.baseline_runs = static_cast<int>(v);
-  else if (k == "baseline_max_runs") c.baseline_max_runs = static_cast<int>(v);
-  else if (k == "band_sigmas") c.band_sigmas = v;
-  else if (k == "min_band_percent") c.min_band_percent = v;
-  else if (k == "peer_min_percent") c.peer_min_percent = v;
-  else if (k == "peer_sigmas") c.peer_sigmas = v;
-  else if (k == "trend_alpha") c.trend_alpha = v;
-  else if (k == "trend_min_percent_per_month") c.trend_min_percent_per_month = v;
-  else return false;
+  if (k == "baseline_runs")
+    c.baseline_runs = static_cast<int>(v);
+  else if (k == "baseline_max_runs")
+    c.baseline_max_runs = static_cast<int>(v);
+  else if (k == "band_sigmas")
+    c.band_sigmas = v;
+  else if (k == "min_band_percent")
+    c.min_band_percent = v;
+  else if (k == "peer_min_percent")
+    c.peer_min_percent = v;
+  else if (k == "peer_sigmas")
+    c.peer_sigmas = v;
+  else if (k == "trend_alpha")
+    c.trend_alpha = v;
+  else if (k == "trend_min_percent_per_month")
+    c.trend_min_percent_per_month = v;
+  else
+    return false;
   return true;
 }
 
@@ -416,23 +429,28 @@ int Main(int argc, char** argv) {
   bool quick = false;
   std::uint64_t seed = 20260101;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--set") && i + 1 < argc && SetKey(cfg, argv[i + 1])) ++i;
+    if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--set") && i + 1 < argc && SetKey(cfg, argv[i + 1]))
+      ++i;
     else {
       std::fprintf(stderr, "usage: detect_quality [--quick] [--seed N] [--set key=value]...\n");
       return 2;
     }
   }
   AlertPolicy policy;  // defaults: resolve after 3 clear runs
-  std::printf("detection config: baseline_runs=%d..%d band_sigmas=%.2f min_band_percent=%.1f "
-              "peer_min_percent=%.1f peer_sigmas=%.1f trend_alpha=%g trend_min=%.1f%%/month; "
-              "noise 3%%, weekly runs, re-test 1 h after a doubtful run; seed %llu\n\n",
-              cfg.baseline_runs, cfg.baseline_max_runs, cfg.band_sigmas, cfg.min_band_percent, cfg.peer_min_percent,
-              cfg.peer_sigmas, cfg.trend_alpha, cfg.trend_min_percent_per_month,
-              static_cast<unsigned long long>(seed));
-  std::printf("| source    | scenario  | metric   | size | diskpulse (change + trend + peers, alert "
-              "lifecycle) | naive: one run 20%% worse than the mean of the last 5 |\n");
+  std::printf(
+      "detection config: baseline_runs=%d..%d band_sigmas=%.2f min_band_percent=%.1f "
+      "peer_min_percent=%.1f peer_sigmas=%.1f trend_alpha=%g trend_min=%.1f%%/month; "
+      "noise 3%%, weekly runs, re-test 1 h after a doubtful run; seed %llu\n\n",
+      cfg.baseline_runs, cfg.baseline_max_runs, cfg.band_sigmas, cfg.min_band_percent,
+      cfg.peer_min_percent, cfg.peer_sigmas, cfg.trend_alpha, cfg.trend_min_percent_per_month,
+      static_cast<unsigned long long>(seed));
+  std::printf(
+      "| source    | scenario  | metric   | size | diskpulse (change + trend + peers, alert "
+      "lifecycle) | naive: one run 20%% worse than the mean of the last 5 |\n");
   std::printf("|---|---|---|---|---|---|\n");
 
   const detect::SeriesKey tput{"d", "d", "seq", "outer", "mb_per_s"};
@@ -462,12 +480,12 @@ int Main(int argc, char** argv) {
                Healthy(tput, cfg, policy, sim_drives, 500, sim(SimulatedSource::kSeqMbps, 1)));
   PrintHealthy("simulated", "p99_us",
                Healthy(p99, cfg, policy, sim_drives, 500, sim(SimulatedSource::kRandomP99, 1)));
-  PrintDetect("simulated", "drop15", "mb_per_s",
-              Degrade(tput, cfg, policy, sim_trials, sim(SimulatedSource::kSeqMbps, 0.85),
-                      seed + 3));
-  PrintDetect("simulated", "p99x1.5", "p99_us",
-              Degrade(p99, cfg, policy, sim_trials, sim(SimulatedSource::kRandomP99, 1.5),
-                      seed + 4));
+  PrintDetect(
+      "simulated", "drop15", "mb_per_s",
+      Degrade(tput, cfg, policy, sim_trials, sim(SimulatedSource::kSeqMbps, 0.85), seed + 3));
+  PrintDetect(
+      "simulated", "p99x1.5", "p99_us",
+      Degrade(p99, cfg, policy, sim_trials, sim(SimulatedSource::kRandomP99, 1.5), seed + 4));
   PrintPeers("simulated", Peers(cfg, policy, sim_vdevs, 500, sim(SimulatedSource::kSeqMbps, 0.8)));
   return 0;
 }

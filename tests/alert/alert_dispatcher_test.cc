@@ -1,9 +1,9 @@
 #include "alert/alert_dispatcher.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "base/fake_clock.h"
 
@@ -100,7 +100,7 @@ TEST(AlertDispatcher, SlowSinkNeverBlocksTheCallerNorOtherSinks) {
   auto stats = d.Stats();
   EXPECT_EQ(stats[0].name, "slow");
   EXPECT_GE(stats[0].dropped, 1u);  // 5 into a queue of 2 behind a busy sink
-  d.Stop();                          // does not wait for the slow sink's queue
+  d.Stop();                         // does not wait for the slow sink's queue
 }
 
 TEST(AlertDispatcher, MinSeverityFiltersButTestsAlwaysGo) {
@@ -116,8 +116,7 @@ TEST(AlertDispatcher, MinSeverityFiltersButTestsAlwaysGo) {
   d.Submit(MakeTestNotification(FakeClock().Now()));
   ASSERT_TRUE(d.WaitIdle(5s));
   std::lock_guard lock(s->mu);
-  EXPECT_EQ(s->delivered,
-            (std::vector<std::string>{"crit", "diskpulse test notification"}));
+  EXPECT_EQ(s->delivered, (std::vector<std::string>{"crit", "diskpulse test notification"}));
 }
 
 TEST(AlertDispatcher, SendTestReportsEverySink) {

@@ -145,9 +145,14 @@ bool MakeSelfSignedCert(const std::string& dir, const std::string& host, std::st
   bool ip = host.find_first_not_of("0123456789.") == std::string::npos;
   PosixCommandRunner runner;
   CommandSpec spec;
-  spec.argv = {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
-               "-out", cert, "-days", "2", "-subj", "/CN=" + host, "-addext",
-               std::string("subjectAltName=") + (ip ? "IP:" : "DNS:") + host};
+  spec.argv = {"openssl",  "req",
+               "-x509",    "-newkey",
+               "rsa:2048", "-nodes",
+               "-keyout",  key,
+               "-out",     cert,
+               "-days",    "2",
+               "-subj",    "/CN=" + host,
+               "-addext",  std::string("subjectAltName=") + (ip ? "IP:" : "DNS:") + host};
   spec.timeout = std::chrono::seconds(60);
   auto out = runner.Run(spec);
   if (!out.ok()) {

@@ -36,8 +36,8 @@ TEST(MailSink, WorkingCommandGetsTheMessageOnStdin) {
   testing::TempDir dir;
   std::string out = dir.Path("mail.txt");
   // A stand-in for sendmail: writes its stdin and argv to files.
-  std::string script = dir.Write("fake-sendmail.sh",
-                                 "#!/bin/sh\necho \"$@\" > \"$0.args\"\ncat > " + out + "\n");
+  std::string script =
+      dir.Write("fake-sendmail.sh", "#!/bin/sh\necho \"$@\" > \"$0.args\"\ncat > " + out + "\n");
   ASSERT_EQ(chmod(script.c_str(), 0755), 0);
   PosixCommandRunner runner;
   MailSink sink(Config({script, "-t", "-oi"}), runner);

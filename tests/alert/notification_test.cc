@@ -29,8 +29,7 @@ TEST(Notification, DriveNameComesFromEvidence) {
 }
 
 TEST(Notification, JsonDocument) {
-  Notification n =
-      MakeNotification(NotifyKind::kResolved, SampleAlert(), FakeClock().Now(), "nas");
+  Notification n = MakeNotification(NotifyKind::kResolved, SampleAlert(), FakeClock().Now(), "nas");
   nlohmann::json j = NotificationToJson(n);
   EXPECT_EQ(j["event"], "resolved");
   EXPECT_EQ(j["drive"], "sda");
@@ -42,8 +41,9 @@ TEST(Notification, JsonDocument) {
 
 TEST(Notification, TemplatesEscapeForJsonOnlyWhenAsked) {
   Notification n = MakeNotification(NotifyKind::kOpened, SampleAlert(), FakeClock().Now());
-  std::string slack = RenderTemplate(R"js({"text": "{{summary}} on {{drive}} ({{severity}})"})js", n,
-                                     /*json_escape=*/true);
+  std::string slack =
+      RenderTemplate(R"js({"text": "{{summary}} on {{drive}} ({{severity}})"})js", n,
+                     /*json_escape=*/true);
   nlohmann::json j = nlohmann::json::parse(slack);  // must stay valid JSON
   EXPECT_EQ(j["text"], "sda seq throughput dropped 18%: \"152\" and 150 MB/s on sda (warning)");
   std::string plain = RenderTemplate("{{ summary }}|{{unknown}}|{{priority}}", n, false);

@@ -1,8 +1,7 @@
 #include "alert/syslog_sink.h"
 
-#include <syslog.h>
-
 #include <gtest/gtest.h>
+#include <syslog.h>
 
 #include "base/fake_clock.h"
 

@@ -58,14 +58,12 @@ TEST(AlertsConfig, ErrorsNameTheKey) {
   auto c = ParseAlertsConfig(j);
   ASSERT_FALSE(c.ok());
   const std::string& m = c.status().message();
-  for (const char* want : {"alerts.webhooks[0].url: must start with http:// or https://",
-                           "alerts.webhooks[1].method: expected POST or PUT",
-                           "alerts.webhooks[1].colour: unknown key",
-                           "alerts.mail[0].command: must name",
-                           "alerts.mail[0].to: required",
-                           "alerts.syslog.facility: expected daemon, user or local0..local7",
-                           "alerts.detection.band_sigmas: must be between",
-                           "alerts.reminders: unknown key"}) {
+  for (const char* want :
+       {"alerts.webhooks[0].url: must start with http:// or https://",
+        "alerts.webhooks[1].method: expected POST or PUT", "alerts.webhooks[1].colour: unknown key",
+        "alerts.mail[0].command: must name", "alerts.mail[0].to: required",
+        "alerts.syslog.facility: expected daemon, user or local0..local7",
+        "alerts.detection.band_sigmas: must be between", "alerts.reminders: unknown key"}) {
     EXPECT_NE(m.find(want), std::string::npos) << "missing '" << want << "' in:\n" << m;
   }
 }

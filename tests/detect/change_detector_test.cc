@@ -1,8 +1,8 @@
 #include "detect/change_detector.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace dp::detect {
 namespace {
@@ -74,7 +74,8 @@ TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
 TEST(ChangeDetector, OutsideThenInsideThenOutsideIsNotConfirmed) {
   DetectionConfig cfg;
   auto h = Series(kBase);
-  for (double x : {170.0, 199.0, 170.0}) h.push_back(Sample{h.back().run_id + 1, h.back().at + kWeek, x});
+  for (double x : {170.0, 199.0, 170.0})
+    h.push_back(Sample{h.back().run_id + 1, h.back().at + kWeek, x});
   EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kNeedsConfirmation);
 }
 

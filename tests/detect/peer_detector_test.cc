@@ -11,15 +11,16 @@ constexpr std::int64_t kWeek = 7 * 86400;
 PeerHistory Peer(const std::string& id, std::vector<double> values, std::int64_t offset = 1800) {
   PeerHistory p{id, id, {}};
   for (std::size_t i = 0; i < values.size(); ++i)
-    p.samples.push_back(Sample{static_cast<std::int64_t>(100 + i), kT0 + static_cast<std::int64_t>(i) * kWeek + offset,
-                               values[i]});
+    p.samples.push_back(Sample{static_cast<std::int64_t>(100 + i),
+                               kT0 + static_cast<std::int64_t>(i) * kWeek + offset, values[i]});
   return p;
 }
 
 std::vector<Sample> Own(std::vector<double> values) {
   std::vector<Sample> out;
   for (std::size_t i = 0; i < values.size(); ++i)
-    out.push_back(Sample{static_cast<std::int64_t>(i + 1), kT0 + static_cast<std::int64_t>(i) * kWeek, values[i]});
+    out.push_back(Sample{static_cast<std::int64_t>(i + 1),
+                         kT0 + static_cast<std::int64_t>(i) * kWeek, values[i]});
   return out;
 }
 
@@ -41,8 +42,7 @@ TEST(PeerDetector, DriveTwentyPercentSlowerIsFlaggedInTwoWindows) {
   EXPECT_NEAR(*v.peer_median, 200, 0.01);
   EXPECT_NEAR(*v.change_percent, 21, 0.01);
   EXPECT_EQ(v.details["siblings"].size(), 5u);
-  EXPECT_NE(v.summary.find("below the median of its 5 siblings"), std::string::npos)
-      << v.summary;
+  EXPECT_NE(v.summary.find("below the median of its 5 siblings"), std::string::npos) << v.summary;
 }
 
 TEST(PeerDetector, InLineIsClear) {

@@ -1,8 +1,8 @@
 #include "detect/robust_stats.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace dp::detect {
 namespace {

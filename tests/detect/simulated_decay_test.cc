@@ -1,9 +1,9 @@
 // Months of weekly runs on a FakeClock against a SimulatedEngine drive: a
 // drive that starts decaying at a known time is alerted after it starts and
 // not before; a steady drive never is (issue 5, "simulated-months test").
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
@@ -82,8 +82,8 @@ TEST(SimulatedMonths, DecayingDriveIsAlertedAfterItStartsAndNotBefore) {
     // Healthy for half a year, then 4%/month slower.
     Outcome o = Simulate(52, 26, 4.0, seed);
     ASSERT_GE(o.first_alert_week, 0) << "seed " << seed << ": never alerted";
-    EXPECT_GT(o.first_alert_week, 26) << "seed " << seed << ": alerted before the decay: "
-                                      << o.summary;
+    EXPECT_GT(o.first_alert_week, 26)
+        << "seed " << seed << ": alerted before the decay: " << o.summary;
     // 8% below baseline (the band floor) is reached ~2 months in; allow 4.
     EXPECT_LE(o.first_alert_week, 26 + 17) << "seed " << seed << ": " << o.summary;
     EXPECT_TRUE(o.condition.rfind("slowdown:", 0) == 0 || o.condition.rfind("trend:", 0) == 0)

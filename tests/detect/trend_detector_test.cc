@@ -1,8 +1,8 @@
 #include "detect/trend_detector.h"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 namespace dp::detect {
 namespace {

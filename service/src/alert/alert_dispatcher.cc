@@ -98,14 +98,13 @@ void AlertDispatcher::Work(Lane* lane) {
       lane->stats.last_error = st.ToString();
       if (attempt >= lane->policy.max_attempts) {
         ++lane->stats.failed;
-        LogError("alert sink " + lane->stats.name + ": giving up after " +
-                 std::to_string(attempt) + " attempt(s): " + st.ToString() + " (" + n.Title() +
-                 ")");
+        LogError("alert sink " + lane->stats.name + ": giving up after " + std::to_string(attempt) +
+                 " attempt(s): " + st.ToString() + " (" + n.Title() + ")");
         break;
       }
       LogWarning("alert sink " + lane->stats.name + ": attempt " + std::to_string(attempt) +
-                 " failed: " + st.ToString() + "; retrying in " +
-                 std::to_string(backoff.count()) + " ms");
+                 " failed: " + st.ToString() + "; retrying in " + std::to_string(backoff.count()) +
+                 " ms");
       if (cv_.wait_for(lock, backoff, [&] { return stopping_; })) {
         lane->stats.dropped += 1;
         lane->busy = false;

@@ -29,8 +29,8 @@
 namespace dp {
 
 struct SinkPolicy {
-  int max_attempts = 4;                                // 1 = no retry
-  std::chrono::milliseconds retry_initial{5'000};      // doubles each retry
+  int max_attempts = 4;                            // 1 = no retry
+  std::chrono::milliseconds retry_initial{5'000};  // doubles each retry
   std::chrono::milliseconds retry_max{300'000};
   Severity min_severity = Severity::kInfo;
   std::size_t queue_capacity = 256;
@@ -38,12 +38,12 @@ struct SinkPolicy {
 
 struct SinkStats {
   std::string name;
-  std::uint64_t sent = 0;        // delivered
-  std::uint64_t failed = 0;      // given up after max_attempts
+  std::uint64_t sent = 0;    // delivered
+  std::uint64_t failed = 0;  // given up after max_attempts
   std::uint64_t attempts_failed = 0;
-  std::uint64_t dropped = 0;     // pushed out of a full queue, or left at Stop
-  std::size_t queued = 0;        // waiting now (the one in flight excluded)
-  std::string last_error;        // "" when the last attempt succeeded
+  std::uint64_t dropped = 0;  // pushed out of a full queue, or left at Stop
+  std::size_t queued = 0;     // waiting now (the one in flight excluded)
+  std::string last_error;     // "" when the last attempt succeeded
 };
 
 struct SinkTestResult {

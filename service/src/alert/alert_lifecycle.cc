@@ -27,12 +27,18 @@ AlertPolicy AlertPolicy::FromConfig(const AlertsConfig& c) {
 
 std::string_view NotifyKindName(NotifyKind k) {
   switch (k) {
-    case NotifyKind::kNone: return "none";
-    case NotifyKind::kOpened: return "opened";
-    case NotifyKind::kReminder: return "reminder";
-    case NotifyKind::kEscalated: return "escalated";
-    case NotifyKind::kResolved: return "resolved";
-    case NotifyKind::kTest: return "test";
+    case NotifyKind::kNone:
+      return "none";
+    case NotifyKind::kOpened:
+      return "opened";
+    case NotifyKind::kReminder:
+      return "reminder";
+    case NotifyKind::kEscalated:
+      return "escalated";
+    case NotifyKind::kResolved:
+      return "resolved";
+    case NotifyKind::kTest:
+      return "test";
   }
   return "unknown";
 }
@@ -72,7 +78,8 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       a.severity = std::string(SeverityName(v.severity));
       a.state = "open";
       a.summary = v.summary;
-      a.evidence_json = VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      a.evidence_json =
+          VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       a.opened_at = t;
       a.updated_at = t;
       a.clear_streak = 0;
@@ -84,7 +91,8 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
     }
     Alert a = *existing;
     a.summary = v.summary;
-    a.evidence_json = VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    a.evidence_json =
+        VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     a.updated_at = t;
     a.clear_streak = 0;
     d.write = AlertDecision::Write::kUpdate;

@@ -34,7 +34,7 @@ std::string_view NotifyKindName(NotifyKind k);  // "none", "opened", "reminder",
 struct AlertDecision {
   enum class Write { kNothing, kInsert, kUpdate };
   Write write = Write::kNothing;
-  Alert alert;                       // the state to store when write != kNothing
+  Alert alert;  // the state to store when write != kNothing
   NotifyKind notify = NotifyKind::kNone;
 };
 

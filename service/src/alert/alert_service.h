@@ -19,8 +19,8 @@ namespace dp {
 
 struct AlertServiceOptions {
   AlertPolicy policy;
-  bool notify = true;       // alerts.enabled: false stores alerts but sends nothing
-  std::string host;         // shown in notifications
+  bool notify = true;  // alerts.enabled: false stores alerts but sends nothing
+  std::string host;    // shown in notifications
 };
 
 class AlertService {

@@ -6,7 +6,8 @@ namespace dp {
 namespace {
 
 std::string EscapeJsonString(const std::string& s) {
-  std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string quoted =
+      nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return quoted.substr(1, quoted.size() - 2);
 }
 
@@ -34,10 +35,17 @@ std::string Notification::Title() const {
   if (kind == NotifyKind::kTest) return "diskpulse test notification";
   std::string prefix;
   switch (kind) {
-    case NotifyKind::kReminder: prefix = "Reminder: "; break;
-    case NotifyKind::kEscalated: prefix = "Escalated: "; break;
-    case NotifyKind::kResolved: prefix = "Resolved: "; break;
-    default: break;
+    case NotifyKind::kReminder:
+      prefix = "Reminder: ";
+      break;
+    case NotifyKind::kEscalated:
+      prefix = "Escalated: ";
+      break;
+    case NotifyKind::kResolved:
+      prefix = "Resolved: ";
+      break;
+    default:
+      break;
   }
   std::string line = alert.summary;
   if (auto nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
@@ -60,7 +68,8 @@ std::string Notification::Text() const {
   if (alert.resolved_at) t += ", resolved " + FormatUtc(FromUnixSeconds(*alert.resolved_at));
   if (!host.empty()) t += "\nHost: " + host;
   nlohmann::json ev = Evidence(alert);
-  if (!ev.empty()) t += "\n\nEvidence:\n" + ev.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (!ev.empty())
+    t += "\n\nEvidence:\n" + ev.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   return t;
 }
 
@@ -108,8 +117,8 @@ nlohmann::json NotificationToJson(const Notification& n) {
   a["state"] = n.alert.state;
   a["opened_at"] = n.alert.opened_at;
   a["updated_at"] = n.alert.updated_at;
-  a["acknowledged_at"] = n.alert.acknowledged_at ? nlohmann::json(*n.alert.acknowledged_at)
-                                                 : nlohmann::json();
+  a["acknowledged_at"] =
+      n.alert.acknowledged_at ? nlohmann::json(*n.alert.acknowledged_at) : nlohmann::json();
   a["resolved_at"] = n.alert.resolved_at ? nlohmann::json(*n.alert.resolved_at) : nlohmann::json();
   a["notify_count"] = n.alert.notify_count;
   j["alert"] = a;

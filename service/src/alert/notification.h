@@ -18,10 +18,9 @@
 //   {{json}}       the whole notification JSON document (compact)
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "alert/alert_lifecycle.h"
 #include "base/clock.h"

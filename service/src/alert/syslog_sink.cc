@@ -17,9 +17,7 @@ Result<std::unique_ptr<SyslogSink>> SyslogSink::Create(const SyslogAlertConfig& 
   if (it == kFacilities.end())
     return InvalidArgument("alerts.syslog.facility: unknown facility '" + config.facility + "'");
   if (!writer) {
-    writer = [](int priority, const std::string& line) {
-      ::syslog(priority, "%s", line.c_str());
-    };
+    writer = [](int priority, const std::string& line) { ::syslog(priority, "%s", line.c_str()); };
   }
   return std::unique_ptr<SyslogSink>(new SyslogSink(it->second, std::move(writer)));
 }
@@ -37,8 +35,10 @@ std::string SyslogSink::Line(const Notification& n) {
 int SyslogSink::PriorityFor(const Notification& n) const {
   int level = LOG_NOTICE;
   if (n.kind != NotifyKind::kResolved && n.kind != NotifyKind::kTest) {
-    if (n.alert.severity == "critical") level = LOG_CRIT;
-    else if (n.alert.severity == "warning") level = LOG_WARNING;
+    if (n.alert.severity == "critical")
+      level = LOG_CRIT;
+    else if (n.alert.severity == "warning")
+      level = LOG_WARNING;
   }
   return facility_ | level;
 }

@@ -70,8 +70,8 @@ Result<WebhookUrl> ParseWebhookUrl(std::string_view url) {
   } else if (url.rfind("http://", 0) == 0) {
     rest = url.substr(7);
   } else {
-    return InvalidArgument("webhook URL must start with http:// or https://: '" +
-                           std::string(url) + "'");
+    return InvalidArgument("webhook URL must start with http:// or https://: '" + std::string(url) +
+                           "'");
   }
   std::size_t slash = rest.find_first_of("/?");
   std::string_view authority = rest.substr(0, slash);
@@ -94,7 +94,8 @@ Result<WebhookUrl> ParseWebhookUrl(std::string_view url) {
     host = authority.substr(0, colon);
     port = authority.substr(colon + 1);
   }
-  if (host.empty()) return InvalidArgument("webhook URL: missing host in '" + std::string(url) + "'");
+  if (host.empty())
+    return InvalidArgument("webhook URL: missing host in '" + std::string(url) + "'");
   u.host = std::string(host);
   if (!port.empty()) {
     if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos ||
@@ -131,10 +132,10 @@ Status WebhookSink::Send(const Notification& n) {
   const std::string timeout_text =
       where + ": no answer within " + std::to_string(config_.timeout_seconds) + " s";
 
-  http::request<http::string_body> req{
-      config_.method == "PUT" ? http::verb::put : http::verb::post, url_.target, 11};
-  std::string host_header = url_.host.find(':') != std::string::npos ? "[" + url_.host + "]"
-                                                                     : url_.host;
+  http::request<http::string_body> req{config_.method == "PUT" ? http::verb::put : http::verb::post,
+                                       url_.target, 11};
+  std::string host_header =
+      url_.host.find(':') != std::string::npos ? "[" + url_.host + "]" : url_.host;
   if (!url_.default_port) host_header += ":" + url_.port;
   req.set(http::field::host, host_header);
   req.set(http::field::user_agent, std::string("diskpulse/") + DP_VERSION);
@@ -171,8 +172,7 @@ Status WebhookSink::Send(const Notification& n) {
 
     auto connect = [&](beast::tcp_stream& s) -> Status {
       s.expires_at(deadline);
-      beast::error_code e =
-          RunOp(ioc, [&](auto h) { s.async_connect(endpoints, std::move(h)); });
+      beast::error_code e = RunOp(ioc, [&](auto h) { s.async_connect(endpoints, std::move(h)); });
       if (e == beast::error::timeout) return Timeout(timeout_text);
       if (e) return Unavailable(where + ": cannot connect: " + e.message());
       return Status::Ok();
@@ -212,7 +212,8 @@ Status WebhookSink::Send(const Notification& n) {
       }
       ctx.set_verify_mode(config_.verify_tls ? asio::ssl::verify_peer : asio::ssl::verify_none);
       beast::ssl_stream<beast::tcp_stream> stream(ioc, ctx);
-      if (config_.verify_tls) stream.set_verify_callback(asio::ssl::host_name_verification(url_.host));
+      if (config_.verify_tls)
+        stream.set_verify_callback(asio::ssl::host_name_verification(url_.host));
       if (!IsIpLiteral(url_.host) &&
           !SSL_set_tlsext_host_name(stream.native_handle(), url_.host.c_str()))
         return Unavailable(where + ": cannot set TLS server name");
@@ -235,8 +236,8 @@ Status WebhookSink::Send(const Notification& n) {
     std::string body = res.body().substr(0, 200);
     for (char& c : body)
       if (c == '\n' || c == '\r') c = ' ';
-    return Unavailable(where + ": HTTP " + std::to_string(code) + " " +
-                       std::string(res.reason()) + (body.empty() ? "" : ": " + body));
+    return Unavailable(where + ": HTTP " + std::to_string(code) + " " + std::string(res.reason()) +
+                       (body.empty() ? "" : ": " + body));
   } catch (const std::exception& e) {
     // Boost may throw (e.g. resource exhaustion); nothing crosses the module.
     return Unavailable(where + ": " + e.what());

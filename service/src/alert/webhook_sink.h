@@ -21,9 +21,9 @@ namespace dp {
 
 struct WebhookUrl {
   bool tls = false;
-  std::string host;     // without brackets for IPv6 literals
-  std::string port;     // "80" / "443" by default
-  std::string target;   // "/path?query", "/" when empty
+  std::string host;    // without brackets for IPv6 literals
+  std::string port;    // "80" / "443" by default
+  std::string target;  // "/path?query", "/" when empty
   bool default_port = true;
 };
 // "https://ntfy.example:8443/disks?x=1" -> {tls, host, port, target}.

@@ -10,15 +10,23 @@ using nlohmann::json;
 
 const char* KindOf(const json& j) {
   switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    case json::value_t::number_float: return "a number";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "something else";
+    case json::value_t::number_unsigned:
+      return "an integer";
+    case json::value_t::number_float:
+      return "a number";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "something else";
   }
 }
 
@@ -46,15 +54,19 @@ class Fields {
 
   void String(const char* key, std::string& out) {
     if (const json* v = Find(key)) {
-      if (v->is_string()) out = v->get<std::string>();
-      else Error(key, std::string("expected a string, found ") + KindOf(*v));
+      if (v->is_string())
+        out = v->get<std::string>();
+      else
+        Error(key, std::string("expected a string, found ") + KindOf(*v));
     }
   }
 
   void Bool(const char* key, bool& out) {
     if (const json* v = Find(key)) {
-      if (v->is_boolean()) out = v->get<bool>();
-      else Error(key, std::string("expected true or false, found ") + KindOf(*v));
+      if (v->is_boolean())
+        out = v->get<bool>();
+      else
+        Error(key, std::string("expected true or false, found ") + KindOf(*v));
     }
   }
 
@@ -68,8 +80,8 @@ class Fields {
     std::vector<std::string> tmp;
     for (const auto& e : *v) {
       if (!e.is_string()) {
-        Error(key, std::string("expected an array of strings, found an element that is ") +
-                       KindOf(e));
+        Error(key,
+              std::string("expected an array of strings, found an element that is ") + KindOf(e));
         return;
       }
       tmp.push_back(e.get<std::string>());
@@ -137,8 +149,8 @@ void ParseDetection(Fields& f, DetectionConfig& d) {
   f.Number("baseline_runs", d.baseline_runs, 3, 100);
   f.Number("baseline_max_runs", d.baseline_max_runs, 3, 1000);
   if (d.baseline_max_runs < d.baseline_runs)
-    f.Error("baseline_max_runs", "must be at least baseline_runs (" +
-                                     std::to_string(d.baseline_runs) + ")");
+    f.Error("baseline_max_runs",
+            "must be at least baseline_runs (" + std::to_string(d.baseline_runs) + ")");
   f.Number("band_sigmas", d.band_sigmas, 1, 20);
   f.Number("min_band_percent", d.min_band_percent, 0, 90);
   f.Number("trend_min_runs", d.trend_min_runs, 4, 10000);
@@ -193,7 +205,8 @@ void ParseMail(Fields& f, MailConfig& m) {
   f.String("name", m.name);
   f.Strings("command", m.command);
   if (m.command.empty() || m.command[0].empty())
-    f.Error("command", "must name a sendmail-compatible program, e.g. [\"/usr/sbin/sendmail\", \"-t\"]");
+    f.Error("command",
+            "must name a sendmail-compatible program, e.g. [\"/usr/sbin/sendmail\", \"-t\"]");
   f.Strings("to", m.to);
   if (m.to.empty()) f.Error("to", "required: at least one address");
   for (const auto& a : m.to) {
@@ -264,12 +277,12 @@ Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts) {
         Fields sf(*s, "alerts.syslog", errors);
         sf.Bool("enabled", c.syslog.enabled);
         sf.String("facility", c.syslog.facility);
-        static const std::set<std::string> kFacilities = {
-            "daemon", "user",   "local0", "local1", "local2",
-            "local3", "local4", "local5", "local6", "local7"};
+        static const std::set<std::string> kFacilities = {"daemon", "user",   "local0", "local1",
+                                                          "local2", "local3", "local4", "local5",
+                                                          "local6", "local7"};
         if (!kFacilities.count(c.syslog.facility))
-          sf.Error("facility", "expected daemon, user or local0..local7, found '" +
-                                   c.syslog.facility + "'");
+          sf.Error("facility",
+                   "expected daemon, user or local0..local7, found '" + c.syslog.facility + "'");
         sf.Severity("min_severity", c.syslog.min_severity);
       }
     }

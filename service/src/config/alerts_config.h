@@ -8,10 +8,9 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 
@@ -28,13 +27,13 @@ struct DetectionConfig {
   double trend_window_days = 180;   // the trend looks at runs this recent
   double trend_alpha = 0.001;       // Mann-Kendall one-sided significance level
   double trend_min_percent_per_month = 2;  // smaller slopes are not reported
-  double peer_min_percent = 10;     // a drive must be this % worse than its siblings' median
-  double peer_sigmas = 2;           // and this many robust sigmas of the siblings' spread
-  int peer_min_siblings = 2;        // siblings measured in the same window needed to judge
-  int peer_window_seconds = 43200;  // siblings' runs within +/- this of the drive's run
-  int temperature_max_c = 60;       // SATA/SAS drive temperature ceiling
-  int nvme_temperature_max_c = 75;  // NVMe temperature ceiling
-  int nvme_spare_min_percent = 10;  // used when the drive reports no spare threshold
+  double peer_min_percent = 10;            // a drive must be this % worse than its siblings' median
+  double peer_sigmas = 2;                  // and this many robust sigmas of the siblings' spread
+  int peer_min_siblings = 2;               // siblings measured in the same window needed to judge
+  int peer_window_seconds = 43200;         // siblings' runs within +/- this of the drive's run
+  int temperature_max_c = 60;              // SATA/SAS drive temperature ceiling
+  int nvme_temperature_max_c = 75;         // NVMe temperature ceiling
+  int nvme_spare_min_percent = 10;         // used when the drive reports no spare threshold
 };
 
 // One HTTP(S) endpoint. The body is `body_template` with {{placeholders}}
@@ -42,27 +41,27 @@ struct DetectionConfig {
 // notification's JSON document. In a JSON content type the replacements are
 // JSON-string-escaped, so templates such as {"text": "{{summary}}"} stay valid.
 struct WebhookConfig {
-  std::string name;                       // for logs; default "webhook-N"
-  std::string url;                        // required: http:// or https://
-  std::string method = "POST";            // POST | PUT
+  std::string name;             // for logs; default "webhook-N"
+  std::string url;              // required: http:// or https://
+  std::string method = "POST";  // POST | PUT
   std::string content_type = "application/json";
-  std::string body_template;              // "" = the full JSON notification
+  std::string body_template;                   // "" = the full JSON notification
   std::map<std::string, std::string> headers;  // values are templates too
-  std::string ca_file;                    // PEM bundle to trust; "" = system store
-  bool verify_tls = true;                 // false only for testing; logged loudly
-  int timeout_seconds = 10;               // per attempt: connect + send + answer
-  int max_attempts = 4;                   // 1 = no retry
-  int retry_initial_seconds = 5;          // backoff: doubles each retry
+  std::string ca_file;                         // PEM bundle to trust; "" = system store
+  bool verify_tls = true;                      // false only for testing; logged loudly
+  int timeout_seconds = 10;                    // per attempt: connect + send + answer
+  int max_attempts = 4;                        // 1 = no retry
+  int retry_initial_seconds = 5;               // backoff: doubles each retry
   int retry_max_seconds = 300;
-  std::string min_severity = "info";      // notifications below are not sent
+  std::string min_severity = "info";  // notifications below are not sent
 };
 
 // A sendmail-compatible command: the whole message (headers + body) on stdin.
 struct MailConfig {
-  std::string name;                       // default "mail-N"
+  std::string name;                                                        // default "mail-N"
   std::vector<std::string> command = {"/usr/sbin/sendmail", "-t", "-oi"};  // argv, no shell
-  std::vector<std::string> to;            // required, at least one address
-  std::string from = "diskpulse";         // From: header
+  std::vector<std::string> to;     // required, at least one address
+  std::string from = "diskpulse";  // From: header
   std::string subject_prefix = "[diskpulse]";
   int timeout_seconds = 30;
   int max_attempts = 3;
@@ -72,17 +71,17 @@ struct MailConfig {
 };
 
 struct SyslogAlertConfig {
-  bool enabled = false;                   // off by default
-  std::string facility = "daemon";        // daemon | user | local0 .. local7
+  bool enabled = false;             // off by default
+  std::string facility = "daemon";  // daemon | user | local0 .. local7
   std::string min_severity = "info";
 };
 
 struct AlertsConfig {
-  bool enabled = true;                    // false: verdicts are stored, nothing is sent
-  int resolve_after_clear_runs = 3;       // clear evaluations in a row that resolve an alert
-  int first_reminder_hours = 24;          // reminders at 1, 2, 4, ... days after the last
-  int max_reminder_days = 32;             // cap on the reminder interval; 0 = no reminders
-  int queue_capacity = 256;               // per sink; the oldest notification is dropped beyond
+  bool enabled = true;               // false: verdicts are stored, nothing is sent
+  int resolve_after_clear_runs = 3;  // clear evaluations in a row that resolve an alert
+  int first_reminder_hours = 24;     // reminders at 1, 2, 4, ... days after the last
+  int max_reminder_days = 32;        // cap on the reminder interval; 0 = no reminders
+  int queue_capacity = 256;          // per sink; the oldest notification is dropped beyond
   std::vector<WebhookConfig> webhooks;
   std::vector<MailConfig> mail;
   SyslogAlertConfig syslog;

@@ -35,12 +35,12 @@
 namespace dp::detect {
 
 struct Baseline {
-  bool ready = false;           // at least cfg.baseline_runs good runs
-  int runs = 0;                 // good runs in the baseline
-  int wanted = 0;               // cfg.baseline_runs
+  bool ready = false;  // at least cfg.baseline_runs good runs
+  int runs = 0;        // good runs in the baseline
+  int wanted = 0;      // cfg.baseline_runs
   double median = 0;
-  double mad = 0;               // unscaled
-  double sd = 0;                // sample standard deviation of the baseline runs
+  double mad = 0;  // unscaled
+  double sd = 0;   // sample standard deviation of the baseline runs
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 };

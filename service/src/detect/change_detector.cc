@@ -68,14 +68,13 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   }
   Baseline base = ComputeBaseline(history, history.size() - 1, cfg, baseline_since);
   const bool has_prev =
-      prev_index < history.size() &&
-      std::find(base.run_ids.begin(), base.run_ids.end(), history[prev_index].run_id) ==
-          base.run_ids.end();
+      prev_index < history.size() && std::find(base.run_ids.begin(), base.run_ids.end(),
+                                               history[prev_index].run_id) == base.run_ids.end();
   v.baseline_runs = base.runs;
   v.details["baseline_run_ids"] = base.run_ids;
   v.details["baseline_since"] = baseline_since;
-  v.details["direction"] = dir == Direction::kHigherIsBetter ? "higher_is_better"
-                                                             : "lower_is_better";
+  v.details["direction"] =
+      dir == Direction::kHigherIsBetter ? "higher_is_better" : "lower_is_better";
   if (base.runs > 0) {
     v.baseline_median = base.median;
     v.baseline_mad = base.mad;
@@ -114,8 +113,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.change_percent = WorsePercent(latest.value, base.median, dir);
   const std::string unit = v.unit;
   const std::string band_text = "band " + FormatValue(band.low, "") + "-" +
-                                FormatValue(band.high, unit) + ", " +
-                                std::to_string(base.runs) + " runs";
+                                FormatValue(band.high, unit) + ", " + std::to_string(base.runs) +
+                                " runs";
   const std::string base_text = "baseline " + FormatValue(base.median, unit);
   const char* worse_word = dir == Direction::kHigherIsBetter ? "below" : "above";
   char pct[32];

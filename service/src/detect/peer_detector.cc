@@ -14,7 +14,7 @@ namespace dp::detect {
 namespace {
 
 struct Window {
-  bool judged = false;     // enough siblings
+  bool judged = false;  // enough siblings
   bool outside = false;
   double median = 0, mad = 0, margin = 0;
   nlohmann::json siblings = nlohmann::json::array();
@@ -43,8 +43,9 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
   w.judged = true;
   w.median = Median(values);
   w.mad = Mad(values);
-  w.margin = std::max(cfg.peer_sigmas * kMadToSigma * MadSmallSampleFactor(static_cast<int>(values.size())) * w.mad,
-                      cfg.peer_min_percent / 100.0 * std::fabs(w.median));
+  w.margin = std::max(
+      cfg.peer_sigmas * kMadToSigma * MadSmallSampleFactor(static_cast<int>(values.size())) * w.mad,
+      cfg.peer_min_percent / 100.0 * std::fabs(w.median));
   w.outside = OutsideWorse(s.value, Band{w.median - w.margin, w.median + w.margin}, dir);
   return w;
 }
@@ -53,10 +54,9 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
 
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                       const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
-  std::stable_sort(self_history.begin(), self_history.end(),
-                   [](const Sample& a, const Sample& b) {
-                     return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-                   });
+  std::stable_sort(self_history.begin(), self_history.end(), [](const Sample& a, const Sample& b) {
+    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
+  });
   Verdict v;
   v.drive_id = self.drive_id;
   v.drive_name = self.drive_name;
@@ -100,8 +100,8 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   }
   std::optional<Window> before;
   if (prev) before = Judge(self, *prev, siblings, cfg, dir);
-  if (prev && before->judged) v.runs.push_back({prev->run_id, prev->at, prev->value,
-                                                before->outside});
+  if (prev && before->judged)
+    v.runs.push_back({prev->run_id, prev->at, prev->value, before->outside});
   v.runs.push_back({latest.run_id, latest.at, latest.value, now.outside});
 
   char pct[32];
@@ -122,9 +122,9 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     v.details["previous_siblings"] = before->siblings;
     v.details["previous_peer_median"] = before->median;
     v.summary = self.Who() + " " + self.test + (self.series.empty() ? "" : " " + self.series) +
-                " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " +
-                peers_text + " (" + FormatValue(prev->value, "") + " and " +
-                FormatValue(latest.value, v.unit) + " in two windows)";
+                " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " + peers_text +
+                " (" + FormatValue(prev->value, "") + " and " + FormatValue(latest.value, v.unit) +
+                " in two windows)";
   }
   return v;
 }

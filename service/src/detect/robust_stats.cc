@@ -26,8 +26,7 @@ double Mad(const std::vector<double>& values) {
 }
 
 double MadSmallSampleFactor(int n) {
-  static const double kTable[] = {1.0, 1.0, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129,
-                                  1.107};
+  static const double kTable[] = {1.0, 1.0, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129, 1.107};
   if (n < 0) return 1.0;
   if (n <= 9) return kTable[n];
   return n / (n - 0.8);
@@ -54,8 +53,10 @@ MannKendall MannKendallTest(const std::vector<double>& y) {
   if (n < 3) return r;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (y[j] > y[i]) r.s += 1;
-      else if (y[j] < y[i]) r.s -= 1;
+      if (y[j] > y[i])
+        r.s += 1;
+      else if (y[j] < y[i])
+        r.s -= 1;
     }
   }
   std::map<double, int> ties;
@@ -67,8 +68,10 @@ MannKendall MannKendallTest(const std::vector<double>& y) {
   }
   r.var_s = var / 18.0;
   if (r.var_s <= 0) return r;
-  if (r.s > 0) r.z = (r.s - 1) / std::sqrt(r.var_s);
-  else if (r.s < 0) r.z = (r.s + 1) / std::sqrt(r.var_s);
+  if (r.s > 0)
+    r.z = (r.s - 1) / std::sqrt(r.var_s);
+  else if (r.s < 0)
+    r.z = (r.s + 1) / std::sqrt(r.var_s);
   r.p_increasing = NormalUpperTail(r.z);
   r.p_decreasing = NormalUpperTail(-r.z);
   return r;

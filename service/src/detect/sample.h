@@ -13,11 +13,11 @@ namespace dp::detect {
 
 struct Sample {
   std::int64_t run_id = 0;
-  std::int64_t at = 0;       // unix seconds (the run's start)
+  std::int64_t at = 0;  // unix seconds (the run's start)
   double value = 0;
-  bool contended = false;    // foreign I/O during the run: never evidence
-  bool partial = false;      // stopped early: never evidence
-  bool failed = false;       // the run failed: never evidence
+  bool contended = false;  // foreign I/O during the run: never evidence
+  bool partial = false;    // stopped early: never evidence
+  bool failed = false;     // the run failed: never evidence
 
   // Only good samples are evidence (issue 5: contended, partial or failed
   // runs are never evidence of slowness, nor of health).

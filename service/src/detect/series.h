@@ -19,7 +19,7 @@
 namespace dp::detect {
 
 struct SeriesSpec {
-  SeriesKey key;               // key.series is a readable name, e.g. "outer", "qd1-4k"
+  SeriesKey key;  // key.series is a readable name, e.g. "outer", "qd1-4k"
   // The exact point identity, for Store::History (HistoryQuery has the same
   // fields): a series never mixes block sizes, queue depths, zones or strokes.
   std::string zone, stroke, variant;

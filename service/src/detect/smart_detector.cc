@@ -9,7 +9,7 @@ namespace {
 
 struct Counter {
   const char* field;
-  int ata_id;               // 0 for NVMe
+  int ata_id;  // 0 for NVMe
   const char* noun;
   bool alert_on_first_sight;
   Severity severity;
@@ -98,9 +98,9 @@ std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::strin
 
   if (current.health_passed) {
     bool failed = !*current.health_passed;
-    out.push_back(b.Make("health", failed, Severity::kCritical,
-                         failed ? "SMART overall health self-assessment FAILED"
-                                : "SMART overall health passed"));
+    out.push_back(b.Make(
+        "health", failed, Severity::kCritical,
+        failed ? "SMART overall health self-assessment FAILED" : "SMART overall health passed"));
   }
 
   if (!current.self_tests.empty() && current.self_tests.front().passed) {
@@ -133,16 +133,16 @@ std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::strin
     const NvmeHealth& n = *current.nvme;
     if (n.critical_warning) {
       bool bad = *n.critical_warning != 0;
-      Verdict v = b.Make("nvme_critical_warning", bad, Severity::kCritical,
-                         bad ? "NVMe critical warning bits set: 0x" +
-                                   [&] {
-                                     char buf[32];
-                                     std::snprintf(buf, sizeof buf, "%02llx",
-                                                   static_cast<unsigned long long>(
-                                                       *n.critical_warning));
-                                     return std::string(buf);
-                                   }()
-                             : "no NVMe critical warning");
+      Verdict v =
+          b.Make("nvme_critical_warning", bad, Severity::kCritical,
+                 bad ? "NVMe critical warning bits set: 0x" +
+                           [&] {
+                             char buf[32];
+                             std::snprintf(buf, sizeof buf, "%02llx",
+                                           static_cast<unsigned long long>(*n.critical_warning));
+                             return std::string(buf);
+                           }()
+                     : "no NVMe critical warning");
       v.current = static_cast<double>(*n.critical_warning);
       out.push_back(std::move(v));
     }

@@ -17,8 +17,8 @@ constexpr std::size_t kMaxRuns = 400;  // bounds the O(n^2) pair loops
 
 }  // namespace
 
-Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history,
-                      const DetectionConfig& cfg, std::int64_t baseline_since) {
+Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history, const DetectionConfig& cfg,
+                      std::int64_t baseline_since) {
   std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
     return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
   });
@@ -40,9 +40,8 @@ Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history,
   const Direction dir = DirectionOf(key.metric);
   const std::int64_t latest = history.back().at;
   v.at = latest;
-  const std::int64_t from =
-      std::max<std::int64_t>(baseline_since, latest - static_cast<std::int64_t>(
-                                                           cfg.trend_window_days * kDay));
+  const std::int64_t from = std::max<std::int64_t>(
+      baseline_since, latest - static_cast<std::int64_t>(cfg.trend_window_days * kDay));
   std::vector<const Sample*> good;
   for (const auto& s : history)
     if (s.Good() && s.at >= from) good.push_back(&s);
@@ -64,8 +63,7 @@ Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history,
   }
   const double median = Median(y);
   const double slope_per_day = TheilSenSlope(x, y);
-  const double pct_month =
-      median == 0 ? 0 : slope_per_day * kMonthDays / std::fabs(median) * 100.0;
+  const double pct_month = median == 0 ? 0 : slope_per_day * kMonthDays / std::fabs(median) * 100.0;
   const double worse_pct_month = dir == Direction::kHigherIsBetter ? -pct_month : pct_month;
   const MannKendall mk = MannKendallTest(y);
   const double p = dir == Direction::kHigherIsBetter ? mk.p_decreasing : mk.p_increasing;

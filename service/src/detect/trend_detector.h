@@ -21,7 +21,7 @@ namespace dp::detect {
 // kBaselining (fewer than cfg.trend_min_runs good runs in the window or they
 // span less than cfg.trend_min_span_days), kClear, kTrend.
 // condition = "trend:TEST:SERIES:METRIC".
-Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history,
-                      const DetectionConfig& cfg, std::int64_t baseline_since = 0);
+Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history, const DetectionConfig& cfg,
+                      std::int64_t baseline_since = 0);
 
 }  // namespace dp::detect

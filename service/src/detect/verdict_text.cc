@@ -8,9 +8,12 @@ namespace dp::detect {
 std::string FormatValue(double value, std::string_view unit) {
   char buf[64];
   double a = std::fabs(value);
-  if (a >= 100 || a == 0) std::snprintf(buf, sizeof buf, "%.0f", value);
-  else if (a >= 10) std::snprintf(buf, sizeof buf, "%.1f", value);
-  else std::snprintf(buf, sizeof buf, "%.2f", value);
+  if (a >= 100 || a == 0)
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+  else if (a >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", value);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", value);
   std::string out(buf);
   if (unit == "%") return out + "%";
   if (!unit.empty()) out += " " + std::string(unit);

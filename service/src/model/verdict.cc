@@ -4,24 +4,36 @@ namespace dp {
 
 std::string_view VerdictKindName(VerdictKind k) {
   switch (k) {
-    case VerdictKind::kClear: return "clear";
-    case VerdictKind::kBaselining: return "baselining";
-    case VerdictKind::kInconclusive: return "inconclusive";
-    case VerdictKind::kNeedsConfirmation: return "needs_confirmation";
-    case VerdictKind::kSlowdown: return "slowdown";
-    case VerdictKind::kTrend: return "trend";
-    case VerdictKind::kPeerOutlier: return "peer_outlier";
-    case VerdictKind::kSmart: return "smart";
-    case VerdictKind::kPoolErrors: return "pool_errors";
+    case VerdictKind::kClear:
+      return "clear";
+    case VerdictKind::kBaselining:
+      return "baselining";
+    case VerdictKind::kInconclusive:
+      return "inconclusive";
+    case VerdictKind::kNeedsConfirmation:
+      return "needs_confirmation";
+    case VerdictKind::kSlowdown:
+      return "slowdown";
+    case VerdictKind::kTrend:
+      return "trend";
+    case VerdictKind::kPeerOutlier:
+      return "peer_outlier";
+    case VerdictKind::kSmart:
+      return "smart";
+    case VerdictKind::kPoolErrors:
+      return "pool_errors";
   }
   return "unknown";
 }
 
 std::string_view SeverityName(Severity s) {
   switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kCritical: return "critical";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kCritical:
+      return "critical";
   }
   return "unknown";
 }
@@ -84,7 +96,8 @@ nlohmann::json VerdictToJson(const Verdict& v) {
   opt("peer_median", v.peer_median);
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : v.runs) {
-    runs.push_back({{"run_id", r.run_id}, {"at", r.at}, {"value", r.value}, {"outside", r.outside}});
+    runs.push_back(
+        {{"run_id", r.run_id}, {"at", r.at}, {"value", r.value}, {"outside", r.outside}});
   }
   j["runs"] = runs;
   j["details"] = v.details;

@@ -7,12 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace dp {
 
@@ -38,9 +37,9 @@ std::optional<Severity> ParseSeverity(std::string_view s);
 // One run (or snapshot) that the verdict rests on.
 struct EvidenceRun {
   std::int64_t run_id = 0;
-  std::int64_t at = 0;     // unix seconds
+  std::int64_t at = 0;  // unix seconds
   double value = 0;
-  bool outside = false;    // outside the band (in the bad direction)
+  bool outside = false;  // outside the band (in the bad direction)
 };
 
 struct Verdict {
@@ -53,25 +52,25 @@ struct Verdict {
   std::string condition;
   VerdictKind kind = VerdictKind::kClear;
   Severity severity = Severity::kInfo;
-  std::string test;        // seq, zones, seek, random, ..., "smart", "pool"
-  std::string series;      // zone / workload / stroke key; "" when not applicable
-  std::string metric;      // mb_per_s, iops, access_ms, p99_us, or a SMART field
-  std::string unit;        // "MB/s", "IOPS", "ms", "us", "" for counts
-  std::int64_t at = 0;     // when the evaluated sample was taken (unix seconds)
-  std::string summary;     // one line for people, numbers included
+  std::string test;     // seq, zones, seek, random, ..., "smart", "pool"
+  std::string series;   // zone / workload / stroke key; "" when not applicable
+  std::string metric;   // mb_per_s, iops, access_ms, p99_us, or a SMART field
+  std::string unit;     // "MB/s", "IOPS", "ms", "us", "" for counts
+  std::int64_t at = 0;  // when the evaluated sample was taken (unix seconds)
+  std::string summary;  // one line for people, numbers included
 
   // Evidence (each filled where it applies to the kind).
-  std::optional<double> current;          // the judged value (latest good run / counter)
-  std::optional<double> previous;         // the value it is compared with (counters)
+  std::optional<double> current;   // the judged value (latest good run / counter)
+  std::optional<double> previous;  // the value it is compared with (counters)
   std::optional<double> baseline_median;
-  std::optional<double> baseline_mad;     // raw MAD (not scaled)
+  std::optional<double> baseline_mad;  // raw MAD (not scaled)
   std::optional<int> baseline_runs;
   std::optional<double> band_low, band_high;
-  std::optional<double> change_percent;   // + = worse, relative to the reference
-  std::optional<double> slope_percent_per_month;  // trend, + = worse
-  std::optional<double> p_value;                  // trend significance
-  std::optional<double> peer_median;              // peers
-  std::vector<EvidenceRun> runs;          // the runs behind the verdict, oldest first
+  std::optional<double> change_percent;               // + = worse, relative to the reference
+  std::optional<double> slope_percent_per_month;      // trend, + = worse
+  std::optional<double> p_value;                      // trend significance
+  std::optional<double> peer_median;                  // peers
+  std::vector<EvidenceRun> runs;                      // the runs behind the verdict, oldest first
   nlohmann::json details = nlohmann::json::object();  // kind-specific extras
 
   // True for the kinds that open or keep an alert.
