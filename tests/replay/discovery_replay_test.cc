@@ -235,7 +235,8 @@ Ran RunCli(const std::string& args) {
 TEST_F(NasReplayTest, CliDrivesPoolsAndSmartFromTheRecording) {
   Ran drives = RunCli("drives --json --replay " + dir_);
   ASSERT_EQ(drives.exit_code, 0) << drives.out;
-  auto dj = nlohmann::json::parse(drives.out);
+  auto dj = nlohmann::json::parse(drives.out, nullptr, false);
+  ASSERT_TRUE(dj.is_object()) << drives.out;
   ASSERT_EQ(dj["drives"].size(), 5u);
   EXPECT_EQ(dj["drives"][0]["name"], "nvme0n1");
   EXPECT_EQ(dj["drives"][0]["pool"], "md0 md0");
@@ -245,13 +246,15 @@ TEST_F(NasReplayTest, CliDrivesPoolsAndSmartFromTheRecording) {
 
   Ran pools = RunCli("pools --json --replay " + dir_);
   EXPECT_EQ(pools.exit_code, 0) << pools.out;
-  auto pj = nlohmann::json::parse(pools.out);
+  auto pj = nlohmann::json::parse(pools.out, nullptr, false);
+  ASSERT_TRUE(pj.is_object()) << pools.out;
   EXPECT_EQ(pj["pools"][0]["scan"]["state"], "in_progress");
   EXPECT_EQ(pj["pools"][0]["vdevs"][0]["members"][1]["drive_id"], testing::kSdbId);
 
   Ran smart = RunCli("smart /dev/sda --json --replay " + dir_);
   ASSERT_EQ(smart.exit_code, 0) << smart.out;
-  auto sj = nlohmann::json::parse(smart.out);
+  auto sj = nlohmann::json::parse(smart.out, nullptr, false);
+  ASSERT_TRUE(sj.is_object()) << smart.out;
   EXPECT_EQ(sj["temperature_c"], 32);
   EXPECT_EQ(sj["wwn"], "5000cca264eb01d7");
   EXPECT_TRUE(sj["reported_uncorrectable"].is_null());
@@ -269,7 +272,8 @@ TEST(CliFromFileTest, PoolsAndSmartFromPastedOutput) {
   Ran failing = RunCli("smart --from-file " +
                        FixturePath("smartctl/usb-jmicron-hdd-hitachi-HDS721050DLE630-failing.json") + " --json");
   EXPECT_EQ(failing.exit_code, 1);  // health FAILED
-  auto j = nlohmann::json::parse(failing.out);
+  auto j = nlohmann::json::parse(failing.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << failing.out;
   EXPECT_EQ(j["health_passed"], false);
   EXPECT_EQ(j["reallocated_sectors"], 1975);
   EXPECT_EQ(j["attributes"][4]["when_failed"], "now");
@@ -279,7 +283,8 @@ TEST(CliFromFileTest, PoolsAndSmartFromPastedOutput) {
 
   Ran degraded = RunCli("pools --json --from-file " + FixturePath("zpool/linux-mirror-degraded-removed.txt"));
   EXPECT_EQ(degraded.exit_code, 1);  // not ONLINE
-  auto pj = nlohmann::json::parse(degraded.out);
+  auto pj = nlohmann::json::parse(degraded.out, nullptr, false);
+  ASSERT_TRUE(pj.is_object()) << degraded.out;
   EXPECT_EQ(pj["pools"][0]["state"], "DEGRADED");
   EXPECT_EQ(pj["pools"][0]["vdevs"][0]["members"][0]["state"], "REMOVED");
   EXPECT_TRUE(pj["pools"][0]["scan"]["percent"].is_null());
@@ -334,7 +339,9 @@ TEST(RecordCommandTest, RecordThenReplayMatchesLive) {
 
   Ran replayed = RunCli("drives --json --replay " + rec);
   ASSERT_EQ(replayed.exit_code, 0);
-  auto a = nlohmann::json::parse(live.out), b = nlohmann::json::parse(replayed.out);
+  auto a = nlohmann::json::parse(live.out, nullptr, false);
+  auto b = nlohmann::json::parse(replayed.out, nullptr, false);
+  ASSERT_TRUE(a.is_object() && b.is_object()) << live.out << replayed.out;
   ASSERT_EQ(a["drives"].size(), 5u);
   for (std::size_t i = 0; i < 5; ++i) {
     a["drives"][i].erase("dev_path");  // the tree each was read from differs
@@ -343,7 +350,9 @@ TEST(RecordCommandTest, RecordThenReplayMatchesLive) {
   EXPECT_EQ(a["drives"], b["drives"]);
   Ran smart = RunCli("smart /dev/nvme0n1 --json --replay " + rec);
   ASSERT_EQ(smart.exit_code, 0);
-  EXPECT_EQ(nlohmann::json::parse(smart.out)["nvme"]["media_errors"], 7);
+  auto sj = nlohmann::json::parse(smart.out, nullptr, false);
+  ASSERT_TRUE(sj.is_object()) << smart.out;
+  EXPECT_EQ(sj["nvme"]["media_errors"], 7);
 
   EXPECT_EQ(RunCli("record " + rec + " -c " + config).exit_code, 2);  // not empty: refused
 }

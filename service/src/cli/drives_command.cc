@@ -38,15 +38,12 @@ std::string Kind(const Drive& d) {
 int RunDrivesCommand(const Args& args) {
   std::vector<std::string> rest;
   auto options = ParseLocalOptions(args, rest);
-  if (!options.ok()) {
-    std::fprintf(stderr, "diskpulse drives: %s\n%s", options.status().message().c_str(), kUsage);
-    return 2;
+  if (!options.ok()) return UsageError("drives", options.status().message(), kUsage);
+  if (options->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
   for (const auto& a : rest) {
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
     std::fprintf(stderr, "diskpulse drives: unexpected argument '%s'\n%s", a.c_str(), kUsage);
     return 2;
   }

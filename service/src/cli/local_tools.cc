@@ -1,6 +1,9 @@
 #include "cli/local_tools.h"
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "base/replay_command_runner.h"
 #include "inventory/inventory.h"
@@ -25,6 +28,12 @@ Result<LocalOptions> ParseLocalOptions(const std::vector<std::string>& args,
     };
     if (a == "--json") {
       o.json = true;
+    } else if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--from-file" || a.rfind("--from-file=", 0) == 0) {
+      std::string file;
+      DP_RETURN_IF_ERROR(value("--from-file", file));
+      o.from_file = file;
     } else if (a == "-c" || a == "--config" || a.rfind("--config=", 0) == 0) {
       DP_RETURN_IF_ERROR(value(a == "-c" ? "-c" : "--config", o.config_path));
     } else if (a == "--replay" || a.rfind("--replay=", 0) == 0) {
@@ -50,6 +59,23 @@ Result<std::unique_ptr<CommandRunner>> MakeLocalRunner(const LocalOptions& optio
   auto replay = ReplayCommandRunner::Load(options.replay_dir);
   if (!replay.ok()) return replay.status().WithContext("--replay " + options.replay_dir);
   return std::unique_ptr<CommandRunner>(std::move(replay).value());
+}
+
+Result<std::string> ReadInput(const std::string& path) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot read");
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int UsageError(const char* command, const std::string& message, const char* usage) {
+  std::fprintf(stderr, "diskpulse %s: %s\n%s", command, message.c_str(), usage ? usage : "");
+  return 2;
 }
 
 std::string FormatSize(std::uint64_t bytes) {

@@ -6,9 +6,6 @@
 // Exit: 0 all pools ONLINE, 1 a pool is not ONLINE or has errors, 2 usage
 // error, tool failure or unreadable input.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -89,67 +86,29 @@ bool Healthy(const std::vector<Pool>& pools) {
 int RunPoolsCommand(const Args& args) {
   std::vector<std::string> rest;
   auto options = ParseLocalOptions(args, rest);
-  if (!options.ok()) {
-    std::fprintf(stderr, "diskpulse pools: %s\n%s", options.status().message().c_str(), kUsage);
-    return 2;
+  if (!options.ok()) return UsageError("pools", options.status().message(), kUsage);
+  if (options->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
-  std::string from_file;
-  bool have_file = false;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    const std::string& a = rest[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--from-file" && i + 1 < rest.size()) {
-      from_file = rest[++i];
-      have_file = true;
-    } else if (a.rfind("--from-file=", 0) == 0) {
-      from_file = a.substr(12);
-      have_file = true;
-    } else {
-      std::fprintf(stderr, "diskpulse pools: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
-  }
+  if (!rest.empty()) return UsageError("pools", "unexpected argument '" + rest[0] + "'", kUsage);
 
   std::vector<Pool> pools;
   std::vector<std::string> warnings;
-  if (have_file) {
-    std::ostringstream ss;
-    if (from_file == "-") {
-      ss << std::cin.rdbuf();
-    } else {
-      std::ifstream in(from_file, std::ios::binary);
-      if (!in) {
-        std::fprintf(stderr, "diskpulse pools: %s: cannot read\n", from_file.c_str());
-        return 2;
-      }
-      ss << in.rdbuf();
-    }
-    auto parsed = ParseZpoolStatus(ss.str());
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "diskpulse pools: %s: %s\n", from_file.c_str(),
-                   parsed.status().message().c_str());
-      return 2;
-    }
+  if (options->from_file) {
+    const std::string& file = *options->from_file;
+    auto text = ReadInput(file);
+    if (!text.ok()) return UsageError("pools", text.status().message());
+    auto parsed = ParseZpoolStatus(*text);
+    if (!parsed.ok()) return UsageError("pools", file + ": " + parsed.status().message());
     pools = std::move(parsed).value();
   } else {
     auto config = LoadLocalConfig(*options);
-    if (!config.ok()) {
-      std::fprintf(stderr, "diskpulse pools: %s\n", config.status().message().c_str());
-      return 2;
-    }
+    if (!config.ok()) return UsageError("pools", config.status().message());
     auto runner = MakeLocalRunner(*options);
-    if (!runner.ok()) {
-      std::fprintf(stderr, "diskpulse pools: %s\n", runner.status().ToString().c_str());
-      return 2;
-    }
+    if (!runner.ok()) return UsageError("pools", runner.status().ToString());
     auto inv = ReadInventory(*config, **runner);
-    if (!inv.ok()) {
-      std::fprintf(stderr, "diskpulse pools: %s\n", inv.status().ToString().c_str());
-      return 2;
-    }
+    if (!inv.ok()) return UsageError("pools", inv.status().ToString());
     pools = std::move(inv->pools);
     warnings = std::move(inv->warnings);
   }

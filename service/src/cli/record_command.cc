@@ -53,17 +53,14 @@ constexpr const char* kReadme =
 int RunRecordCommand(const Args& args) {
   std::vector<std::string> rest;
   auto options = ParseLocalOptions(args, rest);
-  if (!options.ok()) {
-    std::fprintf(stderr, "diskpulse record: %s\n%s", options.status().message().c_str(), kUsage);
-    return 2;
+  if (!options.ok()) return UsageError("record", options.status().message(), kUsage);
+  if (options->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
   std::string dir;
   bool smart = true;
   for (const auto& a : rest) {
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
     if (a == "--no-smart") {
       smart = false;
     } else if (!a.empty() && a[0] != '-' && dir.empty()) {

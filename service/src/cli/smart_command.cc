@@ -7,8 +7,6 @@
 // failing health or attributes at/below threshold now, 2 usage error or
 // smartctl could not be run/understood.
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -113,72 +111,42 @@ bool Failing(const SmartSnapshot& s) {
 int RunSmartCommand(const Args& args) {
   std::vector<std::string> rest;
   auto options = ParseLocalOptions(args, rest);
-  if (!options.ok()) {
-    std::fprintf(stderr, "diskpulse smart: %s\n%s", options.status().message().c_str(), kUsage);
-    return 2;
+  if (!options.ok()) return UsageError("smart", options.status().message(), kUsage);
+  if (options->help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
-  std::string device, from_file, device_type;
-  bool have_file = false;
+  std::string device, device_type;
   for (std::size_t i = 0; i < rest.size(); ++i) {
     const std::string& a = rest[i];
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--from-file" && i + 1 < rest.size()) {
-      from_file = rest[++i];
-      have_file = true;
-    } else if (a.rfind("--from-file=", 0) == 0) {
-      from_file = a.substr(12);
-      have_file = true;
-    } else if (a == "-d" && i + 1 < rest.size()) {
+    if (a == "-d" && i + 1 < rest.size()) {
       device_type = rest[++i];
     } else if (!a.empty() && a[0] != '-' && device.empty()) {
       device = a;
     } else {
-      std::fprintf(stderr, "diskpulse smart: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
+      return UsageError("smart", "unexpected argument '" + a + "'", kUsage);
     }
   }
-  if (have_file == !device.empty()) {
-    std::fprintf(stderr, "diskpulse smart: give a DEVICE or --from-file FILE\n%s", kUsage);
-    return 2;
+  if (options->from_file.has_value() == !device.empty()) {
+    return UsageError("smart", "give a DEVICE or --from-file FILE", kUsage);
   }
 
   Result<SmartReading> reading = Internal("unset");
-  std::string what = have_file ? from_file : device;
-  if (have_file) {
-    std::ostringstream ss;
-    if (from_file == "-") {
-      ss << std::cin.rdbuf();
-    } else {
-      std::ifstream in(from_file, std::ios::binary);
-      if (!in) {
-        std::fprintf(stderr, "diskpulse smart: %s: cannot read\n", from_file.c_str());
-        return 2;
-      }
-      ss << in.rdbuf();
-    }
-    reading = ParseSmartctlOutput(ss.str());
+  std::string what = options->from_file.value_or(device);
+  if (options->from_file) {
+    auto text = ReadInput(*options->from_file);
+    if (!text.ok()) return UsageError("smart", text.status().message());
+    reading = ParseSmartctlOutput(*text);
   } else {
     auto config = LoadLocalConfig(*options);
-    if (!config.ok()) {
-      std::fprintf(stderr, "diskpulse smart: %s\n", config.status().message().c_str());
-      return 2;
-    }
+    if (!config.ok()) return UsageError("smart", config.status().message());
     auto runner = MakeLocalRunner(*options);
-    if (!runner.ok()) {
-      std::fprintf(stderr, "diskpulse smart: %s\n", runner.status().ToString().c_str());
-      return 2;
-    }
+    if (!runner.ok()) return UsageError("smart", runner.status().ToString());
     SmartctlOptions so = SmartctlOptionsFrom(config->tools);
     so.device_type = device_type;
     reading = ReadSmart(**runner, so, device);
   }
-  if (!reading.ok()) {
-    std::fprintf(stderr, "diskpulse smart: %s: %s\n", what.c_str(), reading.status().ToString().c_str());
-    return 2;
-  }
+  if (!reading.ok()) return UsageError("smart", what + ": " + reading.status().ToString());
   if (reading->asleep) {
     if (options->json) {
       std::printf("%s\n", nlohmann::json({{"skipped", "asleep"}, {"reason", reading->skip_reason}}).dump(2).c_str());

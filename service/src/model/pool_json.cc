@@ -1,21 +1,14 @@
 #include "model/pool_json.h"
 
+#include "model/json_fields.h"
+
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-json StrOrNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-template <typename T>
-json OptOrNull(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-std::string GetString(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using json_fields::GetString;
+using json_fields::OptOrNull;
+using json_fields::StrOrNull;
 
 std::optional<std::uint64_t> GetCount(const json& j, const char* key) {
   auto it = j.find(key);

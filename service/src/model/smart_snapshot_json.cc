@@ -1,16 +1,13 @@
 #include "model/smart_snapshot_json.h"
 
+#include "model/json_fields.h"
+
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-json StrOrNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
-
-template <typename T>
-json OptOrNull(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
+using json_fields::OptOrNull;
+using json_fields::StrOrNull;
 
 // Reads key into out when it is present and of the right kind; a wrong kind
 // is an error, null or absence leaves out unset.
