@@ -1,42 +1,27 @@
 #include "sched/run_evaluator.h"
 
 #include "base/log.h"
-#include "detect/change_detector.h"
 #include "detect/peer_detector.h"
+#include "detect/series.h"
 #include "detect/smart_detector.h"
-#include "detect/trend_detector.h"
 #include "store/store.h"
 
 namespace dp {
 namespace {
 
-std::string BlockSizeText(std::uint32_t bs) {
-  if (bs >= (1u << 20) && bs % (1u << 20) == 0) return std::to_string(bs >> 20) + "m";
-  if (bs >= 1024 && bs % 1024 == 0) return std::to_string(bs >> 10) + "k";
-  return std::to_string(bs);
-}
-
-// The history query of one metric of the series `point` belongs to.
-HistoryQuery QueryFor(const std::string& drive_id, const BenchPoint& point,
-                      const std::string& metric) {
+// The history query of one series of `drive_id`.
+HistoryQuery QueryFor(const std::string& drive_id, const detect::SeriesSpec& spec) {
   HistoryQuery q;
   q.drive_id = drive_id;
-  q.test = point.test;
-  q.metric = metric;
-  q.zone = point.zone.value_or("");
-  q.stroke = point.stroke.value_or("");
-  q.variant = point.variant.value_or("");
-  q.block_size = point.block_size;
-  q.queue_depth = point.queue_depth;
+  q.test = spec.key.test;
+  q.metric = spec.key.metric;
+  q.zone = spec.zone;
+  q.stroke = spec.stroke;
+  q.variant = spec.variant;
+  q.block_size = spec.block_size;
+  q.queue_depth = spec.queue_depth;
   q.limit = 500;  // the newest runs; the trend window and baseline fit well inside
   return q;
-}
-
-bool HasMetric(const BenchPoint& p, const std::string& metric) {
-  if (metric == "mb_per_s") return p.mb_per_s > 0;
-  if (metric == "iops") return p.iops > 0;
-  if (metric == "access_ms") return p.access_ms.has_value();
-  return p.latency.has_value();
 }
 
 // Siblings of a drive: present members of its vdev with the same model.
@@ -60,18 +45,9 @@ std::vector<Drive> SiblingsOf(Store& store, const Drive& self) {
 
 }  // namespace
 
-std::vector<std::string> JudgedMetrics(const std::string& test) {
-  if (test == "random") return {"iops", "p99_us"};
-  if (test == "seek") return {"access_ms"};
-  if (test == "seq" || test == "zones" || test == "sweep") return {"mb_per_s"};
-  return {};
-}
-
-std::string SeriesOf(const BenchPoint& p) {
-  std::string s;
-  for (const auto* part : {&p.zone, &p.stroke, &p.variant})
-    if (part->has_value() && !(*part)->empty()) s += **part + "/";
-  return s + "qd" + std::to_string(p.queue_depth) + "-" + BlockSizeText(p.block_size);
+bool IsJudgedTest(const std::string& test) {
+  return test == "seq" || test == "zones" || test == "seek" || test == "random" ||
+         test == "sweep";
 }
 
 RunEvaluator::RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config,
@@ -85,7 +61,7 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   Result<std::vector<Verdict>> verdicts = std::vector<Verdict>{};
   if (run.test == "smart") {
     verdicts = EvaluateSmartRun(run);
-  } else if (!JudgedMetrics(run.test).empty()) {
+  } else if (IsJudgedTest(run.test)) {
     verdicts = EvaluateBench(run);
   }
   if (!verdicts.ok()) return verdicts;
@@ -116,21 +92,19 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   std::vector<Drive> siblings = SiblingsOf(store_, *drive);
   for (const auto& point : points) {
     if (point.test != run.test || point.contended || point.partial) continue;
-    for (const auto& metric : JudgedMetrics(run.test)) {
-      if (!HasMetric(point, metric)) continue;
-      detect::SeriesKey key{drive->id, drive->name, run.test, SeriesOf(point), metric};
+    for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
       DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> hist,
-                          store_.History(QueryFor(drive->id, point, metric)));
+                          store_.History(QueryFor(drive->id, spec)));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
-      out.push_back(detect::EvaluateChange(key, samples, config_));
-      out.push_back(detect::EvaluateTrend(key, samples, config_));
+      for (auto& v : detect::EvaluateSeries(spec.key, samples, config_)) out.push_back(std::move(v));
       if (!siblings.empty()) {
         std::vector<detect::PeerHistory> peers;
         for (const auto& s : siblings) {
-          auto h = store_.History(QueryFor(s.id, point, metric));
+          auto h = store_.History(QueryFor(s.id, spec));
           if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, detect::ToSamples(*h)});
         }
-        if (!peers.empty()) out.push_back(detect::EvaluatePeers(key, samples, peers, config_));
+        if (!peers.empty())
+          out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
       }
     }
   }

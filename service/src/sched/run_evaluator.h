@@ -1,7 +1,7 @@
 // RunEvaluator: the detection pipeline after a run (issue 5 "Wiring"). For a
-// finished run it loads the history of each metric the run measured
-// (Store::History), asks detect for verdicts — own baseline and confirmation
-// (EvaluateChange), trend (EvaluateTrend), peers (EvaluatePeers: drives of
+// finished run it loads the history of each series the run measured
+// (detect::SeriesOf, Store::History), asks detect for verdicts — own baseline
+// and confirmation, trend (detect::EvaluateSeries), peers (EvaluatePeers: drives of
 // the same model in the same vdev, when they have runs in the window) — or,
 // after a `smart` run, compares the new SMART snapshot with the previous one
 // (EvaluateSmart), and applies the verdicts to the alerts (AlertService:
@@ -50,11 +50,8 @@ class RunEvaluator {
   ConfirmFn confirm_;
 };
 
-// The metrics judged for a test: throughput for sequential tests, IOPS and
-// p99 latency for random reads, access time for seeks.
-std::vector<std::string> JudgedMetrics(const std::string& test);
-// A point's series key: its zone / stroke / variant and "qdN-BS"
-// ("outer/qd8-1m", "full/qd1-4k", "qd32-4k").
-std::string SeriesOf(const BenchPoint& point);
+// Whether runs of the test are judged against history (the drive-level read
+// tests; series and metrics per point: detect/series.h).
+bool IsJudgedTest(const std::string& test);
 
 }  // namespace dp
