@@ -1,8 +1,8 @@
 #include "base/clock.h"
 
-#include <thread>
-
 #include <gtest/gtest.h>
+
+#include <thread>
 
 #include "base/fake_clock.h"
 

@@ -1,5 +1,7 @@
 #include "base/command_runner.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -7,16 +9,13 @@
 #include <fstream>
 #include <thread>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "support/temp_dir.h"
 
 namespace dp {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::milliseconds;
+using ::testing::HasSubstr;
 
 CommandSpec Spec(std::vector<std::string> argv, milliseconds timeout = milliseconds(20'000)) {
   CommandSpec s;
@@ -161,9 +160,8 @@ TEST(CommandRunnerTest, ABackgroundedGrandchildDoesNotHoldTheRunHostage) {
   std::string pidfile = dir.Path("pid");
   PosixCommandRunner runner;
   auto start = std::chrono::steady_clock::now();
-  auto r = runner.Run(
-      Spec({"sh", "-c", "echo hi; sleep 30 & echo $! > \"$0\"; exit 4", pidfile},
-           milliseconds(20'000)));
+  auto r = runner.Run(Spec({"sh", "-c", "echo hi; sleep 30 & echo $! > \"$0\"; exit 4", pidfile},
+                           milliseconds(20'000)));
   double took = SecondsSince(start);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->exit_code, 4);
@@ -195,9 +193,9 @@ TEST(CommandRunnerTest, OutputIsCappedPerStream) {
 
 TEST(CommandRunnerTest, LargeOutputOnBothStreamsDoesNotDeadlock) {
   PosixCommandRunner runner;
-  auto r = runner.Run(Spec(
-      {"sh", "-c", "head -c 400000 /dev/zero >&2; head -c 400000 /dev/zero; "
-                   "head -c 400000 /dev/zero >&2"}));
+  auto r = runner.Run(Spec({"sh", "-c",
+                            "head -c 400000 /dev/zero >&2; head -c 400000 /dev/zero; "
+                            "head -c 400000 /dev/zero >&2"}));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->stdout_text.size(), 400000u);
   EXPECT_EQ(r->stderr_text.size(), 800000u);
@@ -240,8 +238,8 @@ TEST(CommandRunnerTest, SafeFromManyThreads) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 5; ++i) {
-        auto r = runner.Run(Spec({"sh", "-c", "echo $0; exit $1", std::to_string(t),
-                                  std::to_string(i)}));
+        auto r = runner.Run(
+            Spec({"sh", "-c", "echo $0; exit $1", std::to_string(t), std::to_string(i)}));
         if (!r.ok() || r->exit_code != i || r->stdout_text != std::to_string(t) + "\n") ++bad;
       }
     });

@@ -1,11 +1,10 @@
 #include "base/log.h"
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 
@@ -59,8 +58,8 @@ TEST(LogTest, FiltersByLevelAndWritesOneLinePerCall) {
   });
   EXPECT_THAT(out, Not(HasSubstr("debug-line")));
   EXPECT_THAT(out, Not(HasSubstr("info-line")));
-  EXPECT_THAT(out, HasSubstr("diskpulse-test[" + std::to_string(getpid()) +
-                             "] warning: warning-line\n"));
+  EXPECT_THAT(
+      out, HasSubstr("diskpulse-test[" + std::to_string(getpid()) + "] warning: warning-line\n"));
   EXPECT_THAT(out, HasSubstr("error: error-line\n"));
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2);
 }

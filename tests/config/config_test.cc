@@ -142,7 +142,8 @@ TEST(ConfigGoodTest, TheShippedExampleIsValid) {
 }
 
 TEST(ConfigGoodTest, CommentsOfBothKindsAreAllowed) {
-  auto r = Parse("// leading\n{ /* inline */ \"log_level\": /* here too */ \"error\" // trailing\n}\n");
+  auto r =
+      Parse("// leading\n{ /* inline */ \"log_level\": /* here too */ \"error\" // trailing\n}\n");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->log_level, "error");
 }

@@ -1,15 +1,14 @@
 // Opening, validating and migrating the database file.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <atomic>
 #include <thread>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "store/migrations.h"
 #include "store/sqlite_db.h"
@@ -41,11 +40,12 @@ TEST(StoreOpenTest, FreshDatabaseIsCreatedWithSchemaWalAndForeignKeys) {
   EXPECT_EQ(raw.Text("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(raw.Int("PRAGMA application_id"), kDiskpulseApplicationId);
   EXPECT_EQ(raw.Int("PRAGMA user_version"), Store::LatestSchemaVersion());
-  for (const char* table : {"drives", "pools", "vdevs", "pool_members", "smart_snapshots", "runs",
-                            "bench_points", "measurements", "latency_histograms", "alerts",
-                            "scheduler_state"}) {
+  for (const char* table :
+       {"drives", "pools", "vdevs", "pool_members", "smart_snapshots", "runs", "bench_points",
+        "measurements", "latency_histograms", "alerts", "scheduler_state"}) {
     EXPECT_EQ(raw.Int(std::string("SELECT count(*) FROM sqlite_schema WHERE type = 'table' "
-                                  "AND name = '") + table + "'"),
+                                  "AND name = '") +
+                      table + "'"),
               1)
         << table;
   }
@@ -178,8 +178,9 @@ TEST(StoreOpenTest, NonSqliteTextFileIsRefusedAndLeftUntouched) {
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), StatusCode::kCorrupt);
   EXPECT_EQ(store.status().message(),
-            path + " is not a diskpulse database (not SQLite or corrupt): the file does not "
-                   "start with the SQLite header");
+            path +
+                " is not a diskpulse database (not SQLite or corrupt): the file does not "
+                "start with the SQLite header");
   EXPECT_EQ(ReadFile(path), text);
   EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
 }
@@ -191,11 +192,11 @@ std::string MakeDamagedDatabase(const TempDir& dir, std::size_t offset, std::siz
     auto store = Store::Open(path);
     EXPECT_TRUE(store.ok());
     for (int i = 0; i < 50; ++i) {
-      EXPECT_TRUE((*store)
-                      ->UpsertDrive(testing::MakeDrive("wwn-" + std::to_string(i),
-                                                       "sd" + std::to_string(i)),
-                                    i)
-                      .ok());
+      EXPECT_TRUE(
+          (*store)
+              ->UpsertDrive(
+                  testing::MakeDrive("wwn-" + std::to_string(i), "sd" + std::to_string(i)), i)
+              .ok());
     }
   }
   {

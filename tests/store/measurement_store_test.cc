@@ -1,6 +1,6 @@
-#include <map>
-
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "store/store_test_util.h"
 
@@ -74,9 +74,9 @@ TEST_F(MeasurementStoreTest, PointsRoundTrip) {
   contended.variant = "alone:/dev/sda";
   BenchPoint partial = Random(32, 410);
   partial.partial = true;
-  std::int64_t run = AddRun("wwn-a", "mixed", 100,
-                            {Zone("outer", 190.5), contended, Random(1, 120), partial,
-                             Seek("full", 15.5)});
+  std::int64_t run =
+      AddRun("wwn-a", "mixed", 100,
+             {Zone("outer", 190.5), contended, Random(1, 120), partial, Seek("full", 15.5)});
   auto points = store_->RunPoints(run);
   ASSERT_TRUE(points.ok()) << points.status().ToString();
   ASSERT_EQ(points->size(), 5u);

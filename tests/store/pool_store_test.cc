@@ -156,8 +156,7 @@ TEST_F(PoolStoreTest, APoolThatGoesAwayIsNotLatestButKept) {
   EXPECT_TRUE(pools->empty());
 
   RawDb raw(db_path_);
-  EXPECT_EQ(raw.Rows("SELECT name, last_seen FROM pools ORDER BY name"),
-            "backup|100\ntank|200");
+  EXPECT_EQ(raw.Rows("SELECT name, last_seen FROM pools ORDER BY name"), "backup|100\ntank|200");
 }
 
 TEST_F(PoolStoreTest, OrderFollowsTheLatestObservation) {

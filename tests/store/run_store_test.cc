@@ -93,9 +93,9 @@ TEST_F(RunStoreTest, ListFiltersAndOrdersNewestFirst) {
     std::int64_t at;
     RunOutcome outcome;
   } rows[] = {
-      {"wwn-a", "seq", 100, RunOutcome::kOk},       {"wwn-a", "random", 200, RunOutcome::kOk},
-      {"wwn-b", "seq", 300, RunOutcome::kSkipped},  {"wwn-a", "seq", 400, RunOutcome::kFailed},
-      {"", "pool-write", 500, RunOutcome::kOk},     {"wwn-a", "seq", 400, RunOutcome::kOk},
+      {"wwn-a", "seq", 100, RunOutcome::kOk},      {"wwn-a", "random", 200, RunOutcome::kOk},
+      {"wwn-b", "seq", 300, RunOutcome::kSkipped}, {"wwn-a", "seq", 400, RunOutcome::kFailed},
+      {"", "pool-write", 500, RunOutcome::kOk},    {"wwn-a", "seq", 400, RunOutcome::kOk},
   };
   std::vector<std::int64_t> ids;
   for (const auto& row : rows) {

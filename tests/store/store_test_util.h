@@ -2,12 +2,11 @@
 // access to look behind the API, and small builders of model values.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <memory>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "store/store.h"
 #include "support/temp_dir.h"

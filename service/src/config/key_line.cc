@@ -32,8 +32,10 @@ std::size_t SkipSpace(std::string_view t, std::size_t i) {
 // Just past the string that opens at t[i] == '"'.
 std::size_t StringEnd(std::string_view t, std::size_t i) {
   for (++i; i < t.size(); ++i) {
-    if (t[i] == '\\') ++i;
-    else if (t[i] == '"') return i + 1;
+    if (t[i] == '\\')
+      ++i;
+    else if (t[i] == '"')
+      return i + 1;
   }
   return t.size();
 }

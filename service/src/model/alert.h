@@ -23,8 +23,8 @@ struct Alert {
   std::optional<std::int64_t> acknowledged_at;
   std::optional<std::int64_t> resolved_at;
   std::optional<std::int64_t> last_notified_at;
-  int notify_count = 0;        // notifications sent so far (reminders count)
-  int clear_streak = 0;        // consecutive evaluations without the condition
+  int notify_count = 0;  // notifications sent so far (reminders count)
+  int clear_streak = 0;  // consecutive evaluations without the condition
 };
 
 }  // namespace dp

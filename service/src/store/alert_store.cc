@@ -104,19 +104,20 @@ Status Store::UpdateAlert(const Alert& alert) {
 Result<std::optional<Alert>> Store::OpenAlertFor(const std::string& drive_id,
                                                  const std::string& condition) {
   std::lock_guard lock(mu_);
-  DP_ASSIGN_OR_RETURN(Statement st,
-                      db_->Prepare(std::string("SELECT ") + kAlertColumns +
-                                   " FROM alerts WHERE ifnull(drive_id, '') = ?1 "
-                                   "AND condition = ?2 AND state <> 'resolved' "
-                                   "ORDER BY id DESC LIMIT 1"));
+  DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kAlertColumns +
+                                                 " FROM alerts WHERE ifnull(drive_id, '') = ?1 "
+                                                 "AND condition = ?2 AND state <> 'resolved' "
+                                                 "ORDER BY id DESC LIMIT 1"));
   st.Bind(1, drive_id).Bind(2, condition);
   return st.OptionalRow<Alert>(ReadAlert);
 }
 
 Result<std::vector<Alert>> Store::ListAlerts(const AlertFilter& f) {
   std::string sql = std::string("SELECT ") + kAlertColumns + " FROM alerts WHERE 1";
-  if (f.state == "active") sql += " AND state <> 'resolved'";
-  else if (!f.state.empty()) sql += " AND state = ?1";
+  if (f.state == "active")
+    sql += " AND state <> 'resolved'";
+  else if (!f.state.empty())
+    sql += " AND state = ?1";
   if (!f.drive_id.empty()) sql += " AND drive_id = ?2";
   sql += " ORDER BY opened_at DESC, id DESC LIMIT ?3";
 

@@ -35,8 +35,7 @@ Status Precheck(const std::string& path, bool& exists, bool& empty) {
   if (stat(dir.c_str(), &st) != 0) {
     int err = errno;
     if (err == ENOENT)
-      return NotFound("cannot open database " + path + ": directory " + dir +
-                      " does not exist");
+      return NotFound("cannot open database " + path + ": directory " + dir + " does not exist");
     return ErrnoStatus(err, "cannot open database " + path + ": directory " + dir);
   }
   if (!S_ISDIR(st.st_mode))
@@ -106,8 +105,7 @@ Status Validate(SqliteDb& db, const std::string& path, int latest) {
                               "); upgrade diskpulse");
   }
   if (app_id == 0) {
-    DP_ASSIGN_OR_RETURN(std::int64_t objects,
-                        db.QueryInt("SELECT count(*) FROM sqlite_schema"));
+    DP_ASSIGN_OR_RETURN(std::int64_t objects, db.QueryInt("SELECT count(*) FROM sqlite_schema"));
     if (objects > 0) {
       return InvalidArgument(path + " is an SQLite database of another application (it has " +
                              std::to_string(objects) +

@@ -93,9 +93,8 @@ Status Store::MarkMissingExcept(const std::vector<std::string>& present_ids, std
 
 Result<std::vector<Drive>> Store::ListDrives() {
   std::lock_guard lock(mu_);
-  DP_ASSIGN_OR_RETURN(Statement st,
-                      db_->Prepare(std::string("SELECT ") + kDriveColumns +
-                                   " FROM drives ORDER BY present DESC, name, id"));
+  DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kDriveColumns +
+                                                 " FROM drives ORDER BY present DESC, name, id"));
   std::vector<Drive> out;
   DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.push_back(ReadDrive(row)); }));
   return out;

@@ -37,15 +37,24 @@ void ApplyMetric(BenchPoint& p, const std::string& name, double v) {
     if (!p.latency) p.latency = LatencySummary{};
     return *p.latency;
   };
-  if (name == "mb_per_s") p.mb_per_s = v;
-  else if (name == "iops") p.iops = v;
-  else if (name == "access_ms") p.access_ms = v;
-  else if (name == "p50_us") lat().p50_us = v;
-  else if (name == "p90_us") lat().p90_us = v;
-  else if (name == "p99_us") lat().p99_us = v;
-  else if (name == "p999_us") lat().p999_us = v;
-  else if (name == "max_us") lat().max_us = v;
-  else if (name == "mean_us") lat().mean_us = v;
+  if (name == "mb_per_s")
+    p.mb_per_s = v;
+  else if (name == "iops")
+    p.iops = v;
+  else if (name == "access_ms")
+    p.access_ms = v;
+  else if (name == "p50_us")
+    lat().p50_us = v;
+  else if (name == "p90_us")
+    lat().p90_us = v;
+  else if (name == "p99_us")
+    lat().p99_us = v;
+  else if (name == "p999_us")
+    lat().p999_us = v;
+  else if (name == "max_us")
+    lat().max_us = v;
+  else if (name == "mean_us")
+    lat().mean_us = v;
 }
 
 }  // namespace
@@ -175,9 +184,8 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
     }));
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
-    DP_ASSIGN_OR_RETURN(Statement st,
-                        db_->Prepare("SELECT metric, value FROM measurements "
-                                     "WHERE point_id = ?1 ORDER BY id"));
+    DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT metric, value FROM measurements "
+                                                   "WHERE point_id = ?1 ORDER BY id"));
     st.Bind(1, ids[i]);
     DP_RETURN_IF_ERROR(st.ForEachRow(
         [&](const Statement& row) { ApplyMetric(points[i], row.Text(0), row.Double(1)); }));

@@ -264,8 +264,7 @@ Status ApplyMigrations(SqliteDb& db, const std::vector<Migration>& migrations) {
     Status s = db.Exec(m.sql);
     if (!s.ok()) {
       return s.WithContext("schema migration " + std::to_string(m.version) + " (" + m.name +
-                           ") failed; the database stays at version " +
-                           std::to_string(current));
+                           ") failed; the database stays at version " + std::to_string(current));
     }
     // PRAGMA takes no bound parameters; both values are our own integers.
     DP_RETURN_IF_ERROR(db.Exec("PRAGMA user_version = " + std::to_string(m.version)));

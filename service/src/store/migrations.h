@@ -15,9 +15,9 @@ namespace dp {
 class SqliteDb;
 
 struct Migration {
-  int version;        // the user_version after this migration: 1, 2, ...
-  std::string name;   // for logs
-  std::string sql;    // statements; no bound values
+  int version;       // the user_version after this migration: 1, 2, ...
+  std::string name;  // for logs
+  std::string sql;   // statements; no bound values
 };
 
 // PRAGMA application_id of a diskpulse database: "DPLS".

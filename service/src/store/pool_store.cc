@@ -53,9 +53,10 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
   std::lock_guard lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
-  DP_RETURN_IF_ERROR(db_->Exec("UPDATE pools SET current = 0 WHERE current = 1;"
-                               "UPDATE vdevs SET current = 0 WHERE current = 1;"
-                               "UPDATE pool_members SET current = 0 WHERE current = 1;"));
+  DP_RETURN_IF_ERROR(
+      db_->Exec("UPDATE pools SET current = 0 WHERE current = 1;"
+                "UPDATE vdevs SET current = 0 WHERE current = 1;"
+                "UPDATE pool_members SET current = 0 WHERE current = 1;"));
   for (std::size_t pi = 0; pi < pools.size(); ++pi) {
     const Pool& p = pools[pi];
     DP_ASSIGN_OR_RETURN(
@@ -159,10 +160,9 @@ Result<std::vector<Pool>> Store::LatestPools() {
   for (std::size_t i = 0; i < pools.size(); ++i) {
     std::vector<std::int64_t> vdev_ids;
     {
-      DP_ASSIGN_OR_RETURN(
-          Statement st,
-          db_->Prepare("SELECT id, role, name, type, state FROM vdevs "
-                       "WHERE pool_id = ?1 AND current = 1 ORDER BY position, id"));
+      DP_ASSIGN_OR_RETURN(Statement st,
+                          db_->Prepare("SELECT id, role, name, type, state FROM vdevs "
+                                       "WHERE pool_id = ?1 AND current = 1 ORDER BY position, id"));
       st.Bind(1, pool_ids[i]);
       DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
         vdev_ids.push_back(row.Int(0));

@@ -19,9 +19,8 @@ Status Store::PruneBefore(std::int64_t at) {
     DP_RETURN_IF_ERROR(st.Run());
   }
   {
-    DP_ASSIGN_OR_RETURN(Statement st,
-                        db_->Prepare("UPDATE smart_snapshots SET raw_json = NULL "
-                                     "WHERE at < ?1 AND raw_json IS NOT NULL"));
+    DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("UPDATE smart_snapshots SET raw_json = NULL "
+                                                   "WHERE at < ?1 AND raw_json IS NOT NULL"));
     st.Bind(1, at);
     DP_RETURN_IF_ERROR(st.Run());
   }

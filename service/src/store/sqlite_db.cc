@@ -181,24 +181,32 @@ Status SqliteDb::Error(int rc, std::string_view what) const {
   msg = path_ + ": " + msg;
   switch (rc & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return Unavailable(msg + " (the database is in use by another process)");
-    case SQLITE_FULL: return ResourceExhausted(msg);
+    case SQLITE_LOCKED:
+      return Unavailable(msg + " (the database is in use by another process)");
+    case SQLITE_FULL:
+      return ResourceExhausted(msg);
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return Corrupt(msg);
+    case SQLITE_NOTADB:
+      return Corrupt(msg);
     case SQLITE_PERM:
     case SQLITE_READONLY:
-    case SQLITE_AUTH: return PermissionDenied(msg);
+    case SQLITE_AUTH:
+      return PermissionDenied(msg);
     case SQLITE_CANTOPEN:
-    case SQLITE_IOERR: return IoError(msg);
+    case SQLITE_IOERR:
+      return IoError(msg);
     case SQLITE_CONSTRAINT:
       if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
         return AlreadyExists(msg);
       return InvalidArgument(msg);
-    case SQLITE_INTERRUPT: return Cancelled(msg);
+    case SQLITE_INTERRUPT:
+      return Cancelled(msg);
     case SQLITE_TOOBIG:
     case SQLITE_RANGE:
-    case SQLITE_MISMATCH: return InvalidArgument(msg);
-    default: return Internal(msg);
+    case SQLITE_MISMATCH:
+      return InvalidArgument(msg);
+    default:
+      return Internal(msg);
   }
 }
 

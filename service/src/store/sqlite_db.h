@@ -24,7 +24,9 @@ namespace dp {
 class SqliteDb;
 
 // A bound, cached statement. Resets itself (and clears its bindings) when it
-// goes out of scope, so the next Prepare of the same SQL starts fresh.
+// goes out of scope, so the next Prepare of the same SQL starts fresh. The
+// cache holds one sqlite3_stmt per SQL text: keep at most one Statement of a
+// given SQL alive at a time.
 // Parameters and columns are numbered as in SQLite: parameters from 1,
 // columns from 0.
 class Statement {
@@ -83,7 +85,7 @@ class Statement {
   bool IsNull(int col) const;
   std::int64_t Int(int col) const;
   double Double(int col) const;
-  std::string Text(int col) const;   // "" for NULL
+  std::string Text(int col) const;  // "" for NULL
   std::string Blob(int col) const;
   std::optional<std::int64_t> OptInt(int col) const;
   std::optional<std::uint64_t> OptUInt(int col) const;

@@ -42,34 +42,34 @@ class SqliteDb;
 
 // ListRuns: newest first (started_at, then id, descending).
 struct RunFilter {
-  std::string drive_id;                 // "" = any (pool-level runs included)
-  std::string test;                     // "" = any
-  std::optional<RunOutcome> outcome;    // nullopt = any
-  std::int64_t since = 0;               // started_at >= since
-  int limit = 100;                      // <= 0: no limit
+  std::string drive_id;               // "" = any (pool-level runs included)
+  std::string test;                   // "" = any
+  std::optional<RunOutcome> outcome;  // nullopt = any
+  std::int64_t since = 0;             // started_at >= since
+  int limit = 100;                    // <= 0: no limit
 };
 
 // History: one metric of one drive's test over time. Returns the newest
 // `limit` samples that match, in chronological order (oldest first).
 struct HistoryQuery {
-  std::string drive_id;                 // required
-  std::string test;                     // required: seq, zones, seek, random, sweep, ...
-  std::string metric;                   // required: mb_per_s, iops, access_ms, p50_us, ...
-  std::string zone;                     // "" = any (including none)
-  std::string stroke;                   // "" = any
-  std::string variant;                  // "" = any
-  std::uint32_t block_size = 0;         // 0 = any
-  std::uint32_t queue_depth = 0;        // 0 = any
-  std::int64_t since = 0;               // at >= since
-  int limit = 1000;                     // <= 0: no limit
+  std::string drive_id;           // required
+  std::string test;               // required: seq, zones, seek, random, sweep, ...
+  std::string metric;             // required: mb_per_s, iops, access_ms, p50_us, ...
+  std::string zone;               // "" = any (including none)
+  std::string stroke;             // "" = any
+  std::string variant;            // "" = any
+  std::uint32_t block_size = 0;   // 0 = any
+  std::uint32_t queue_depth = 0;  // 0 = any
+  std::int64_t since = 0;         // at >= since
+  int limit = 1000;               // <= 0: no limit
 };
 
 struct MeasurementSample {
   std::int64_t run_id = 0;
-  std::int64_t at = 0;                  // the run's started_at
+  std::int64_t at = 0;  // the run's started_at
   double value = 0;
-  bool contended = false;               // the point or its run was contended
-  bool partial = false;                 // the point or its run was partial
+  bool contended = false;  // the point or its run was contended
+  bool partial = false;    // the point or its run was partial
   // What the sample was measured on, for callers that query with "any".
   std::string zone, stroke, variant;
   std::uint32_t block_size = 0, queue_depth = 0;
@@ -77,9 +77,9 @@ struct MeasurementSample {
 
 // ListAlerts: newest first (opened_at, then id, descending).
 struct AlertFilter {
-  std::string state;                    // "" = any; "active" = open or acknowledged
-  std::string drive_id;                 // "" = any
-  int limit = 100;                      // <= 0: no limit
+  std::string state;     // "" = any; "active" = open or acknowledged
+  std::string drive_id;  // "" = any
+  int limit = 100;       // <= 0: no limit
 };
 
 class Store {
@@ -179,7 +179,7 @@ class Store {
   Store(std::string path, std::unique_ptr<SqliteDb> db);
 
   const std::string path_;
-  std::mutex mu_;                   // guards db_ and every statement in it
+  std::mutex mu_;  // guards db_ and every statement in it
   std::unique_ptr<SqliteDb> db_;
 };
 
