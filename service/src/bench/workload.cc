@@ -29,9 +29,8 @@ Status Workload::Validate(std::uint32_t lbs) const {
                            " is not a multiple of the device's block size " + std::to_string(lbs));
   if (queue_depth == 0 || queue_depth > 1024)
     return InvalidArgument(n + ": queue depth must be between 1 and 1024");
-  if (region_begin % lbs || region_end % lbs || region_end <= region_begin)
-    return InvalidArgument(n + ": bad region");
-  const std::uint64_t len = region_end - region_begin;
+  if (region_begin % lbs || region_end % lbs) return InvalidArgument(n + ": unaligned region");
+  const std::uint64_t len = region_end > region_begin ? region_end - region_begin : 0;
   const std::uint64_t need = static_cast<std::uint64_t>(block_size) *
                              (pattern == AccessPattern::kSequential ? queue_depth : 1) +
                              (pattern == AccessPattern::kStroke ? stroke_bytes : 0);

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Accuracy and cost of `diskpulse bench` against fio, the reference tool, on the
+# same loop device (issue 3). Not a test: a benchmark that prints figures.
+#   - seq 1 MiB QD8 MB/s and 4 KiB QD32 IOPS: diskpulse / fio (target >= 0.97),
+#     CPU seconds per GiB read for both (target: diskpulse <= fio);
+#   - a kernel-throttled device (cgroup v1 blkio read_bps_device /
+#     read_iops_device, diskpulse run inside the cgroup): measured / throttle
+#     (target within +-3%);
+#   - 10 repeated runs on the throttled device: coefficient of variation (<= 2%).
+# fio and diskpulse run alternately, ROUNDS times each; medians are reported.
+# Needs root, fio, losetup, cgroup v1 blkio. Usage:
+#   bench/vs_fio.sh [path/to/diskpulse]    (default: $BUILD_DIR/service/diskpulse)
+# Environment: SIZE_MIB (1024), SECONDS_PER_RUN (5), ROUNDS (3), FILL (1: write
+# real data into the backing file so reads reach the disk; 0: sparse),
+# BPS_CAP (50000000), IOPS_CAP (2000), CV_RUNS (10), DIR (/var/tmp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DP=${1:-${BUILD_DIR:-build}/service/diskpulse}
+SIZE_MIB=${SIZE_MIB:-1024}
+SECS=${SECONDS_PER_RUN:-5}
+ROUNDS=${ROUNDS:-3}
+FILL=${FILL:-1}
+BPS_CAP=${BPS_CAP:-50000000}
+IOPS_CAP=${IOPS_CAP:-2000}
+CV_RUNS=${CV_RUNS:-10}
+DIR=${DIR:-/var/tmp}
+BLKIO=/sys/fs/cgroup/blkio
+
+[ "$(id -u)" -eq 0 ] || { echo "vs_fio: needs root (loop devices, cgroups)" >&2; exit 2; }
+command -v fio >/dev/null || { echo "vs_fio: fio not installed (scripts/setup.sh)" >&2; exit 2; }
+[ -x "$DP" ] || { echo "vs_fio: no diskpulse binary at $DP (build first)" >&2; exit 2; }
+[ -e $BLKIO/blkio.throttle.read_bps_device ] || { echo "vs_fio: no cgroup v1 blkio at $BLKIO" >&2; exit 2; }
+
+IMG=$(mktemp "$DIR/diskpulse-vsfio-XXXXXX.img")
+LOOP=""
+CG="$BLKIO/diskpulse-vsfio-$$"
+cleanup() {
+  if [ -d "$CG" ]; then
+    for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo "$p" > $BLKIO/cgroup.procs || true; done
+    rmdir "$CG" 2>/dev/null || true
+  fi
+  [ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
+  rm -f "$IMG"
+}
+trap cleanup EXIT INT TERM
+
+if [ "$FILL" = 1 ]; then
+  echo "vs_fio: writing ${SIZE_MIB} MiB of data to $IMG ..." >&2
+  dd if=/dev/urandom of="$IMG" bs=1M count="$SIZE_MIB" status=none conv=fsync
+else
+  truncate -s "${SIZE_MIB}M" "$IMG"
+fi
+LOOP=$(losetup --direct-io=on --find --show "$IMG")
+NAME=$(basename "$LOOP")
+MAJMIN=$(cat /sys/block/$NAME/dev)
+echo "vs_fio: $LOOP ($MAJMIN) over $IMG, ${SIZE_MIB} MiB, ${SECS}s per run, $ROUNDS rounds" >&2
+
+read_sectors() { awk '{print $3}' /sys/block/$NAME/stat; }
+
+# run_timed OUTFILE CMD... : runs CMD, prints "cpu_seconds bytes_read" (bytes from the device's counters).
+run_timed() {
+  local out=$1; shift
+  local s0 s1 t
+  s0=$(read_sectors)
+  t=$( { TIMEFORMAT='%U %S'; time "$@" > "$out" 2>/dev/null; } 2>&1 | tail -1 )
+  s1=$(read_sectors)
+  awk -v t="$t" -v a="$s0" -v b="$s1" 'BEGIN{split(t,x," "); printf "%.4f %d\n", x[1]+x[2], (b-a)*512}'
+}
+
+# jget FILE EXPR: evaluates EXPR over the JSON document d.
+jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
+
+declare -a FIO_SEQ DP_SEQ FIO_RND DP_RND FIO_SEQ_CPU DP_SEQ_CPU FIO_RND_CPU DP_RND_CPU
+TMP=$(mktemp -d)
+for r in $(seq 1 "$ROUNDS"); do
+  # --- seq 1 MiB QD8
+  read cpu bytes < <(run_timed "$TMP/fio.json" fio --name=vs --filename="$LOOP" --readonly --direct=1 \
+      --ioengine=io_uring --rw=read --bs=1M --iodepth=8 --time_based --runtime="$SECS" \
+      --ramp_time=0.5 --output-format=json)
+  FIO_SEQ+=("$(jget "$TMP/fio.json" 'd["jobs"][0]["read"]["bw_bytes"]/1e6')")
+  FIO_SEQ_CPU+=("$(awk -v c="$cpu" -v b="$bytes" 'BEGIN{print c/(b/1073741824)}')")
+  read cpu bytes < <(run_timed "$TMP/dp.json" "$DP" bench "$LOOP" --test seq --seconds "$SECS" --json)
+  DP_SEQ+=("$(jget "$TMP/dp.json" 'd["results"][0]["mb_per_s"]')")
+  DP_SEQ_CPU+=("$(awk -v c="$cpu" -v b="$bytes" 'BEGIN{print c/(b/1073741824)}')")
+  # --- random 4 KiB QD32
+  read cpu bytes < <(run_timed "$TMP/fio.json" fio --name=vs --filename="$LOOP" --readonly --direct=1 \
+      --ioengine=io_uring --rw=randread --bs=4k --iodepth=32 --time_based --runtime="$SECS" \
+      --ramp_time=0.5 --norandommap --randrepeat=1 --output-format=json)
+  FIO_RND+=("$(jget "$TMP/fio.json" 'd["jobs"][0]["read"]["iops"]')")
+  FIO_RND_CPU+=("$(awk -v c="$cpu" -v b="$bytes" 'BEGIN{print c/(b/1073741824)}')")
+  read cpu bytes < <(run_timed "$TMP/dp.json" "$DP" bench "$LOOP" --test random --qd 32 --seconds "$SECS" --json)
+  DP_RND+=("$(jget "$TMP/dp.json" 'd["results"][0]["iops"]')")
+  DP_RND_CPU+=("$(awk -v c="$cpu" -v b="$bytes" 'BEGIN{print c/(b/1073741824)}')")
+  echo "vs_fio: round $r: seq fio ${FIO_SEQ[-1]} dp ${DP_SEQ[-1]} MB/s; rnd4k q32 fio ${FIO_RND[-1]} dp ${DP_RND[-1]} IOPS" >&2
+done
+
+m() { printf '%s\n' "$@" | median; }
+FS=$(m "${FIO_SEQ[@]}"); DS=$(m "${DP_SEQ[@]}")
+FR=$(m "${FIO_RND[@]}"); DR=$(m "${DP_RND[@]}")
+FSC=$(m "${FIO_SEQ_CPU[@]}"); DSC=$(m "${DP_SEQ_CPU[@]}")
+FRC=$(m "${FIO_RND_CPU[@]}"); DRC=$(m "${DP_RND_CPU[@]}")
+
+# --- throttled device: diskpulse inside the cgroup
+mkdir "$CG"
+in_cgroup() { sh -c 'echo $$ > "$0/cgroup.procs" && shift && exec "$@"' "$CG" _ "$@"; }
+echo "$MAJMIN $BPS_CAP" > "$CG/blkio.throttle.read_bps_device"
+in_cgroup "$DP" bench "$LOOP" --test seq --seconds "$SECS" --json > "$TMP/bps.json"
+BPS_MEAS=$(jget "$TMP/bps.json" 'str(d["results"][0]["mb_per_s"]*1e6) + " " + d["engine"]')
+in_cgroup fio --name=vs --filename="$LOOP" --readonly --direct=1 --ioengine=io_uring --rw=read --bs=1M \
+    --iodepth=8 --time_based --runtime="$SECS" --ramp_time=0.5 --output-format=json > "$TMP/fbps.json" 2>/dev/null
+FIO_BPS_URING=$(jget "$TMP/fbps.json" 'd["jobs"][0]["read"]["bw_bytes"]')
+BPS_CV=()
+for i in $(seq 1 "$CV_RUNS"); do
+  in_cgroup "$DP" bench "$LOOP" --test seq --seconds 2 --json > "$TMP/cv.json"
+  BPS_CV+=("$(jget "$TMP/cv.json" 'd["results"][0]["mb_per_s"]')")
+done
+echo "$MAJMIN 0" > "$CG/blkio.throttle.read_bps_device"
+
+echo "$MAJMIN $IOPS_CAP" > "$CG/blkio.throttle.read_iops_device"
+IOPS_MEAS=""
+for eng in uring pread; do
+  in_cgroup "$DP" bench "$LOOP" --test random --qd 8 --engine "$eng" --seconds "$SECS" --json > "$TMP/iops.json"
+  IOPS_MEAS+="$(jget "$TMP/iops.json" 'd["results"][0]["iops"]') "
+done
+IOPS_CV=()
+for i in $(seq 1 "$CV_RUNS"); do
+  in_cgroup "$DP" bench "$LOOP" --test random --qd 8 --seconds 2 --json > "$TMP/cv.json"
+  IOPS_CV+=("$(jget "$TMP/cv.json" 'd["results"][0]["iops"]')")
+done
+echo "$MAJMIN 0" > "$CG/blkio.throttle.read_iops_device"
+rm -rf "$TMP"
+
+cv() { printf '%s\n' "$@" | awk '{s+=$1; q+=$1*$1; n++} END{m=s/n; sd=sqrt((q-n*m*m)/(n-1)); printf "%.2f%% (mean %.2f, n=%d)", 100*sd/m, m, n}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.3f", a/b}'; }
+
+echo
+echo "diskpulse vs fio on $LOOP (${SIZE_MIB} MiB, fill=$FILL, ${SECS}s runs, median of $ROUNDS)"
+printf '%-34s %14s %14s %8s\n' "" "fio" "diskpulse" "ratio"
+printf '%-34s %14.1f %14.1f %8s\n' "seq 1M QD8 MB/s" "$FS" "$DS" "$(ratio "$DS" "$FS")"
+printf '%-34s %14.0f %14.0f %8s\n' "rand 4K QD32 IOPS" "$FR" "$DR" "$(ratio "$DR" "$FR")"
+printf '%-34s %14.3f %14.3f %8s\n' "seq CPU s/GiB" "$FSC" "$DSC" "$(ratio "$DSC" "$FSC")"
+printf '%-34s %14.3f %14.3f %8s\n' "rand 4K CPU s/GiB" "$FRC" "$DRC" "$(ratio "$DRC" "$FRC")"
+echo
+read BPS_VAL BPS_ENGINE <<< "$BPS_MEAS"
+read IOPS_URING IOPS_PREAD <<< "$IOPS_MEAS"
+echo "throttled (cgroup v1 blkio, diskpulse inside the cgroup):"
+printf '  read_bps %d B/s: diskpulse seq (engine auto -> %s) %.0f B/s = %s x cap; fio io_uring %.0f B/s = %s x cap\n' \
+  "$BPS_CAP" "$BPS_ENGINE" "$BPS_VAL" "$(ratio "$BPS_VAL" "$BPS_CAP")" "$FIO_BPS_URING" "$(ratio "$FIO_BPS_URING" "$BPS_CAP")"
+printf '  read_iops %d: diskpulse rand QD8 uring %.1f = %s x cap; pread %.1f = %s x cap\n' \
+  "$IOPS_CAP" "$IOPS_URING" "$(ratio "$IOPS_URING" "$IOPS_CAP")" "$IOPS_PREAD" "$(ratio "$IOPS_PREAD" "$IOPS_CAP")"
+echo "  CV of $CV_RUNS runs, seq MB/s under read_bps: $(cv "${BPS_CV[@]}")"
+echo "  CV of $CV_RUNS runs, rand IOPS under read_iops: $(cv "${IOPS_CV[@]}")"

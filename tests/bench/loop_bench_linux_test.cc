@@ -1,0 +1,275 @@
+// End-to-end tests on real loop devices (Linux, root): read-only proof,
+// kernel-throttled accuracy, queue depth, contention, a device vanishing.
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "base/clock.h"
+#include "bench/aligned_buffer.h"
+#include "bench/bench_runner.h"
+#include "bench/engine_choice.h"
+#include "bench/workload_runner.h"
+#include "support/cgroup_throttle.h"
+#include "support/loop_device.h"
+
+namespace dp {
+namespace {
+
+using testing::CgroupThrottle;
+using testing::LoopDevice;
+
+#define REQUIRE_LOOP()                                                  \
+  do {                                                                  \
+    std::string why = LoopDevice::Unavailable();                        \
+    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why; \
+  } while (0)
+#define REQUIRE_CGROUP()                                                      \
+  do {                                                                        \
+    std::string why = CgroupThrottle::Unavailable();                          \
+    if (!why.empty()) GTEST_SKIP() << "cgroup v1 blkio unavailable: " << why; \
+  } while (0)
+
+BenchOptions Options(std::vector<BenchTest> tests, double seconds) {
+  BenchOptions o;
+  o.tests = std::move(tests);
+  o.seconds = seconds;
+  o.idle_check_seconds = 0;
+  return o;
+}
+
+Result<BenchReport> RunOn(const std::string& path, const BenchOptions& o,
+                          const std::atomic<bool>* cancel = nullptr,
+                          const ProgressFn& progress = nullptr) {
+  SystemClock clock;
+  DP_ASSIGN_OR_RETURN(auto dev, BlockDevice::Open(path));
+  DeviceTarget t(std::move(dev), o.engine, clock);
+  return RunReadTests(t, o, cancel, progress);
+}
+
+// Every descriptor this process holds on `path`: {read-only?, direct?}.
+std::vector<std::pair<bool, bool>> DescriptorsOn(const std::string& path) {
+  std::vector<std::pair<bool, bool>> v;
+  DIR* d = ::opendir("/proc/self/fd");
+  while (dirent* e = d ? ::readdir(d) : nullptr) {
+    std::string fd = e->d_name;
+    if (fd == "." || fd == "..") continue;
+    char target[512];
+    ssize_t n = ::readlink(("/proc/self/fd/" + fd).c_str(), target, sizeof target - 1);
+    if (n <= 0 || std::string(target, static_cast<std::size_t>(n)) != path) continue;
+    std::ifstream info("/proc/self/fdinfo/" + fd);
+    std::string key;
+    unsigned flags = 0;
+    while (info >> key)
+      if (key == "flags:") {
+        info >> std::oct >> flags;
+        break;
+      }
+    v.push_back({(flags & O_ACCMODE) == O_RDONLY, (flags & O_DIRECT) != 0});
+  }
+  if (d) ::closedir(d);
+  return v;
+}
+
+TEST(LoopBenchTest, EveryWorkloadIsReadOnly) {
+  REQUIRE_LOOP();
+  auto loop = LoopDevice::Create(256ULL << 20);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  const std::string dev = (*loop)->path();
+  auto before = (*loop)->Stat();
+  ASSERT_TRUE(before.ok());
+  std::vector<EngineKind> engines = {EngineKind::kPread};
+  if (UringCompiledIn()) engines.push_back(EngineKind::kUring);
+  int fd_checks = 0;
+  for (EngineKind e : engines) {
+    BenchOptions o = Options(AllReadTests(1), 0.6);
+    o.engine = e;
+    o.zone_sweep_points = 3;
+    auto r = RunOn(dev, o, nullptr, [&](double) {
+      for (auto [ro, direct] : DescriptorsOn(dev)) {
+        ASSERT_TRUE(ro) << "a writable descriptor on " << dev;
+        ASSERT_TRUE(direct) << "a cached descriptor on " << dev;
+        ++fd_checks;
+      }
+    });
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_FALSE(r->partial) << r->error;
+    EXPECT_EQ(r->engine, EngineKindName(e));
+    EXPECT_EQ(r->results.size(), 1u + 6 + 5 + 2 + 9);
+  }
+  EXPECT_GT(fd_checks, 20);
+  auto after = (*loop)->Stat();
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->write_ios, before->write_ios);
+  EXPECT_EQ(after->write_sectors, before->write_sectors);
+  EXPECT_GT(after->read_sectors, before->read_sectors + (64ULL << 20) / 512);
+}
+
+TEST(LoopBenchTest, EnginesReadTheDevicesBytes) {
+  REQUIRE_LOOP();
+  auto loop = LoopDevice::Create(16ULL << 20);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  std::string data;
+  for (int i = 0; i < 4096; ++i) data += static_cast<char>((i * 131) ^ (i >> 5));
+  ASSERT_TRUE((*loop)->WriteBacking(5 << 20, data).ok());
+  auto dev = BlockDevice::Open((*loop)->path());
+  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
+  EXPECT_TRUE((*dev)->is_device());
+  EXPECT_EQ((*dev)->info().size_bytes, 16u << 20);
+  EXPECT_EQ((*dev)->stats_key(), (*loop)->MajMin());
+  SystemClock clock;
+  for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
+    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    auto e = MakeEngine(k, **dev, 2, clock);
+    ASSERT_TRUE(e.ok());
+    auto buf = AlignedBuffer::Allocate(4096, 4096);
+    ASSERT_TRUE((*e)->Submit({5 << 20, 4096, buf->data(), 7}).ok());
+    std::vector<IoCompletion> done;
+    ASSERT_TRUE((*e)->Reap(1, std::chrono::seconds(5), done).ok());
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0].result, 4096);
+    EXPECT_EQ(std::string(reinterpret_cast<char*>(buf->data()), 4096), data) << EngineKindName(k);
+  }
+}
+
+// The whole test process goes into a throttled cgroup; the engines' threads follow.
+class ThrottledLoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_LOOP();
+    REQUIRE_CGROUP();
+    auto loop = LoopDevice::Create(256ULL << 20);
+    ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+    loop_ = std::move(*loop);
+    auto cg = CgroupThrottle::Create();
+    ASSERT_TRUE(cg.ok()) << cg.status().ToString();
+    cg_ = std::move(*cg);
+  }
+  void TearDown() override {
+    cg_.reset();  // moves us back out first
+    loop_.reset();
+  }
+  void Enter() { ASSERT_TRUE(cg_->AddProcess(::getpid()).ok()); }
+
+  std::unique_ptr<LoopDevice> loop_;
+  std::unique_ptr<CgroupThrottle> cg_;
+};
+
+TEST_F(ThrottledLoopTest, BandwidthThrottleMeasuredWithinFivePercent) {
+  const double cap = 40e6;  // bytes/s
+  ASSERT_TRUE(cg_->SetReadBps(loop_->major(), loop_->minor(), static_cast<std::uint64_t>(cap)).ok());
+  Enter();
+  // auto must pick pread under a bandwidth throttle (it charges io_uring twice).
+  auto dev = BlockDevice::Open(loop_->path());
+  ASSERT_TRUE(dev.ok());
+  EXPECT_EQ(ResolveEngine(EngineKind::kAuto, **dev), EngineKind::kPread);
+  BenchOptions o = Options({BenchTest::kSeq}, 2.5);
+  auto r = RunOn(loop_->path(), o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->engine, "pread");
+  ASSERT_EQ(r->results.size(), 1u);
+  EXPECT_NEAR(r->results[0].mb_per_s, cap / 1e6, 0.05 * cap / 1e6);
+}
+
+TEST_F(ThrottledLoopTest, IopsThrottleMeasuredWithinFivePercentByBothEngines) {
+  const double cap = 400;
+  ASSERT_TRUE(cg_->SetReadIops(loop_->major(), loop_->minor(), static_cast<std::uint64_t>(cap)).ok());
+  Enter();
+  auto dev = BlockDevice::Open(loop_->path());
+  ASSERT_TRUE(dev.ok());
+  if (UringCompiledIn()) {
+    EXPECT_EQ(ResolveEngine(EngineKind::kAuto, **dev), EngineKind::kUring);
+  }
+  for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
+    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    BenchOptions o = Options({BenchTest::kRandom}, 2);
+    o.queue_depth = 8;
+    o.engine = k;
+    auto r = RunOn(loop_->path(), o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->results.size(), 1u);
+    EXPECT_NEAR(r->results[0].iops, cap, 0.05 * cap) << EngineKindName(k);
+  }
+}
+
+TEST_F(ThrottledLoopTest, QueueDepthIsHonoured) {
+  ASSERT_TRUE(cg_->SetReadIops(loop_->major(), loop_->minor(), 200).ok());
+  Enter();
+  auto dev = BlockDevice::Open(loop_->path());
+  ASSERT_TRUE(dev.ok());
+  SystemClock clock;
+  for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
+    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    auto e = MakeEngine(k, **dev, 8, clock);
+    ASSERT_TRUE(e.ok());
+    Workload w;
+    w.test = "random";
+    w.pattern = AccessPattern::kRandom;
+    w.block_size = 4096;
+    w.queue_depth = 8;
+    w.region_end = 256ULL << 20;
+    w.seconds = 0.5;
+    w.warmup_seconds = 0.05;
+    auto r = RunWorkload(**e, w, 512, 4096, clock, nullptr, nullptr);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ((*e)->max_concurrency_seen(), 8u) << EngineKindName(k);
+    EXPECT_GT(r->ios, 0u);
+  }
+}
+
+TEST(LoopBenchTest, ConcurrentReaderMarksTheResultContended) {
+  REQUIRE_LOOP();
+  auto loop = LoopDevice::Create(256ULL << 20);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  BenchOptions o = Options({BenchTest::kSeq}, 1.5);
+  auto quiet = RunOn((*loop)->path(), o);
+  ASSERT_TRUE(quiet.ok()) << quiet.status().ToString();
+  EXPECT_FALSE(quiet->results[0].contended) << quiet->results[0].foreign_share;
+  EXPECT_LT(quiet->results[0].foreign_share, 0.05);
+
+  std::atomic<bool> stop{false};
+  std::thread other([&] {
+    int fd = ::open((*loop)->path().c_str(), O_RDONLY | O_DIRECT);
+    auto buf = AlignedBuffer::Allocate(64 << 10, 4096);
+    std::uint64_t off = 0;
+    while (!stop && fd >= 0) {
+      if (::pread(fd, buf->data(), 64 << 10, static_cast<off_t>(off)) <= 0) break;
+      off = (off + (64 << 10)) % (256ULL << 20);
+    }
+    if (fd >= 0) ::close(fd);
+  });
+  auto busy = RunOn((*loop)->path(), o);
+  stop = true;
+  other.join();
+  ASSERT_TRUE(busy.ok()) << busy.status().ToString();
+  EXPECT_TRUE(busy->results[0].contended);
+  EXPECT_GT(busy->results[0].foreign_share, 0.05);
+}
+
+TEST(LoopBenchTest, DeviceVanishingMidRunEndsPartial) {
+  REQUIRE_LOOP();
+  auto loop = LoopDevice::Create(256ULL << 20);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  BenchOptions o = Options({BenchTest::kSeq, BenchTest::kRandom}, 3);
+  bool shrunk = false;
+  auto r = RunOn((*loop)->path(), o, nullptr, [&](double f) {
+    if (!shrunk && f > 0.1) {
+      shrunk = true;
+      ASSERT_TRUE((*loop)->Shrink(1 << 20).ok());
+    }
+  });
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(shrunk);
+  EXPECT_TRUE(r->partial);
+  EXPECT_NE(r->error.find("device shrank or went away"), std::string::npos) << r->error;
+  ASSERT_EQ(r->results.size(), 1u);
+  EXPECT_TRUE(r->results[0].partial);
+}
+
+}  // namespace
+}  // namespace dp
