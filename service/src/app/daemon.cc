@@ -115,6 +115,13 @@ http::ApiContext Daemon::MakeApiContext() const {
   ctx.started_at = started_at_;
   ctx.webui_root = config_.webui_root;
   ctx.api_token = config_.api_token;
+  ctx.scheduler = scheduler_.get();
+  ctx.alerts = alerts_.get();
+  ctx.dispatcher = dispatcher_.get();
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
+  ctx.schedules = config_.schedule_list;
+  ctx.detection = config_.alerts_config.detection;
   return ctx;
 }
 

@@ -6,6 +6,10 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   auto router = std::make_shared<Router>(context.api_token);
   AddHealthResource(*router, context);
   AddDrivesResource(*router, context);
+  AddHistoryResource(*router, context);
+  AddRunsResource(*router, context);
+  AddAlertsResource(*router, context);
+  AddScheduleResource(*router, context);
   AddMetricsResource(*router, context);
   AddStaticResource(*router, context);
   return router;

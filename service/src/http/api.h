@@ -12,12 +12,18 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
+#include "config/alerts_config.h"
+#include "config/schedule_config.h"
 #include "http/router.h"
 
 namespace dp {
 class Store;
+class Scheduler;
+class AlertService;
+class AlertDispatcher;
 }
 
 namespace dp::http {
@@ -30,12 +36,30 @@ struct ApiContext {
   SysTime started_at{};           // when the daemon started, for uptime
   std::string webui_root;         // "" = no web page (404 outside /api/)
   std::string api_token;          // "" = mutating calls refused (403)
+
+  // Optional collaborators; null while the daemon runs without them.
+  Scheduler* scheduler = nullptr;       // runs: null -> run requests get 503
+  AlertService* alerts = nullptr;       // ack: null -> 503
+  AlertDispatcher* dispatcher = nullptr;  // alerts test: null -> 503
+  std::string host;                     // shown in test notifications
+  // For GET /api/v1/schedule without a scheduler (PlanSchedule over the store).
+  std::vector<ScheduleConfig> schedules;
+  // For the baseline band in drive history (detect's own rules).
+  DetectionConfig detection;
 };
 
 // GET /api/v1/health, /api/v1/version.
 void AddHealthResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives, /api/v1/drives/{id}.
 void AddDrivesResource(Router& router, const ApiContext& context);
+// GET/POST /api/v1/runs, GET /api/v1/runs/{id}, POST /api/v1/runs/{id}/cancel.
+void AddRunsResource(Router& router, const ApiContext& context);
+// GET /api/v1/alerts, POST /api/v1/alerts/{id}/ack, POST /api/v1/alerts/test.
+void AddAlertsResource(Router& router, const ApiContext& context);
+// GET /api/v1/drives/{id}/history.
+void AddHistoryResource(Router& router, const ApiContext& context);
+// GET /api/v1/schedule.
+void AddScheduleResource(Router& router, const ApiContext& context);
 // GET /metrics (Prometheus text).
 void AddMetricsResource(Router& router, const ApiContext& context);
 // The web page: static files from webui_root for every other GET.

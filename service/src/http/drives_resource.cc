@@ -1,7 +1,11 @@
 // GET /api/v1/drives: every drive ever seen (present ones first), [] if none.
-// GET /api/v1/drives/{id}: one drive by its stable id.
+// GET /api/v1/drives/{id}: one drive (by id, name, /dev path or basename)
+//   with "smart" (the latest normalised SMART snapshot, null if none) and
+//   "pools" (the pools/vdevs it is a member of in the latest observation).
 #include "http/api.h"
 #include "http/drive_json.h"
+#include "http/resource_json.h"
+#include "model/smart_snapshot_json.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -9,6 +13,34 @@ namespace {
 
 Response StoreError(const Status& status) {
   return ErrorResponse(500, "database", "database error: " + status.message());
+}
+
+nlohmann::json OptU(const std::optional<std::uint64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json Membership(Store& store, const std::string& drive_id) {
+  nlohmann::json out = nlohmann::json::array();
+  auto pools = store.LatestPools();
+  if (!pools.ok()) return out;
+  for (const Pool& p : *pools)
+    for (const Vdev& v : p.vdevs)
+      for (const PoolMember& m : v.members)
+        if (!m.container && m.drive_id == drive_id)
+          out.push_back({{"pool", p.name},
+                         {"kind", p.kind},
+                         {"pool_state", p.state},
+                         {"scan", p.scan.function},
+                         {"scan_state", p.scan.state},
+                         {"vdev", v.name},
+                         {"vdev_type", v.type},
+                         {"role", v.role},
+                         {"path", m.path},
+                         {"state", m.state},
+                         {"read_errors", OptU(m.read_errors)},
+                         {"write_errors", OptU(m.write_errors)},
+                         {"checksum_errors", OptU(m.checksum_errors)}});
+  return out;
 }
 
 }  // namespace
@@ -25,8 +57,15 @@ void AddDrivesResource(Router& router, const ApiContext& ctx) {
     const std::string& id = params.at("id");
     auto drive = ctx.store->GetDrive(id);
     if (!drive.ok()) return StoreError(drive.status());
-    if (!drive->has_value()) return ErrorResponse(404, "not_found", "no drive with id " + id);
-    return JsonResponse(DriveToJson(**drive));
+    std::optional<Drive> found = *drive;
+    if (!found) found = FindDriveByRef(*ctx.store, id);
+    if (!found) return ErrorResponse(404, "not_found", "no drive with id " + id);
+    nlohmann::json j = DriveToJson(*found);
+    auto smart = ctx.store->LatestSmart(found->id);
+    if (!smart.ok()) return StoreError(smart.status());
+    j["smart"] = *smart ? SmartSnapshotToJson(**smart) : nlohmann::json(nullptr);
+    j["pools"] = Membership(*ctx.store, found->id);
+    return JsonResponse(j);
   });
 }
 

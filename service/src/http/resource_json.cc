@@ -1,0 +1,140 @@
+#include "http/resource_json.h"
+
+#include <charconv>
+
+#include "store/store.h"
+
+namespace dp::http {
+namespace {
+
+nlohmann::json Opt(const std::optional<std::int64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+bool Active(RunOutcome o) {
+  return o == RunOutcome::kQueued || o == RunOutcome::kRunning || o == RunOutcome::kDeferred;
+}
+
+}  // namespace
+
+nlohmann::json RunToJson(const Run& r) {
+  return {
+      {"id", r.id},
+      {"drive_id", r.drive_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.drive_id)},
+      {"test", r.test},
+      {"trigger", r.trigger},
+      {"outcome", RunOutcomeName(r.outcome)},
+      {"reason", r.reason},
+      {"started_at", r.started_at},
+      {"ended_at", Opt(r.ended_at)},
+      {"progress", r.outcome == RunOutcome::kOk ? 1.0 : r.progress},
+      {"contended", r.contended},
+      {"partial", r.partial},
+      {"engine", r.engine},
+      {"active", Active(r.outcome)},
+  };
+}
+
+nlohmann::json AlertToJson(const Alert& a) {
+  nlohmann::json evidence = nlohmann::json::object();
+  if (!a.evidence_json.empty()) {
+    auto parsed = nlohmann::json::parse(a.evidence_json, nullptr, /*allow_exceptions=*/false);
+    if (!parsed.is_discarded()) evidence = std::move(parsed);
+  }
+  return {
+      {"id", a.id},
+      {"drive_id", a.drive_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.drive_id)},
+      {"condition", a.condition},
+      {"severity", a.severity},
+      {"state", a.state},
+      {"summary", a.summary},
+      {"evidence", evidence},
+      {"opened_at", a.opened_at},
+      {"updated_at", a.updated_at},
+      {"acknowledged_at", Opt(a.acknowledged_at)},
+      {"resolved_at", Opt(a.resolved_at)},
+      {"notify_count", a.notify_count},
+  };
+}
+
+nlohmann::json PointToJson(const BenchPoint& p) {
+  auto opt_s = [](const std::optional<std::string>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json j = {
+      {"test", p.test},
+      {"zone", opt_s(p.zone)},
+      {"stroke", opt_s(p.stroke)},
+      {"variant", opt_s(p.variant)},
+      {"block_size", p.block_size},
+      {"queue_depth", p.queue_depth},
+      {"mb_per_s", p.mb_per_s > 0 ? nlohmann::json(p.mb_per_s) : nlohmann::json(nullptr)},
+      {"iops", p.iops > 0 ? nlohmann::json(p.iops) : nlohmann::json(nullptr)},
+      {"access_ms", p.access_ms ? nlohmann::json(*p.access_ms) : nlohmann::json(nullptr)},
+      {"p50_us", p.latency ? nlohmann::json(p.latency->p50_us) : nlohmann::json(nullptr)},
+      {"p99_us", p.latency ? nlohmann::json(p.latency->p99_us) : nlohmann::json(nullptr)},
+      {"contended", p.contended},
+      {"partial", p.partial},
+  };
+  return j;
+}
+
+std::optional<Drive> FindDriveByRef(Store& store, std::string_view ref) {
+  if (ref.empty()) return std::nullopt;
+  auto drives = store.ListDrives();
+  if (!drives.ok()) return std::nullopt;
+  for (const Drive& d : *drives)
+    if (d.id == ref) return d;
+  for (const Drive& d : *drives) {
+    std::string_view base = d.dev_path;
+    if (auto slash = base.rfind('/'); slash != std::string_view::npos) base = base.substr(slash + 1);
+    if (d.name == ref || d.dev_path == ref || (!base.empty() && base == ref)) return d;
+  }
+  return std::nullopt;
+}
+
+Response StatusResponse(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+      return ErrorResponse(400, "bad_request", s.message());
+    case StatusCode::kNotFound:
+      return ErrorResponse(404, "not_found", s.message());
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kAlreadyExists:
+      return ErrorResponse(409, "conflict", s.message());
+    case StatusCode::kUnavailable:
+      return ErrorResponse(503, "unavailable", s.message());
+    default:
+      return ErrorResponse(500, "internal", s.message());
+  }
+}
+
+std::optional<std::int64_t> ParseId(std::string_view text) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v <= 0) return std::nullopt;
+  return v;
+}
+
+Result<nlohmann::json> ParseJsonObject(const Request& request) {
+  if (request.body.empty()) return nlohmann::json::object();
+  try {
+    auto j = nlohmann::json::parse(request.body);
+    if (!j.is_object()) return InvalidArgument("the request body must be a JSON object");
+    return j;
+  } catch (const nlohmann::json::exception& e) {
+    return InvalidArgument(std::string("the request body is not valid JSON: ") + e.what());
+  }
+}
+
+Result<int> ParseLimit(const Request& request, int default_limit, int max_limit) {
+  auto q = request.Query();
+  auto it = q.find("limit");
+  if (it == q.end() || it->second.empty()) return default_limit;
+  auto id = ParseId(it->second);
+  if (!id || *id > max_limit)
+    return InvalidArgument("limit must be a whole number from 1 to " + std::to_string(max_limit));
+  return static_cast<int>(*id);
+}
+
+}  // namespace dp::http

@@ -1,0 +1,61 @@
+// Shared pieces of the API resources: the JSON shapes of a Run and an Alert,
+// a Status turned into the matching error response, and request parsing
+// helpers (ids, limits, JSON bodies). Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+#include "base/status.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "model/alert.h"
+#include "model/bench_result.h"
+#include "model/drive.h"
+#include "model/run.h"
+
+namespace dp {
+class Store;
+}
+
+namespace dp::http {
+
+// {"id", "drive_id", "test", "trigger", "outcome", "reason", "started_at",
+//  "ended_at" (null while active), "progress" (0..1), "contended", "partial",
+//  "engine", "active"}.
+nlohmann::json RunToJson(const Run& run);
+
+// {"id", "drive_id", "condition", "severity", "state", "summary",
+//  "evidence" (parsed JSON; {} when empty or unparsable), "opened_at",
+//  "updated_at", "acknowledged_at", "resolved_at", "notify_count"}.
+nlohmann::json AlertToJson(const Alert& alert);
+
+// One measured point of a run: {"test", "zone", "stroke", "variant",
+// "block_size", "queue_depth", "mb_per_s", "iops", "access_ms", "p50_us",
+// "p99_us", "contended", "partial"} (null where not measured).
+nlohmann::json PointToJson(const BenchPoint& point);
+
+// The drive a user means by `ref`: its id, name, /dev path or device basename.
+// nullopt when no stored drive matches (or the store fails).
+std::optional<Drive> FindDriveByRef(Store& store, std::string_view ref);
+
+// The error response for a failed Status: InvalidArgument 400, NotFound 404,
+// FailedPrecondition/AlreadyExists 409, Unavailable 503, anything else 500.
+Response StatusResponse(const Status& status);
+
+// A positive decimal id from a path segment; nullopt otherwise.
+std::optional<std::int64_t> ParseId(std::string_view text);
+
+// The JSON object in the request body; an empty body is {}. InvalidArgument
+// (with nlohmann's position) for malformed JSON or a non-object.
+Result<nlohmann::json> ParseJsonObject(const Request& request);
+
+// ?limit=N: default when absent, InvalidArgument unless 1..max.
+Result<int> ParseLimit(const Request& request, int default_limit, int max_limit);
+
+}  // namespace dp::http

@@ -1,0 +1,148 @@
+// Alerts with their evidence and an "Acknowledge" button (the API token is
+// asked for once and kept in sessionStorage for this tab only).
+import { postJson } from './api.js';
+import { el } from './dom.js';
+import { formatAgo } from './format.js';
+import { formatValue } from './chart.js';
+
+const TOKEN_KEY = 'diskpulse.api_token';
+
+export function getToken() {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) || '';
+  } catch (err) {
+    return '';
+  }
+}
+
+export function setToken(token) {
+  try {
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch (err) {
+    /* storage disabled: the token is asked for again next time */
+  }
+}
+
+// Calls a token-protected endpoint, asking for the token when there is none
+// or the daemon refused it.
+export async function postWithToken(path, body) {
+  let token = getToken();
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    if (!token) {
+      token = window.prompt('API token (api_token in diskpulsed\'s configuration):') || '';
+      if (!token) throw new Error('no API token given');
+      setToken(token);
+    }
+    try {
+      return await postJson(path, body, token);
+    } catch (err) {
+      if (!err.needsToken) throw err;
+      setToken('');
+      token = '';
+      if (attempt === 1 || err.status === 403) throw err;
+    }
+  }
+  throw new Error('not authorised');
+}
+
+const EVIDENCE_LABELS = [
+  ['current', 'now'],
+  ['baseline_median', 'baseline'],
+  ['band_low', 'band low'],
+  ['band_high', 'band high'],
+  ['change_percent', 'change %'],
+  ['slope_percent_per_month', 'trend %/month'],
+  ['p_value', 'p'],
+  ['peer_median', 'peers'],
+  ['previous', 'before'],
+  ['baseline_runs', 'baseline runs'],
+];
+
+// Flattens VerdictToJson's nested baseline {median, runs} and band {low, high}.
+function flatEvidence(raw) {
+  const e = { ...(raw || {}) };
+  if (e.baseline && typeof e.baseline === 'object') {
+    if (typeof e.baseline.median === 'number') e.baseline_median = e.baseline.median;
+    if (typeof e.baseline.runs === 'number') e.baseline_runs = e.baseline.runs;
+  }
+  if (e.band && typeof e.band === 'object') {
+    if (typeof e.band.low === 'number') e.band_low = e.band.low;
+    if (typeof e.band.high === 'number') e.band_high = e.band.high;
+  }
+  return e;
+}
+
+function evidenceView(alert) {
+  const e = flatEvidence(alert.evidence);
+  const items = [];
+  for (const [key, label] of EVIDENCE_LABELS) {
+    if (typeof e[key] === 'number') {
+      const unit = e.unit && !key.endsWith('percent') && !key.endsWith('month') && key !== 'p_value' &&
+        key !== 'baseline_runs' ? ` ${e.unit}` : '';
+      items.push(el('span', { class: 'ev' }, el('span', { class: 'muted' }, `${label} `),
+        `${formatValue(e[key])}${unit}`));
+    }
+  }
+  const runs = Array.isArray(e.runs) ? e.runs : [];
+  const runList = runs.length
+    ? el('div', { class: 'ev-runs muted' }, 'runs: ',
+      runs.map((r) => el('span', { class: r.outside ? 'ev-run outside' : 'ev-run',
+        title: r.at ? new Date(r.at * 1000).toLocaleString() : '' },
+      `#${r.run_id}${typeof r.value === 'number' ? ` ${formatValue(r.value)}` : ''}`)))
+    : null;
+  return el('div', { class: 'evidence' }, items, runList);
+}
+
+function alertItem(alert, driveName, onChange) {
+  const ack = alert.state === 'open'
+    ? el('button', { type: 'button', class: 'button small', 'data-ack': alert.id }, 'Acknowledge')
+    : null;
+  const status = el('span', { class: 'ack-status muted' });
+  if (ack) {
+    ack.addEventListener('click', async () => {
+      ack.disabled = true;
+      status.textContent = 'acknowledging…';
+      try {
+        await postWithToken(`/api/v1/alerts/${alert.id}/ack`);
+        status.textContent = 'acknowledged';
+        if (onChange) onChange();
+      } catch (err) {
+        status.textContent = `not acknowledged: ${err.message}`;
+        status.classList.add('error');
+        ack.disabled = false;
+      }
+    });
+  }
+  return el('li', { class: `alert sev-${alert.severity}`, dataset: { alertId: alert.id } },
+    el('div', { class: 'alert-head' },
+      el('span', { class: `chip sev ${alert.severity}` }, alert.severity),
+      el('span', { class: 'chip' }, alert.state),
+      driveName ? el('strong', {}, driveName) : null,
+      el('span', { class: 'alert-summary' }, alert.summary),
+      el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
+        `opened ${formatAgo(alert.opened_at)}`),
+      ack, status),
+    el('div', { class: 'muted mono small' }, alert.condition),
+    evidenceView(alert));
+}
+
+// alerts: the API's list; names: drive id -> name.
+export function renderAlerts(container, alerts, names = {}, onChange = null) {
+  container.replaceChildren();
+  if (!Array.isArray(alerts) || alerts.length === 0) {
+    container.dataset.state = 'empty';
+    container.append(el('p', { class: 'placeholder', id: 'alerts-empty' },
+      'No open alerts: every drive is within its own baseline and SMART looks healthy.'));
+    return;
+  }
+  container.dataset.state = 'list';
+  container.append(el('ul', { class: 'alerts' },
+    alerts.map((a) => alertItem(a, names[a.drive_id] || a.drive_id || '', onChange))));
+}
+
+export function renderAlertsError(container, error) {
+  container.replaceChildren();
+  container.dataset.state = 'error';
+  container.append(el('p', { class: 'error' }, `Cannot load the alerts: ${error.message}`));
+}
