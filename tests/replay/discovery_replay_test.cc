@@ -178,6 +178,22 @@ TEST_F(NasReplayTest, VanishedDriveIsMarkedMissingNotDeleted) {
   EXPECT_TRUE(warned);
 }
 
+TEST_F(NasReplayTest, HungZpoolDoesNotHideTheDrives) {
+  ReplayCommandRunner hung;
+  hung.AddError({"zpool", "status", "-j", "--json-int", "-P"},
+                Timeout("zpool status -j --json-int -P: no answer after 60.00 s; killed"));
+  auto inv = ReadInventory(config_, hung);
+  ASSERT_TRUE(inv.ok()) << inv.status().ToString();
+  EXPECT_EQ(inv->drives.size(), 5u);
+  EXPECT_EQ(inv->pools_status.code(), StatusCode::kTimeout);
+  // Discovery saves the drives and leaves the last recorded pools alone.
+  ASSERT_TRUE(RunDiscovery(config_, *runner_, *store_, clock_, {.read_smart = false}).ok());
+  auto report = RunDiscovery(config_, hung, *store_, clock_, {.read_smart = false});
+  ASSERT_TRUE(report.ok());
+  EXPECT_TRUE(report->pools.empty());
+  EXPECT_EQ(store_->LatestPools()->size(), 2u);
+}
+
 TEST_F(NasReplayTest, SelfTestsHonourBusyPools) {
   ASSERT_TRUE(RunDiscovery(config_, *runner_, *store_, clock_).ok());
   auto drives = store_->ListDrives();

@@ -109,6 +109,7 @@ int RunPoolsCommand(const Args& args) {
     if (!runner.ok()) return UsageError("pools", runner.status().ToString());
     auto inv = ReadInventory(*config, **runner);
     if (!inv.ok()) return UsageError("pools", inv.status().ToString());
+    if (!inv->pools_status.ok()) return UsageError("pools", inv->pools_status.ToString());
     pools = std::move(inv->pools);
     warnings = std::move(inv->warnings);
   }

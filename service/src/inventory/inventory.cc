@@ -140,7 +140,13 @@ Result<Inventory> ReadInventory(const Config& config, CommandRunner& runner) {
   inv.drives = std::move(devices.drives);
   inv.aliases = std::move(devices.aliases);
   inv.warnings = std::move(devices.warnings);
-  DP_ASSIGN_OR_RETURN(inv.pools, ReadPools(config, runner, &inv.warnings));
+  auto pools = ReadPools(config, runner, &inv.warnings);
+  if (pools.ok()) {
+    inv.pools = std::move(pools).value();
+  } else {
+    inv.pools_status = pools.status();
+    inv.warnings.push_back("pools not read: " + pools.status().ToString());
+  }
   for (auto& w : MapPoolMembers(inv.pools, inv.drives, inv.aliases)) inv.warnings.push_back(std::move(w));
   return inv;
 }

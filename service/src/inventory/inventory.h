@@ -23,6 +23,7 @@ struct Inventory {
   std::vector<Drive> drives;
   DeviceAliases aliases;
   std::vector<Pool> pools;            // member drive_ids filled where they map
+  Status pools_status;                // not OK: pools could not be read (zpool hung, ...)
   std::vector<std::string> warnings;
 };
 
@@ -38,7 +39,8 @@ Result<DiscoveredDevices> DiscoverDrives(const Config& config, CommandRunner& ru
 Result<std::vector<Pool>> ReadPools(const Config& config, CommandRunner& runner,
                                     std::vector<std::string>* warnings);
 
-// Both, members mapped to drives.
+// Both, members mapped to drives. Fails only when drives cannot be
+// discovered; a pool read failure is kept in pools_status.
 Result<Inventory> ReadInventory(const Config& config, CommandRunner& runner);
 
 // The config to use for replaying the recording in dir: tools are answered
