@@ -17,6 +17,9 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
       out.config_path = args[++i];
     } else if (a.starts_with("--config=")) {
       out.config_path = a.substr(9);
+    } else if (a == "-p" || a == "--pidfile") {
+      if (i + 1 >= args.size()) return InvalidArgument(a + " needs a FILE");
+      out.pidfile = args[++i];
     } else if (a == "-f" || a == "--foreground") {
       out.foreground = true;
     } else if (a == "-n" || a == "--check-config") {
@@ -41,12 +44,14 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
 }
 
 std::string DaemonUsage() {
-  return std::string("usage: diskpulsed [-c FILE] [--foreground] [--check-config] [--version]\n"
+  return std::string("usage: diskpulsed [-c FILE] [--foreground] [--pidfile FILE] [--check-config]\n"
+                     "                  [--version]\n"
                      "\n"
                      "  -c, --config FILE   configuration (default ") +
          kDefaultConfigPath +
          ")\n"
          "  -f, --foreground    stay in the foreground and log to stderr\n"
+         "  -p, --pidfile FILE  write the pid here (overrides \"pidfile\" in the config)\n"
          "  -n, --check-config  check the configuration, print 'configuration OK', exit\n"
          "  --show-schedule     print when each schedule next runs on each drive, exit\n"
          "  -V, --version       print the version\n"

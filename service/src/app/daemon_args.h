@@ -1,7 +1,9 @@
 // The command line of diskpulsed, parsed. Pure.
-//   diskpulsed [-c FILE] [--foreground] [--check-config] [--version] [--help]
+//   diskpulsed [-c FILE] [--foreground] [--pidfile FILE] [--check-config]
+//              [--version] [--help]
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@ extern const char* const kDefaultConfigPath;
 struct DaemonArgs {
   std::string config_path = kDefaultConfigPath;
   bool foreground = false;    // stay attached to the terminal, log to stderr
+  std::optional<std::string> pidfile;  // overrides the config's "pidfile" (rc.d uses it)
   bool check_config = false;  // parse the configuration, report, exit
   bool show_schedule = false; // print the next runs of every schedule, exit
   bool version = false;

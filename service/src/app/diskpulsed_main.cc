@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "diskpulsed: give the configuration file with -c FILE\n");
     return 1;
   }
+  if (args->pidfile) config->pidfile = *args->pidfile;
   if (args->check_config) {
     std::printf("configuration OK\n");
     return 0;
