@@ -39,10 +39,10 @@ function emptyState() {
   return el(
     'div',
     { class: 'empty', id: 'drives-empty' },
-    el('h2', {}, 'No drives discovered yet'),
-    el('p', {},
-      'no drives discovered yet: diskpulsed lists every disk it finds here after its first ' +
-      'inventory scan, then keeps each one\'s history even if it goes away.'),
+    el('p', { class: 'lead' },
+      el('strong', {}, 'No drives discovered yet:'),
+      ' diskpulsed lists every disk it finds here after its first inventory scan, and keeps ' +
+      'each one\'s history even if it goes away.'),
     el('p', {}, 'If this stays empty:'),
     el('ul', {},
       el('li', {}, 'run diskpulsed as root, so it can read the drives\' identity and SMART data;'),

@@ -32,6 +32,12 @@ std::string Text(const nlohmann::json& j, const char* key) {
   return it->get<std::string>();
 }
 
+// A number field, 0 when absent or null (unknown).
+double Number(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0;
+}
+
 std::string FormatBytes(double bytes) {
   if (bytes <= 0) return "-";
   const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
@@ -46,7 +52,7 @@ std::string FormatBytes(double bytes) {
 }
 
 std::string DriveKind(const nlohmann::json& d) {
-  if (d.value("transport", "") == "nvme") return "NVMe SSD";
+  if (Text(d, "transport") == "nvme") return "NVMe SSD";
   auto rot = d.find("rotational");
   auto rpm = d.find("rotation_rpm");
   bool has_rpm = rpm != d.end() && rpm->is_number_integer();
@@ -93,8 +99,8 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
     std::string bus = Text(d, "transport");
     for (char& c : bus) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     table.AddRow({name, Text(d, "model"), Text(d, "serial"),
-                  FormatBytes(d.value("size_bytes", 0.0)), DriveKind(d), bus,
-                  Text(d, "dev_path"), d.value("present", true) ? "present" : "missing"});
+                  FormatBytes(Number(d, "size_bytes")), DriveKind(d), bus,
+                  Text(d, "dev_path"), d.value("present", true) == false ? "missing" : "present"});
   }
   std::fputs(table.Render().c_str(), stdout);
 }

@@ -1,5 +1,7 @@
-// The JSON shape of a Drive in the REST API (GET /api/v1/drives). Pure.
-// Fields are the model's names; unknown optionals are null.
+// The JSON shape of a Drive in the REST API (GET /api/v1/drives): the
+// model's shape (dp::DriveToJson in model/drive_json.h, also what
+// `diskpulse drives --json` prints) plus what the store knows: first_seen,
+// last_seen (unix seconds) and explicit_target. Pure.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -3,6 +3,7 @@
 // connection, a deadline on every read and write, error_codes not exceptions.
 #include "http/server.h"
 
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -179,9 +180,22 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
       stream_.async_shutdown([self = this->shared_from_this()](error_code) {});
     } else {
+      // Lingering close: stop sending, then read and drop what the client
+      // still sends (e.g. the rest of a refused body) for a short while, so
+      // closing with unread data does not reset the connection and destroy
+      // the answer before the client has read it.
       error_code ignored;
       stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(2));
+      Drain();
     }
+  }
+
+  void Drain() {
+    stream_.async_read_some(asio::buffer(drain_),
+                            [self = this->shared_from_this()](error_code ec, std::size_t) {
+                              if (!ec) self->Drain();
+                            });
   }
 
   Stream stream_;
@@ -192,6 +206,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::optional<bhttp::response<bhttp::string_body>> response_;
   std::shared_ptr<const Router> router_;
   HttpLimits limits_;
+  std::array<char, 4096> drain_{};
 };
 
 }  // namespace
