@@ -1,13 +1,172 @@
-// Placeholder: replaced by the issue that delivers `diskpulse alerts`.
+// diskpulse alerts [--state S] [--drive D] [--json]   list alerts
+// diskpulse alerts ack ID                             acknowledge one
+// diskpulse alerts test                               test notification to every sink
+// (plus the connection flags; ack and test need the API token).
+// Exit: 0 ok (list: also when there are alerts); 1 the daemon refused, a sink
+// failed, or no sink is configured; 2 usage error or daemon unreachable.
 #include <cstdio>
+#include <map>
+#include <string>
 
+#include "cli/api_call.h"
 #include "cli/commands.h"
+#include "cli/daemon_client.h"
+#include "cli/text_table.h"
 
 namespace dp::cli {
+namespace {
 
-int RunAlertsCommand(const Args&) {
-  std::fprintf(stderr, "diskpulse alerts: not available in this build yet\n");
-  return 2;
+constexpr const char* kUsage =
+    "usage: diskpulse alerts [--state active|open|acknowledged|resolved|all] [--drive D] "
+    "[--json]\n"
+    "       diskpulse alerts ack ID\n"
+    "       diskpulse alerts test\n"
+    "\n"
+    "Lists diskpulsed's alerts (default: active = open or acknowledged), acknowledges one,\n"
+    "or sends a test notification to every configured sink (webhook, mail, syslog).\n"
+    "ack and test need the daemon's api_token.\n"
+    "  --json             print JSON\n";
+
+int Refused(const char* what, const ApiAnswer& a) {
+  std::fprintf(stderr, "diskpulse alerts %s: %s%s\n", what, a.ErrorMessage().c_str(),
+               TokenHint(a.status).c_str());
+  return 1;
+}
+
+int List(const DaemonClient& client, const std::string& state, const std::string& drive,
+         bool json) {
+  std::string path = "/api/v1/alerts?state=" + UrlEncode(state);
+  if (!drive.empty()) path += "&drive=" + UrlEncode(drive);
+  auto got = CallApi(client, "GET", path);
+  if (!got.ok()) {
+    std::fprintf(stderr, "diskpulse alerts: %s\n", got.status().message().c_str());
+    return 2;
+  }
+  if (!got->ok()) return Refused("", *got);
+  if (json) {
+    std::printf("%s\n", got->body.dump(2).c_str());
+    return 0;
+  }
+  if (!got->body.is_array() || got->body.empty()) {
+    std::printf("no %s alerts\n", state == "all" ? "" : state.c_str());
+    return 0;
+  }
+  std::map<std::string, std::string> names;
+  if (auto drives = CallApi(client, "GET", "/api/v1/drives"); drives.ok() && drives->ok())
+    for (const auto& d : drives->body)
+      if (d.value("name", "") != "") names[d.value("id", "")] = d.value("name", "");
+  TextTable table({"ID", "SEVERITY", "STATE", "DRIVE", "OPENED", "SUMMARY"});
+  table.AlignRight(0);
+  for (const auto& a : got->body) {
+    std::string drive_id = a["drive_id"].is_string() ? a["drive_id"].get<std::string>() : "-";
+    std::string name = names.count(drive_id) ? names[drive_id] : drive_id;
+    table.AddRow({std::to_string(a.value("id", 0LL)), a.value("severity", "?"),
+                  a.value("state", "?"), name, FormatWhen(a["opened_at"]),
+                  a.value("summary", "")});
+  }
+  std::fputs(table.Render().c_str(), stdout);
+  return 0;
+}
+
+int Ack(const DaemonClient& client, const std::string& id, bool json) {
+  auto got = CallApi(client, "POST", "/api/v1/alerts/" + UrlEncode(id) + "/ack");
+  if (!got.ok()) {
+    std::fprintf(stderr, "diskpulse alerts ack: %s\n", got.status().message().c_str());
+    return 2;
+  }
+  if (!got->ok()) return Refused("ack", *got);
+  if (json) {
+    std::printf("%s\n", got->body.dump(2).c_str());
+  } else {
+    std::printf("alert %s acknowledged: %s\n", id.c_str(), got->body.value("summary", "").c_str());
+  }
+  return 0;
+}
+
+int Test(const DaemonClient& client, bool json) {
+  auto got = CallApi(client, "POST", "/api/v1/alerts/test");
+  if (!got.ok()) {
+    std::fprintf(stderr, "diskpulse alerts test: %s\n", got.status().message().c_str());
+    return 2;
+  }
+  if (!got->ok()) return Refused("test", *got);
+  const auto& sinks = got->body.value("sinks", nlohmann::json::array());
+  if (json) std::printf("%s\n", got->body.dump(2).c_str());
+  if (sinks.empty()) {
+    if (!json)
+      std::fprintf(stderr,
+                   "diskpulse alerts test: no alert sinks are configured (add a webhook, mail "
+                   "or syslog sink under \"alerts\" in the configuration)\n");
+    return 1;
+  }
+  int failed = 0;
+  for (const auto& s : sinks) {
+    bool ok = s.value("ok", false);
+    if (!ok) ++failed;
+    if (!json)
+      std::printf("%-24s %s%s\n", s.value("sink", "?").c_str(), ok ? "sent" : "FAILED: ",
+                  ok ? "" : (s["error"].is_string() ? s["error"].get<std::string>().c_str() : ""));
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int RunAlertsCommand(const Args& args) {
+  DaemonClientOptions options = DaemonClientOptionsFromEnvironment();
+  std::string state = "active", drive, action, id;
+  bool json = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    switch (ParseClientFlag(args, i, options, "alerts")) {
+      case FlagParse::kConsumed:
+        continue;
+      case FlagParse::kError:
+        return 2;
+      case FlagParse::kNotMine:
+        break;
+    }
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "diskpulse alerts: %s needs a value\n", a.c_str());
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      std::printf("%s%s", kUsage, kClientFlagsUsage);
+      return 0;
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--state") {
+      if (!value(state)) return 2;
+    } else if (a.starts_with("--state=")) {
+      state = a.substr(8);
+    } else if (a == "--drive") {
+      if (!value(drive)) return 2;
+    } else if (action.empty() && (a == "ack" || a == "test" || a == "list")) {
+      action = a;
+    } else if (action == "ack" && id.empty() && !a.starts_with("-")) {
+      id = a;
+    } else {
+      std::fprintf(stderr, "diskpulse alerts: unexpected argument '%s'\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (action == "ack" && id.empty()) {
+    std::fprintf(stderr, "diskpulse alerts ack: which alert? (the ID column of 'diskpulse "
+                         "alerts')\n");
+    return 2;
+  }
+  auto client = DaemonClient::Create(options);
+  if (!client.ok()) {
+    std::fprintf(stderr, "diskpulse alerts: %s\n", client.status().message().c_str());
+    return 2;
+  }
+  if (action == "ack") return Ack(*client, id, json);
+  if (action == "test") return Test(*client, json);
+  return List(*client, state, drive, json);
 }
 
 }  // namespace dp::cli

@@ -1,0 +1,51 @@
+// Helpers shared by the CLI commands that talk to diskpulsed's API (`run`,
+// `alerts`): the common connection flags and one call whose answer keeps its
+// HTTP status, so commands tell "daemon unreachable" (exit 2) from "the
+// daemon said no" (exit 1). Pure apart from the network call.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.h"
+#include "cli/commands.h"
+#include "cli/daemon_client.h"
+
+namespace dp::cli {
+
+enum class FlagParse { kNotMine, kConsumed, kError };
+
+// Consumes args[i] (and its value, advancing i) when it is one of
+// --url URL, --token TOKEN, --timeout SECONDS, --ca-file FILE, --insecure
+// (also --name=value). On error prints "diskpulse COMMAND: ..." to stderr.
+FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions& options,
+                          std::string_view command);
+
+// Usage lines for the flags above.
+extern const char* const kClientFlagsUsage;
+
+struct ApiAnswer {
+  int status = 0;
+  nlohmann::json body;  // null when the body is not JSON
+  bool ok() const { return status >= 200 && status < 300; }
+  // The daemon's error message ({"error":{"message"}}), else "HTTP N".
+  std::string ErrorMessage() const;
+};
+
+// One request. Errors only when the daemon cannot be reached or does not
+// answer (Unavailable/Timeout from DaemonClient::Send).
+Result<ApiAnswer> CallApi(const DaemonClient& client, std::string_view method,
+                          std::string_view path, const nlohmann::json* body = nullptr);
+
+// A hint for 401/403 answers: how to give the token.
+std::string TokenHint(int status);
+
+// "2026-01-04 03:12 UTC" from unix seconds ("-" for 0 or null).
+std::string FormatWhen(const nlohmann::json& unix_seconds);
+
+// Percent-encodes a query or path component.
+std::string UrlEncode(std::string_view text);
+
+}  // namespace dp::cli
