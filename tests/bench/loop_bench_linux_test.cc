@@ -182,9 +182,8 @@ TEST_F(ThrottledLoopTest, IopsThrottleMeasuredWithinFivePercentByBothEngines) {
   Enter();
   auto dev = BlockDevice::Open(loop_->path());
   ASSERT_TRUE(dev.ok());
-  if (UringCompiledIn()) {
-    EXPECT_EQ(ResolveEngine(EngineKind::kAuto, **dev), EngineKind::kUring);
-  }
+  // auto picks pread under any read throttle.
+  EXPECT_EQ(ResolveEngine(EngineKind::kAuto, **dev), EngineKind::kPread);
   for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
     if (k == EngineKind::kUring && !UringCompiledIn()) continue;
     BenchOptions o = Options({BenchTest::kRandom}, 2);

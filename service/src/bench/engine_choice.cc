@@ -39,8 +39,8 @@ EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::s
     if (why) *why = "io_uring not built in; pread threads";
     return EngineKind::kPread;
   }
-  if (internal::ReadBandwidthThrottled(device.stats_key())) {
-    if (why) *why = "read bandwidth throttled by this process's cgroup: pread, which the throttle "
+  if (internal::ReadsThrottled(device.stats_key())) {
+    if (why) *why = "reads throttled by this process's cgroup: pread, which the throttle "
                     "charges exactly (it charges io_uring reads about twice)";
     return EngineKind::kPread;
   }

@@ -1,12 +1,14 @@
 // Which engine reads a device, and building it.
 //
 // `auto` means io_uring when it is compiled in and the kernel allows it, with
-// one exception: when this process sits in a cgroup that throttles the
-// device's read *bandwidth* (cgroup v1 blkio.throttle.read_bps_device, or
-// cgroup v2 io.max rbps), auto picks the pread engine. Measured on kernel
-// 6.18 / cgroup v1: the bandwidth throttle charges io_uring reads about twice
-// (fio's io_uring reads ~50% of the cap, psync within 0.1%), while IOPS
-// throttles are exact for both; with pread the figures match the throttle.
+// one exception: when this process sits in a cgroup that throttles reads on
+// the device (cgroup v1 blkio.throttle.read_bps_device / read_iops_device, or
+// cgroup v2 io.max rbps/riops), auto picks the pread engine. Measured on
+// kernel 6.18 / cgroup v1: the bandwidth throttle charges io_uring reads about
+// twice (fio's io_uring reads ~50% of the cap, psync within 0.1%); the IOPS
+// throttle charges both exactly, but one simple rule ("throttled: pread")
+// also covers cgroups that set both limits, and on a throttled (slow) device
+// pread's extra CPU per read costs nothing.
 // Everywhere else (FreeBSD, no liburing, io_uring disabled) auto is pread.
 #pragma once
 
@@ -41,9 +43,9 @@ Result<std::unique_ptr<IoEngine>> MakeEngine(EngineKind kind, const BlockDevice&
                                              std::uint32_t queue_depth, const Clock& clock);
 
 namespace internal {
-// Platform part (engine_choice_<os>.cc): does this process's cgroup limit read
-// bandwidth on the device named by stats_key ("MAJ:MIN")?
-bool ReadBandwidthThrottled(const std::string& stats_key);
+// Platform part (engine_choice_<os>.cc): does this process's cgroup throttle
+// reads (bandwidth or IOPS) on the device named by stats_key ("MAJ:MIN")?
+bool ReadsThrottled(const std::string& stats_key);
 }  // namespace internal
 
 }  // namespace dp

@@ -4,6 +4,6 @@
 
 namespace dp::internal {
 
-bool ReadBandwidthThrottled(const std::string&) { return false; }
+bool ReadsThrottled(const std::string&) { return false; }
 
 }  // namespace dp::internal

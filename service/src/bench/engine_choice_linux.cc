@@ -1,6 +1,7 @@
-// Linux: is this process in a cgroup that limits read bandwidth on a device?
-// cgroup v1: blkio.throttle.read_bps_device ("MAJ:MIN BYTES" lines) in the
-// process's blkio cgroup or any ancestor; cgroup v2: io.max "MAJ:MIN rbps=N".
+// Linux: is this process in a cgroup that throttles reads on a device?
+// cgroup v1: blkio.throttle.read_bps_device / read_iops_device ("MAJ:MIN N"
+// lines) in the process's blkio cgroup or any ancestor; cgroup v2: io.max
+// "MAJ:MIN rbps=N riops=N".
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,7 +22,9 @@ bool FileHasLimit(const std::string& file, const std::string& key, bool v2) {
     if (!v2) return true;  // v1 lists only devices that have a limit
     std::string field;
     while (ls >> field)
-      if (field.rfind("rbps=", 0) == 0 && field != "rbps=max") return true;
+      if ((field.rfind("rbps=", 0) == 0 && field != "rbps=max") ||
+          (field.rfind("riops=", 0) == 0 && field != "riops=max"))
+        return true;
   }
   return false;
 }
@@ -39,7 +42,7 @@ bool AnyAncestorLimited(const std::string& root, std::string cgroup_path, const 
 
 }  // namespace
 
-bool ReadBandwidthThrottled(const std::string& stats_key) {
+bool ReadsThrottled(const std::string& stats_key) {
   if (stats_key.empty()) return false;
   std::ifstream in("/proc/self/cgroup");
   std::string line;
@@ -56,10 +59,10 @@ bool ReadBandwidthThrottled(const std::string& stats_key) {
     std::string c;
     while (std::getline(cs, c, ','))
       if (c == "blkio") v1_blkio = true;
-    if (v1_blkio &&
-        AnyAncestorLimited("/sys/fs/cgroup/blkio", path, "blkio.throttle.read_bps_device",
-                           stats_key, false))
-      return true;
+    if (v1_blkio) {
+      for (const char* f : {"blkio.throttle.read_bps_device", "blkio.throttle.read_iops_device"})
+        if (AnyAncestorLimited("/sys/fs/cgroup/blkio", path, f, stats_key, false)) return true;
+    }
     if (controllers.empty() && line.rfind("0::", 0) == 0 &&
         AnyAncestorLimited("/sys/fs/cgroup", path, "io.max", stats_key, true))
       return true;
