@@ -1,0 +1,514 @@
+// The issue-5 resources (runs, alerts, drive detail and history, schedule,
+// per-drive /metrics) through the router only, against a real store in a
+// temporary directory and a real Scheduler on a FakeClock with a holding
+// executor: token checks, JSON shapes, and 400/404/405/409/503.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "alert/alert_dispatcher.h"
+#include "alert/alert_service.h"
+#include "base/fake_clock.h"
+#include "http/api.h"
+#include "sched/scheduler.h"
+#include "sched/store_scheduler_store.h"
+#include "store/store.h"
+#include "support/temp_dir.h"
+
+namespace dp::http {
+namespace {
+
+using dp::testing::TempDir;
+using nlohmann::json;
+
+constexpr const char* kToken = "s3cret-token";
+
+// Holds every job until Release(); reports progress 0.4 first.
+class HoldingExecutor final : public JobExecutor {
+ public:
+  Result<JobResult> Execute(const Job&, JobCancel& cancel, ProgressFn progress) override {
+    progress(0.4);
+    std::unique_lock lock(mu_);
+    ++running_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return released_ || cancel.cancelled(); });
+    --running_;
+    if (cancel.cancelled()) return Cancelled("cancelled");
+    JobResult r;
+    r.engine = "fake";
+    return r;
+  }
+  bool WaitRunning() {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(10), [&] { return running_ > 0; });
+  }
+  void Release() {
+    std::lock_guard lock(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+  // Cancel wakes the job through the JobCancel flag, which is polled here.
+  void Poke() { cv_.notify_all(); }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int running_ = 0;
+  bool released_ = false;
+};
+
+class IdleProbe final : public DriveStateProbe {
+ public:
+  Result<DriveState> Probe(const std::string&) override { return DriveState{}; }
+};
+
+// The alert service's view of the real store.
+class Repo final : public AlertRepository {
+ public:
+  explicit Repo(Store& s) : s_(s) {}
+  Result<std::optional<Alert>> OpenAlertFor(const std::string& d, const std::string& c) override {
+    return s_.OpenAlertFor(d, c);
+  }
+  Result<std::int64_t> InsertAlert(const Alert& a) override { return s_.InsertAlert(a); }
+  Status UpdateAlert(const Alert& a) override { return s_.UpdateAlert(a); }
+  Result<std::vector<Alert>> ActiveAlerts() override {
+    return s_.ListAlerts(AlertFilter{"active", "", 0});
+  }
+  Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return s_.GetAlert(id); }
+
+ private:
+  Store& s_;
+};
+
+class RecordingSink final : public AlertSink {
+ public:
+  RecordingSink(std::string name, Status answer) : name_(std::move(name)), answer_(answer) {}
+  const std::string& name() const override { return name_; }
+  Status Send(const Notification& n) override {
+    sent.push_back(n);
+    return answer_;
+  }
+  std::vector<Notification> sent;
+
+ private:
+  std::string name_;
+  Status answer_;
+};
+
+class ResourcesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = Store::Open(tmp_.Path("dp.db"));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(store).value();
+    drive_.id = "wwn-5000c500a1b2c3d4";
+    drive_.name = "sda";
+    drive_.dev_path = "/dev/sda";
+    drive_.model = "ST4000VN008";
+    ASSERT_TRUE(store_->UpsertDrive(drive_, 1700000000).ok());
+  }
+  void TearDown() override {
+    if (executor_) executor_->Release();
+    if (scheduler_) scheduler_->Stop();
+  }
+
+  void StartScheduler() {
+    sched_store_ = std::make_unique<StoreSchedulerStore>(*store_);
+    executor_ = std::make_unique<HoldingExecutor>();
+    SchedulerOptions opts;
+    opts.tick = std::chrono::milliseconds(10);
+    ScheduleConfig weekly;
+    weekly.name = "weekly-read";
+    weekly.tests = {"seq"};
+    weekly.when = *ParseScheduleWhen("0 3 * * 0");
+    scheduler_ = std::make_unique<Scheduler>(clock_, *sched_store_, *executor_, probe_,
+                                             std::vector<ScheduleConfig>{weekly},
+                                             SchedulerConfig{}, opts);
+    scheduler_->UpdateInventory({drive_}, {});
+    ASSERT_TRUE(scheduler_->Start().ok());
+  }
+
+  std::shared_ptr<const Router> MakeRouter() {
+    ApiContext ctx;
+    ctx.store = store_.get();
+    ctx.clock = &clock_;
+    ctx.started_at = clock_.Now();
+    ctx.api_token = kToken;
+    ctx.scheduler = scheduler_.get();
+    ctx.alerts = alerts_.get();
+    ctx.dispatcher = dispatcher_.get();
+    ctx.host = "nas";
+    return BuildApiRouter(ctx);
+  }
+  Response Call(Method m, const std::string& target, std::string body = "",
+                const char* token = kToken) {
+    Request r = Request::Make(m, target, std::move(body));
+    if (token) r.headers.push_back({"Authorization", std::string("Bearer ") + token});
+    return MakeRouter()->Route(r);
+  }
+  Response Get(const std::string& target) { return Call(Method::kGet, target, "", nullptr); }
+  Response Post(const std::string& target, std::string body = "", const char* token = kToken) {
+    return Call(Method::kPost, target, std::move(body), token);
+  }
+  static std::string ErrorCode(const Response& r) {
+    return json::parse(r.body)["error"]["code"].get<std::string>();
+  }
+
+  std::int64_t AddRun(const std::string& test, RunOutcome outcome, std::int64_t at,
+                      std::vector<BenchPoint> points = {}, std::string reason = "") {
+    dp::Run run;
+    run.drive_id = drive_.id;
+    run.test = test;
+    run.trigger = "schedule:weekly-read";
+    run.started_at = at;
+    run.ended_at = at + 60;
+    run.outcome = outcome;
+    run.reason = std::move(reason);
+    auto id = store_->InsertRun(run);
+    EXPECT_TRUE(id.ok());
+    if (!points.empty()) {
+      EXPECT_TRUE(store_->AddMeasurements(*id, points).ok());
+    }
+    return *id;
+  }
+  static BenchPoint SeqPoint(double mb, bool contended = false) {
+    BenchPoint p;
+    p.test = "seq";
+    p.block_size = 1048576;
+    p.queue_depth = 8;
+    p.bytes = 1000000000;
+    p.seconds = 5;
+    p.mb_per_s = mb;
+    p.iops = mb;
+    p.latency = LatencySummary{1000, 2000, 5000, 8000, 9000, 1200};
+    p.contended = contended;
+    return p;
+  }
+  std::int64_t AddAlert(const std::string& condition, const std::string& state = "open") {
+    Alert a;
+    a.drive_id = drive_.id;
+    a.condition = condition;
+    a.severity = "warning";
+    a.state = state;
+    a.summary = "sda: seq throughput dropped 18%";
+    a.evidence_json = R"({"baseline_median":200,"current":164,"runs":[{"run_id":1}]})";
+    a.opened_at = 1700000100;
+    a.updated_at = 1700000100;
+    if (state == "resolved") a.resolved_at = 1700000200;
+    auto id = store_->InsertAlert(a);
+    EXPECT_TRUE(id.ok()) << id.status().ToString();
+    return *id;
+  }
+
+  TempDir tmp_;
+  FakeClock clock_;
+  Drive drive_;
+  std::unique_ptr<Store> store_;
+  IdleProbe probe_;
+  std::unique_ptr<StoreSchedulerStore> sched_store_;
+  std::unique_ptr<HoldingExecutor> executor_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<Repo> repo_;
+  std::unique_ptr<AlertService> alerts_;
+  std::unique_ptr<AlertDispatcher> dispatcher_;
+};
+
+// --- runs
+
+TEST_F(ResourcesTest, PostRunWithoutSchedulerIs503) {
+  Response r = Post("/api/v1/runs", R"({"drive":"sda","test":"seq"})");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(ErrorCode(r), "unavailable");
+}
+
+TEST_F(ResourcesTest, PostRunNeedsTheToken) {
+  StartScheduler();
+  EXPECT_EQ(Post("/api/v1/runs", R"({"drive":"sda"})", nullptr).status, 401);
+  EXPECT_EQ(Post("/api/v1/runs", R"({"drive":"sda"})", "wrong").status, 401);
+  ApiContext ctx;  // no token configured: mutating calls are disabled
+  ctx.store = store_.get();
+  ctx.clock = &clock_;
+  ctx.scheduler = scheduler_.get();
+  Request req = Request::Make(Method::kPost, "/api/v1/runs", R"({"drive":"sda"})");
+  req.headers.push_back({"Authorization", "Bearer anything"});
+  EXPECT_EQ(BuildApiRouter(ctx)->Route(req).status, 403);
+  auto runs = store_->ListRuns(RunFilter{});
+  ASSERT_TRUE(runs.ok());
+  EXPECT_TRUE(runs->empty()) << "a refused request must not queue a run";
+}
+
+TEST_F(ResourcesTest, PostRunRejectsBadInput) {
+  StartScheduler();
+  EXPECT_EQ(ErrorCode(Post("/api/v1/runs", R"({"drive":"sdz","test":"seq"})")), "unknown_drive");
+  EXPECT_EQ(Post("/api/v1/runs", R"({"drive":"sdz"})").status, 400);
+  Response t = Post("/api/v1/runs", R"({"drive":"sda","test":"fast"})");
+  EXPECT_EQ(t.status, 400);
+  EXPECT_EQ(ErrorCode(t), "unknown_test");
+  EXPECT_EQ(Post("/api/v1/runs", R"({"test":"seq"})").status, 400);
+  EXPECT_EQ(Post("/api/v1/runs", "{not json").status, 400);
+  EXPECT_EQ(Post("/api/v1/runs", "[1]").status, 400);
+  EXPECT_EQ(Post("/api/v1/runs", R"({"drive":"sda","force":"yes"})").status, 400);
+}
+
+TEST_F(ResourcesTest, RunNowShowsProgressThenResultAndIsListed) {
+  StartScheduler();
+  Response posted = Post("/api/v1/runs", R"({"drive":"sda","test":"seq"})");
+  ASSERT_EQ(posted.status, 202) << posted.body;
+  auto id = json::parse(posted.body)["id"].get<std::int64_t>();
+  EXPECT_EQ(*posted.Header("Location"), "/api/v1/runs/" + std::to_string(id));
+
+  ASSERT_TRUE(executor_->WaitRunning());
+  auto live = json::parse(Get("/api/v1/runs/" + std::to_string(id)).body);
+  EXPECT_EQ(live["outcome"], "running");
+  EXPECT_DOUBLE_EQ(live["progress"].get<double>(), 0.4);
+  EXPECT_EQ(live["active"], true);
+  EXPECT_EQ(live["drive_id"], drive_.id);
+  EXPECT_EQ(live["trigger"], "api");
+
+  auto list = json::parse(Get("/api/v1/runs?drive=sda").body);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["outcome"], "running");
+  EXPECT_DOUBLE_EQ(list[0]["progress"].get<double>(), 0.4);
+
+  executor_->Release();
+  scheduler_->WaitIdle();
+  auto done = json::parse(Get("/api/v1/runs/" + std::to_string(id)).body);
+  EXPECT_EQ(done["outcome"], "ok");
+  EXPECT_EQ(done["active"], false);
+  EXPECT_TRUE(done["points"].is_array());
+}
+
+TEST_F(ResourcesTest, CancelRunningRunThenCancelAgainIsConflict) {
+  StartScheduler();
+  auto id = json::parse(Post("/api/v1/runs", R"({"drive":"/dev/sda","test":"seq"})").body)["id"]
+                .get<std::int64_t>();
+  ASSERT_TRUE(executor_->WaitRunning());
+  std::string path = "/api/v1/runs/" + std::to_string(id) + "/cancel";
+  EXPECT_EQ(Post(path, "", nullptr).status, 401);
+  EXPECT_EQ(Post(path).status, 202);
+  executor_->Poke();
+  scheduler_->WaitIdle();
+  auto run = json::parse(Get("/api/v1/runs/" + std::to_string(id)).body);
+  EXPECT_EQ(run["outcome"], "cancelled");
+  Response again = Post(path);
+  EXPECT_EQ(again.status, 409);
+  EXPECT_EQ(Post("/api/v1/runs/999/cancel").status, 404);
+}
+
+TEST_F(ResourcesTest, RunsFromTheStoreWithoutScheduler) {
+  std::int64_t ok = AddRun("seq", RunOutcome::kOk, 1700000000, {SeqPoint(201.5)});
+  AddRun("seq", RunOutcome::kDeferred, 1700003600, {}, "busy");
+  auto one = json::parse(Get("/api/v1/runs/" + std::to_string(ok)).body);
+  EXPECT_EQ(one["outcome"], "ok");
+  ASSERT_EQ(one["points"].size(), 1u);
+  EXPECT_DOUBLE_EQ(one["points"][0]["mb_per_s"].get<double>(), 201.5);
+  EXPECT_DOUBLE_EQ(one["points"][0]["p99_us"].get<double>(), 5000);
+
+  auto list = json::parse(Get("/api/v1/runs?drive=" + drive_.id + "&limit=1").body);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["outcome"], "deferred");
+  EXPECT_EQ(list[0]["reason"], "busy");
+  EXPECT_EQ(json::parse(Get("/api/v1/runs?outcome=ok").body).size(), 1u);
+
+  EXPECT_EQ(Get("/api/v1/runs/12345").status, 404);
+  EXPECT_EQ(Get("/api/v1/runs/abc").status, 404);
+  EXPECT_EQ(Get("/api/v1/runs?drive=nope").status, 404);
+  EXPECT_EQ(Get("/api/v1/runs?limit=0").status, 400);
+  EXPECT_EQ(Get("/api/v1/runs?outcome=great").status, 400);
+  Response del = Call(Method::kDelete, "/api/v1/runs/1");
+  EXPECT_EQ(del.status, 405);
+  EXPECT_EQ(Call(Method::kPut, "/api/v1/runs").status, 405);
+}
+
+// --- alerts
+
+TEST_F(ResourcesTest, AlertsListFiltersByState) {
+  std::int64_t open = AddAlert("slowdown:seq:qd8-1m:mb_per_s");
+  AddAlert("smart:reallocated", "resolved");
+  auto active = json::parse(Get("/api/v1/alerts").body);
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_EQ(active[0]["id"], open);
+  EXPECT_EQ(active[0]["state"], "open");
+  EXPECT_EQ(active[0]["evidence"]["baseline_median"], 200);
+  EXPECT_EQ(json::parse(Get("/api/v1/alerts?state=all").body).size(), 2u);
+  EXPECT_EQ(json::parse(Get("/api/v1/alerts?state=resolved").body).size(), 1u);
+  EXPECT_EQ(json::parse(Get("/api/v1/alerts?state=acknowledged").body).size(), 0u);
+  EXPECT_EQ(json::parse(Get("/api/v1/alerts?state=all&drive=sda").body).size(), 2u);
+  EXPECT_EQ(Get("/api/v1/alerts?state=weird").status, 400);
+  EXPECT_EQ(Get("/api/v1/alerts/" + std::to_string(open)).status, 200);
+  EXPECT_EQ(Get("/api/v1/alerts/777").status, 404);
+}
+
+TEST_F(ResourcesTest, AckNeedsTokenAndService) {
+  std::int64_t id = AddAlert("slowdown:seq:qd8-1m:mb_per_s");
+  std::string path = "/api/v1/alerts/" + std::to_string(id) + "/ack";
+  EXPECT_EQ(Post(path).status, 503);  // no alert service
+  repo_ = std::make_unique<Repo>(*store_);
+  alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, AlertServiceOptions{});
+  EXPECT_EQ(Post(path, "", nullptr).status, 401);
+  Response r = Post(path);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["state"], "acknowledged");
+  EXPECT_EQ((*store_->GetAlert(id))->state, "acknowledged");
+  EXPECT_EQ(Post("/api/v1/alerts/4242/ack").status, 404);
+  std::int64_t resolved = AddAlert("smart:pending", "resolved");
+  EXPECT_EQ(Post("/api/v1/alerts/" + std::to_string(resolved) + "/ack").status, 409);
+  EXPECT_EQ(Get(path).status, 405);
+}
+
+TEST_F(ResourcesTest, AlertsTestReportsEverySink) {
+  EXPECT_EQ(Post("/api/v1/alerts/test").status, 503);
+  dispatcher_ = std::make_unique<AlertDispatcher>();
+  auto good = std::make_unique<RecordingSink>("webhook-0", Status::Ok());
+  auto bad = std::make_unique<RecordingSink>("mail", Unavailable("sendmail exited 75"));
+  RecordingSink* good_ptr = good.get();
+  dispatcher_->AddSink(std::move(good), SinkPolicy{});
+  dispatcher_->AddSink(std::move(bad), SinkPolicy{});
+  EXPECT_EQ(Post("/api/v1/alerts/test", "", nullptr).status, 401);
+  Response r = Post("/api/v1/alerts/test");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto sinks = json::parse(r.body)["sinks"];
+  ASSERT_EQ(sinks.size(), 2u);
+  EXPECT_EQ(sinks[0]["sink"], "webhook-0");
+  EXPECT_EQ(sinks[0]["ok"], true);
+  EXPECT_EQ(sinks[1]["ok"], false);
+  EXPECT_EQ(sinks[1]["error"], "sendmail exited 75");
+  ASSERT_EQ(good_ptr->sent.size(), 1u);
+  EXPECT_EQ(good_ptr->sent[0].kind, NotifyKind::kTest);
+  EXPECT_EQ(good_ptr->sent[0].host, "nas");
+}
+
+// --- drives
+
+TEST_F(ResourcesTest, DriveDetailHasSmartAndPools) {
+  auto bare = json::parse(Get("/api/v1/drives/sda").body);
+  EXPECT_EQ(bare["id"], drive_.id);
+  EXPECT_TRUE(bare["smart"].is_null());
+  EXPECT_EQ(bare["pools"], json::array());
+
+  SmartSnapshot s;
+  s.protocol = "ATA";
+  s.temperature_c = 38;
+  s.reallocated_sectors = 3;
+  s.health_passed = true;
+  ASSERT_TRUE(store_->InsertSmartSnapshot(drive_.id, 1700000000, s).ok());
+  Pool p;
+  p.name = "tank";
+  p.state = "ONLINE";
+  Vdev v;
+  v.name = "mirror-0";
+  v.type = "mirror";
+  v.role = "data";
+  PoolMember m;
+  m.path = "sda";
+  m.state = "ONLINE";
+  m.drive_id = drive_.id;
+  m.checksum_errors = 2;
+  v.members.push_back(m);
+  p.vdevs.push_back(v);
+  ASSERT_TRUE(store_->RecordPools({p}, 1700000000).ok());
+
+  auto j = json::parse(Get("/api/v1/drives/" + drive_.id).body);
+  EXPECT_EQ(j["smart"]["temperature_c"], 38);
+  EXPECT_EQ(j["smart"]["reallocated_sectors"], 3);
+  ASSERT_EQ(j["pools"].size(), 1u);
+  EXPECT_EQ(j["pools"][0]["pool"], "tank");
+  EXPECT_EQ(j["pools"][0]["vdev"], "mirror-0");
+  EXPECT_EQ(j["pools"][0]["checksum_errors"], 2);
+  EXPECT_EQ(Get("/api/v1/drives/sdq").status, 404);
+}
+
+TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
+  for (int i = 0; i < 6; ++i) AddRun("seq", RunOutcome::kOk, 1700000000 + i * 86400,
+                                     {SeqPoint(200 + i % 3)});
+  AddRun("seq", RunOutcome::kOk, 1700000000 + 6 * 86400, {SeqPoint(120, /*contended=*/true)});
+  Response r = Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto j = json::parse(r.body);
+  EXPECT_EQ(j["unit"], "MB/s");
+  EXPECT_EQ(j["direction"], "higher_is_better");
+  ASSERT_EQ(j["series"].size(), 1u);
+  const auto& s = j["series"][0];
+  EXPECT_EQ(s["key"], "qd8 1m");
+  ASSERT_EQ(s["samples"].size(), 7u);
+  EXPECT_LT(s["samples"][0]["at"].get<long long>(), s["samples"][6]["at"].get<long long>());
+  EXPECT_EQ(s["samples"][6]["contended"], true);
+  ASSERT_TRUE(s["baseline"].is_object());
+  EXPECT_EQ(s["baseline"]["ready"], true);
+  EXPECT_EQ(s["baseline"]["runs"], 6);  // the contended run is not part of it
+  EXPECT_NEAR(s["baseline"]["median"].get<double>(), 201, 1);
+  EXPECT_LT(s["baseline"]["low"].get<double>(), 200);
+  EXPECT_GT(s["baseline"]["high"].get<double>(), 202);
+
+  auto p99 = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=p99_us").body);
+  EXPECT_EQ(p99["direction"], "lower_is_better");
+  EXPECT_DOUBLE_EQ(p99["series"][0]["samples"][0]["value"].get<double>(), 5000);
+  auto empty = json::parse(Get("/api/v1/drives/sda/history?test=seek&metric=access_ms").body);
+  EXPECT_EQ(empty["series"], json::array());
+
+  EXPECT_EQ(Get("/api/v1/drives/sda/history").status, 400);
+  EXPECT_EQ(Get("/api/v1/drives/sda/history?test=bogus&metric=iops").status, 400);
+  EXPECT_EQ(Get("/api/v1/drives/nope/history?test=seq&metric=iops").status, 404);
+}
+
+// --- schedule and metrics
+
+TEST_F(ResourcesTest, ScheduleFromSchedulerOrPlan) {
+  ApiContext ctx;
+  ctx.store = store_.get();
+  ctx.clock = &clock_;
+  ScheduleConfig daily;
+  daily.name = "daily-smart";
+  daily.tests = {"smart"};
+  daily.when = *ParseScheduleWhen("@every 6h");
+  ctx.schedules = {daily};
+  auto plan = json::parse(
+      BuildApiRouter(ctx)->Route(Request::Make(Method::kGet, "/api/v1/schedule?count=2")).body);
+  EXPECT_EQ(plan["source"], "plan");
+  ASSERT_EQ(plan["targets"].size(), 1u);
+  EXPECT_EQ(plan["targets"][0]["schedule"], "daily-smart");
+  EXPECT_EQ(plan["targets"][0]["label"], "sda");
+  EXPECT_EQ(plan["targets"][0]["due"].size(), 2u);
+
+  StartScheduler();
+  auto live = json::parse(Get("/api/v1/schedule").body);
+  EXPECT_EQ(live["source"], "scheduler");
+  ASSERT_EQ(live["targets"].size(), 1u);
+  EXPECT_EQ(live["targets"][0]["schedule"], "weekly-read");
+  EXPECT_EQ(live["targets"][0]["due"].size(), 3u);
+  EXPECT_EQ(Get("/api/v1/schedule?count=0").status, 400);
+}
+
+TEST_F(ResourcesTest, MetricsHavePerDriveGauges) {
+  AddRun("seq", RunOutcome::kOk, 1700000000, {SeqPoint(180)});
+  AddRun("seq", RunOutcome::kOk, 1700086400, {SeqPoint(201.5)});
+  AddRun("seq", RunOutcome::kFailed, 1700090000, {SeqPoint(5)});
+  AddAlert("slowdown:seq:qd8-1m:mb_per_s");
+  SmartSnapshot s;
+  s.temperature_c = 41;
+  s.reallocated_sectors = 8;
+  ASSERT_TRUE(store_->InsertSmartSnapshot(drive_.id, 1700000000, s).ok());
+  std::string text = Get("/metrics").body;
+  std::string labels = "drive=\"" + drive_.id + "\",name=\"sda\"";
+  EXPECT_NE(text.find("diskpulse_drive_read_mb_per_second{" + labels +
+                      ",test=\"seq\",series=\"qd8 1m\"} 201.5"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("diskpulse_drive_alerts_active{" + labels + "} 1"), std::string::npos);
+  EXPECT_NE(text.find("diskpulse_drive_temperature_celsius{" + labels + "} 41"),
+            std::string::npos);
+  EXPECT_NE(text.find("diskpulse_drive_reallocated_sectors{" + labels + "} 8"),
+            std::string::npos);
+  EXPECT_NE(text.find("diskpulse_alerts_active{severity=\"warning\"} 1"), std::string::npos);
+  EXPECT_NE(text.find("diskpulse_drive_read_latency_p99_seconds{" + labels +
+                      ",test=\"seq\",series=\"qd8 1m\"} 0.005"),
+            std::string::npos);
+  // One HELP/TYPE per family.
+  std::size_t first = text.find("# TYPE diskpulse_drive_read_mb_per_second");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(text.find("# TYPE diskpulse_drive_read_mb_per_second", first + 1), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dp::http
