@@ -62,7 +62,10 @@ Result<DriveState> DeviceStateProbe::Probe(const std::string& drive_id) {
   // Gone? Then busy share over the window.
   auto device = opener_.OpenReadOnly(drive.dev_path);
   if (!device.ok()) {
-    if (device.status().code() == StatusCode::kNotFound)
+    // Gone, or a node left without a medium (a detached loop device, an
+    // ejected disk: "is empty (0 bytes)"): the drive is not there to test.
+    if (device.status().code() == StatusCode::kNotFound ||
+        device.status().code() == StatusCode::kInvalidArgument)
       return NotFound(drive.name + ": " + device.status().message());
     return device.status();
   }
