@@ -1,0 +1,225 @@
+// The drive panel as a browser shows it: an in-process HTTP server (the real
+// router and static files from webui/) over a seeded store; headless Chromium
+// opens /#drive=ID and the rendered DOM must show the drives, the trend
+// charts with contended points and baseline band, the open alert with its
+// evidence and ack button, and the recent runs with their reasons.
+// Skipped (with the reason) when Chromium is not installed. With
+// DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "base/command_runner.h"
+#include "base/fake_clock.h"
+#include "http/api.h"
+#include "http/server.h"
+#include "store/store.h"
+#include "support/temp_dir.h"
+
+namespace dp {
+namespace {
+
+using dp::testing::TempDir;
+
+std::string Chromium() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (::access(p, X_OK) == 0) return p;
+  return "";
+}
+
+BenchPoint Point(const std::string& test, double mb, double iops, double p99_us,
+                 std::optional<double> access_ms = std::nullopt, bool contended = false) {
+  BenchPoint p;
+  p.test = test;
+  p.block_size = test == "seq" ? 1048576 : 4096;
+  p.queue_depth = test == "seq" ? 8 : 1;
+  p.bytes = 100000000;
+  p.seconds = 2;
+  p.mb_per_s = mb;
+  p.iops = iops;
+  p.access_ms = access_ms;
+  if (p99_us > 0) p.latency = LatencySummary{p99_us / 3, p99_us / 2, p99_us, p99_us * 1.5,
+                                             p99_us * 2, p99_us / 2.5};
+  p.contended = contended;
+  return p;
+}
+
+// A month of daily runs on sda: steady, one contended dip, then a drop.
+void Seed(Store& store, std::int64_t now) {
+  Drive a;
+  a.id = "wwn-5000c500a1b2c3d4";
+  a.name = "sda";
+  a.dev_path = "/dev/sda";
+  a.model = "ST4000VN008-2DR166";
+  a.serial = "ZDH1ABCD";
+  a.size_bytes = 4000787030016;
+  a.rotational = true;
+  a.rotation_rpm = 5980;
+  a.transport = "sata";
+  ASSERT_TRUE(store.UpsertDrive(a, now).ok());
+  Drive b = a;
+  b.id = "wwn-5000c500a1b2c3d5";
+  b.name = "sdb";
+  b.dev_path = "/dev/sdb";
+  b.serial = "ZDH1ABCE";
+  ASSERT_TRUE(store.UpsertDrive(b, now).ok());
+
+  const std::int64_t start = now - 30 * 86400;
+  std::int64_t last_seq = 0;
+  for (int day = 0; day < 30; ++day) {
+    std::int64_t at = start + day * 86400;
+    double noise = (day * 37 % 11 - 5) * 0.6;
+    bool contended = day == 12;
+    double seq = (day >= 27 ? 165 : 201) + noise - (contended ? 70 : 0);
+    Run run;
+    run.drive_id = a.id;
+    run.test = "seq";
+    run.trigger = "schedule:weekly-read";
+    run.started_at = at;
+    run.ended_at = at + 40;
+    run.outcome = RunOutcome::kOk;
+    run.contended = contended;
+    auto id = store.InsertRun(run);
+    ASSERT_TRUE(id.ok());
+    last_seq = *id;
+    ASSERT_TRUE(store.AddMeasurements(*id, {Point("seq", seq, seq, 9000 + noise * 40,
+                                                  std::nullopt, contended)})
+                    .ok());
+    if (day % 3 == 0) {
+      run.test = "random";
+      run.contended = false;
+      auto rid = store.InsertRun(run);
+      ASSERT_TRUE(rid.ok());
+      ASSERT_TRUE(store.AddMeasurements(*rid, {Point("random", 0.5, 120 + noise, 21000 + noise * 300)})
+                      .ok());
+      run.test = "seek";
+      auto sid = store.InsertRun(run);
+      ASSERT_TRUE(sid.ok());
+      BenchPoint s = Point("seek", 0, 0, 0, 12.5 + noise * 0.1);
+      s.stroke = "full";
+      ASSERT_TRUE(store.AddMeasurements(*sid, {s}).ok());
+    }
+  }
+  Run deferred;
+  deferred.drive_id = a.id;
+  deferred.test = "zones";
+  deferred.trigger = "schedule:weekly-read";
+  deferred.started_at = now - 3600;
+  deferred.ended_at = now - 3500;
+  deferred.outcome = RunOutcome::kSkipped;
+  deferred.reason = "scrub: pool tank is scrubbing (deferral window over)";
+  ASSERT_TRUE(store.InsertRun(deferred).ok());
+
+  Alert alert;
+  alert.drive_id = a.id;
+  alert.condition = "slowdown:seq:qd8-1m:mb_per_s";
+  alert.severity = "warning";
+  alert.summary = "sda: seq qd8-1m throughput dropped 18% (165 MB/s vs baseline 201 MB/s)";
+  alert.evidence_json =
+      R"({"unit":"MB/s","current":165.2,"baseline":{"median":201.1,"runs":12},)"
+      R"("band":{"low":185.0,"high":217.2},"change_percent":17.9,)"
+      R"("runs":[{"run_id":)" + std::to_string(last_seq - 3) +
+      R"(,"value":166.0,"outside":true},{"run_id":)" + std::to_string(last_seq) +
+      R"(,"value":165.2,"outside":true}]})";
+  alert.opened_at = now - 7200;
+  alert.updated_at = now - 7200;
+  ASSERT_TRUE(store.InsertAlert(alert).ok());
+
+  SmartSnapshot smart;
+  smart.protocol = "ATA";
+  smart.health_passed = true;
+  smart.temperature_c = 36;
+  smart.power_on_hours = 23811;
+  smart.reallocated_sectors = 0;
+  smart.pending_sectors = 0;
+  ASSERT_TRUE(store.InsertSmartSnapshot(a.id, now, smart).ok());
+}
+
+TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
+  const std::string chromium = Chromium();
+  if (chromium.empty())
+    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
+                    "DP_SETUP_BROWSER=1)";
+  TempDir tmp;
+  auto store = Store::Open(tmp.Path("dp.db"));
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  SystemClock clock;
+  const std::int64_t now = ToUnixSeconds(clock.Now());
+  Seed(**store, now);
+  if (::testing::Test::HasFatalFailure()) return;
+
+  http::ApiContext ctx;
+  ctx.store = store->get();
+  ctx.clock = &clock;
+  ctx.started_at = clock.Now();
+  ctx.webui_root = std::string(DP_SOURCE_DIR) + "/webui";
+  ctx.api_token = "t";
+  http::ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  auto server = http::Server::Bind(options, http::BuildApiRouter(ctx));
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  (*server)->Start();
+  const std::string url = (*server)->url() + "#drive=sda";
+
+  std::vector<std::string> argv = {
+      chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+      "--no-first-run", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--disable-extensions", "--user-data-dir=" + tmp.Path("profile"),
+      "--virtual-time-budget=10000", "--window-size=1280,2200",
+  };
+  PosixCommandRunner runner;
+  if (const char* dir = std::getenv("DP_SCREENSHOT_DIR")) {
+    CommandSpec shot;
+    shot.argv = argv;
+    shot.timeout = std::chrono::seconds(90);
+    shot.argv.push_back("--screenshot=" + std::string(dir) + "/drive_panel.png");
+    shot.argv.push_back(url);
+    auto r = runner.Run(shot);
+    EXPECT_TRUE(r.ok() && r->exit_code == 0) << (r.ok() ? r->stderr_text : r.status().message());
+  }
+  CommandSpec dump;
+  dump.argv = argv;
+  dump.timeout = std::chrono::seconds(90);
+  dump.argv.push_back("--dump-dom");
+  dump.argv.push_back(url);
+  auto r = runner.Run(dump);
+  (*server)->Stop();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const std::string& dom = r->stdout_text;
+
+  // The drives table and the open panel.
+  EXPECT_NE(dom.find(R"(id="drives" data-state="list")"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("ST4000VN008-2DR166"), std::string::npos);
+  EXPECT_NE(dom.find(R"(data-state="loaded" data-drive-id="wwn-5000c500a1b2c3d4")"),
+            std::string::npos)
+      << dom;
+  EXPECT_NE(dom.find("36 °C"), std::string::npos);
+  // Charts: the seq chart has 30 points, a contended one, a baseline band.
+  std::size_t seq = dom.find(R"(id="chart-seq-mbps" data-points="30")");
+  ASSERT_NE(seq, std::string::npos) << dom;
+  std::size_t seq_end = dom.find("</figure>", seq);
+  std::string chart = dom.substr(seq, seq_end - seq);
+  EXPECT_NE(chart.find("<svg"), std::string::npos);
+  EXPECT_NE(chart.find("class=\"band\""), std::string::npos);
+  EXPECT_NE(chart.find("class=\"pt contended\""), std::string::npos);
+  EXPECT_NE(chart.find("<polyline"), std::string::npos);
+  EXPECT_NE(dom.find(R"(id="chart-random-p99" data-points="10")"), std::string::npos);
+  EXPECT_NE(dom.find(R"(id="chart-seek-access" data-points="10")"), std::string::npos);
+  // The alert (in the page's alert list and in the panel) with evidence and ack.
+  EXPECT_NE(dom.find("throughput dropped 18%"), std::string::npos);
+  EXPECT_NE(dom.find("data-ack=\""), std::string::npos);
+  EXPECT_NE(dom.find("201"), std::string::npos);
+  EXPECT_NE(dom.find("ev-run outside"), std::string::npos);
+  EXPECT_NE(dom.find("1 open"), std::string::npos);
+  // Recent runs with outcome and reason.
+  EXPECT_NE(dom.find(R"(id="runs-table")"), std::string::npos);
+  EXPECT_NE(dom.find("scrub: pool tank is scrubbing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dp
