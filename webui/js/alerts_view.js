@@ -81,7 +81,7 @@ function evidenceView(alert) {
       const unit = e.unit && !key.endsWith('percent') && !key.endsWith('month') && key !== 'p_value' &&
         key !== 'baseline_runs' ? ` ${e.unit}` : '';
       items.push(el('span', { class: 'ev' }, el('span', { class: 'muted' }, `${label} `),
-        `${formatValue(e[key])}${unit}`));
+        `${key === 'baseline_runs' ? e[key] : formatValue(e[key])}${unit}`));
     }
   }
   const runs = Array.isArray(e.runs) ? e.runs : [];

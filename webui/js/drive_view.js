@@ -132,6 +132,6 @@ export async function renderDrivePanel(container, driveId, { onChange, onRunNow 
       : el('p', { class: 'error' }, `Cannot load runs: ${runs.reason.message}`),
   );
   const alertBox = container.querySelector('#drive-alerts');
-  if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, {}, onChange);
+  if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));
 }
