@@ -1,11 +1,10 @@
 // `diskpulse bench` as a user runs it: the JSON contract and every bad input.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_test_util.h"

@@ -35,7 +35,8 @@ CliResult RunCli(const std::vector<std::string>& args, int uid) {
     ::dup2(err_fd, 2);
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
-    if (uid >= 0 && (::setgid(static_cast<gid_t>(uid)) != 0 || ::setuid(static_cast<uid_t>(uid)) != 0))
+    if (uid >= 0 &&
+        (::setgid(static_cast<gid_t>(uid)) != 0 || ::setuid(static_cast<uid_t>(uid)) != 0))
       ::_exit(126);
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());

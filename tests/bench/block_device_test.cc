@@ -1,17 +1,16 @@
 #include "bench/block_device.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <fstream>
 
-#include <gtest/gtest.h>
-
 #include "base/clock.h"
 #include "bench/aligned_buffer.h"
-#include "bench/engine_choice.h"
 #include "bench/bench_test_util.h"
+#include "bench/engine_choice.h"
 #include "support/loop_device.h"
 
 namespace dp {
@@ -50,7 +49,8 @@ TEST(BlockDeviceTest, OpensAFileReadOnlyDirect) {
   auto buf = AlignedBuffer::Allocate(1 << 20, (*dev)->buffer_alignment());
   ASSERT_TRUE(buf.ok());
   ASSERT_TRUE((*dev)->ReadAt(3 << 20, buf->span()).ok());
-  EXPECT_EQ(std::string(reinterpret_cast<char*>(buf->data()), buf->size()), PatternBytes(3 << 20, 1 << 20));
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(buf->data()), buf->size()),
+            PatternBytes(3 << 20, 1 << 20));
 }
 
 TEST(BlockDeviceTest, RefusesUnalignedReads) {
@@ -96,7 +96,8 @@ TEST(BlockDeviceTest, BadTargetsAreClearErrors) {
 void ExpectEngineReadsPattern(IoEngine& e, int fd_size_mib, std::uint32_t bs) {
   const std::uint32_t qd = e.queue_depth();
   std::vector<AlignedBuffer> bufs;
-  for (std::uint32_t i = 0; i < qd; ++i) bufs.push_back(std::move(AlignedBuffer::Allocate(bs, 4096).value()));
+  for (std::uint32_t i = 0; i < qd; ++i)
+    bufs.push_back(std::move(AlignedBuffer::Allocate(bs, 4096).value()));
   std::vector<std::uint64_t> offs(qd);
   std::uint64_t state = 12345;
   int checked = 0;
@@ -108,10 +109,12 @@ void ExpectEngineReadsPattern(IoEngine& e, int fd_size_mib, std::uint32_t bs) {
     }
     EXPECT_EQ(e.Submit({0, bs, bufs[0].data(), 0}).code(), StatusCode::kResourceExhausted);
     std::vector<IoCompletion> done;
-    while (done.size() < qd) ASSERT_TRUE(e.Reap(qd - done.size(), std::chrono::seconds(5), done).ok());
+    while (done.size() < qd)
+      ASSERT_TRUE(e.Reap(qd - done.size(), std::chrono::seconds(5), done).ok());
     for (const auto& c : done) {
       ASSERT_EQ(c.result, bs);
-      ASSERT_EQ(std::string(reinterpret_cast<char*>(bufs[c.tag].data()), bs), PatternBytes(offs[c.tag], bs))
+      ASSERT_EQ(std::string(reinterpret_cast<char*>(bufs[c.tag].data()), bs),
+                PatternBytes(offs[c.tag], bs))
           << "offset " << offs[c.tag];
       ++checked;
     }

@@ -1,12 +1,12 @@
 #include "bench/latency_histogram.h"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
-#include <algorithm>
-
-#include <gtest/gtest.h>
 
 namespace dp {
 namespace {
@@ -89,9 +89,9 @@ TEST(LatencyHistogramTest, DecodeRejectsDamage) {
   h.Record(5000);
   h.Record(9000);
   std::string good = h.Encode();
-  for (std::string bad : {std::string(""), std::string("h2 n=2"), good.substr(0, good.size() - 2),
-                          good + ",x", std::string("h1 n=3 s=1 lo=1 hi=1 b=1:1"),
-                          std::string("h1 n=2 s=1 lo=1 hi=1 b=5:1,4:1")}) {
+  for (std::string bad :
+       {std::string(""), std::string("h2 n=2"), good.substr(0, good.size() - 2), good + ",x",
+        std::string("h1 n=3 s=1 lo=1 hi=1 b=1:1"), std::string("h1 n=2 s=1 lo=1 hi=1 b=5:1,4:1")}) {
     EXPECT_FALSE(LatencyHistogram::Decode(bad).ok()) << bad;
   }
 }

@@ -1,6 +1,7 @@
 #include "bench/pool_write.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -8,8 +9,6 @@
 
 #include <filesystem>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "base/clock.h"
 #include "bench/bench_test_util.h"
@@ -63,7 +62,8 @@ TEST(PoolWriteTest, RefusesWhenFreeSpaceWouldFallBelowTheMargin) {
   o.min_free_percent = 99.5;
   EXPECT_FALSE(RunPoolWrite(dir.path().string(), o, clock, nullptr, nullptr).ok());
   EXPECT_EQ(CountEntries(dir.path()), 0);
-  auto cli = testing::RunCli({dir.path().string(), "--test", "pool-write", "--min-free-percent", "99.5"});
+  auto cli =
+      testing::RunCli({dir.path().string(), "--test", "pool-write", "--min-free-percent", "99.5"});
   EXPECT_EQ(cli.exit_code, 2) << cli.err;
   EXPECT_NE(cli.err.find("free"), std::string::npos) << cli.err;
   EXPECT_EQ(cli.out, "");

@@ -1,10 +1,10 @@
 #include "bench/simulated_engine.h"
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cerrno>
 #include <map>
-
-#include <gtest/gtest.h>
 
 #include "bench/bench_report_format.h"
 #include "bench/bench_runner.h"
@@ -44,7 +44,8 @@ TEST(SimulatedEngineTest, ZoneProfileFollowsTheModel) {
   ASSERT_TRUE(outer && middle && inner);
   // Sequential reads run at the media rate of their zone (within jitter/overhead).
   EXPECT_NEAR(outer->mb_per_s, d.TransferRateAt(0), 0.05 * d.TransferRateAt(0));
-  EXPECT_NEAR(middle->mb_per_s, d.TransferRateAt(d.size_bytes / 2), 0.05 * d.TransferRateAt(d.size_bytes / 2));
+  EXPECT_NEAR(middle->mb_per_s, d.TransferRateAt(d.size_bytes / 2),
+              0.05 * d.TransferRateAt(d.size_bytes / 2));
   EXPECT_NEAR(inner->mb_per_s, d.inner_mb_per_s, 0.05 * d.inner_mb_per_s);
   EXPECT_GT(outer->mb_per_s, middle->mb_per_s);
   EXPECT_GT(middle->mb_per_s, inner->mb_per_s);
@@ -112,7 +113,8 @@ TEST(SimulatedEngineTest, QueueDepthIsHonoured) {
   FakeClock clock;
   SimulatedEngine e(SimulatedDrive::Hdd(), 4, clock);
   std::byte buf[4096];
-  for (int i = 0; i < 4; ++i) ASSERT_TRUE(e.Submit({static_cast<std::uint64_t>(i) << 30, 4096, buf, 0}).ok());
+  for (int i = 0; i < 4; ++i)
+    ASSERT_TRUE(e.Submit({static_cast<std::uint64_t>(i) << 30, 4096, buf, 0}).ok());
   EXPECT_EQ(e.Submit({0, 4096, buf, 0}).code(), StatusCode::kResourceExhausted);
   std::vector<IoCompletion> out;
   ASSERT_TRUE(e.Reap(4, std::chrono::seconds(1), out).ok());
@@ -200,10 +202,10 @@ TEST(SimulatedEngineTest, CancelEndsPartialAndProgressReachesOne) {
   for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i] + 1e-9, seen[i - 1]);
 
   std::atomic<bool> cancel{false};
-  auto c = RunReadTests(t, Options({BenchTest::kSeq, BenchTest::kRandom}, 2), &cancel,
-                        [&](double f) {
-                          if (f > 0.3) cancel = true;
-                        });
+  auto c =
+      RunReadTests(t, Options({BenchTest::kSeq, BenchTest::kRandom}, 2), &cancel, [&](double f) {
+        if (f > 0.3) cancel = true;
+      });
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->partial);
   EXPECT_EQ(c->error, "cancelled");
@@ -215,12 +217,16 @@ TEST(SimulatedEngineTest, ParallelReportsAloneTogetherAndSum) {
   FakeClock c1, c2;
   SimulatedTarget a("simA", SimulatedDrive::Hdd(), c1), b("simB", SimulatedDrive::Ssd(), c2);
   BenchReport ra, rb;
-  ASSERT_TRUE(RunParallel({&a, &b}, Options({BenchTest::kParallel}, 4), {&ra, &rb}, nullptr, nullptr).ok());
+  ASSERT_TRUE(
+      RunParallel({&a, &b}, Options({BenchTest::kParallel}, 4), {&ra, &rb}, nullptr, nullptr).ok());
   const BenchPoint* alone = Find(ra, "parallel", "alone");
   const BenchPoint* together = Find(ra, "parallel", "together");
   const BenchPoint* sum = Find(rb, "parallel", "sum");
   ASSERT_TRUE(alone && together && sum);
-  EXPECT_NEAR(sum->mb_per_s, Find(ra, "parallel", "together")->mb_per_s + Find(rb, "parallel", "together")->mb_per_s, 1e-6);
+  EXPECT_NEAR(
+      sum->mb_per_s,
+      Find(ra, "parallel", "together")->mb_per_s + Find(rb, "parallel", "together")->mb_per_s,
+      1e-6);
   EXPECT_GT(sum->mb_per_s, alone->mb_per_s);
   BenchReport only;
   EXPECT_EQ(RunParallel({&a}, Options({BenchTest::kParallel}), {&only}, nullptr, nullptr).code(),

@@ -1,8 +1,8 @@
 #include "bench/workload.h"
 
-#include <set>
-
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "bench/bench_plan.h"
 

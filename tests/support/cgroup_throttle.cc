@@ -56,7 +56,8 @@ std::string CgroupThrottle::Unavailable() {
   if (::geteuid() != 0) return "cgroup throttling needs root";
   struct stat st {};
   std::string f = std::string(kBlkioRoot) + "/blkio.throttle.read_bps_device";
-  if (::stat(f.c_str(), &st) != 0) return "no cgroup v1 blkio controller at " + std::string(kBlkioRoot);
+  if (::stat(f.c_str(), &st) != 0)
+    return "no cgroup v1 blkio controller at " + std::string(kBlkioRoot);
   return "";
 }
 

@@ -47,7 +47,7 @@ class CgroupThrottle {
   Status SetLimit(const char* file, std::uint32_t major, std::uint32_t minor, std::uint64_t value);
 
   std::string path_;
-  std::map<pid_t, std::string> origin_;  // pid -> the cgroup folder it came from
+  std::map<pid_t, std::string> origin_;        // pid -> the cgroup folder it came from
   std::map<std::string, std::string> limits_;  // file -> "MAJ:MIN" set (cleared on teardown)
 };
 

@@ -21,8 +21,7 @@ Result<CommandOutput> Losetup(const std::vector<std::string>& args) {
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.timeout = std::chrono::seconds(30);
   DP_ASSIGN_OR_RETURN(CommandOutput out, runner.Run(spec));
-  if (out.exit_code != 0)
-    return IoError(FormatArgv(spec.argv) + ": " + out.stderr_text);
+  if (out.exit_code != 0) return IoError(FormatArgv(spec.argv) + ": " + out.stderr_text);
   return out;
 }
 

@@ -32,19 +32,18 @@ class LoopDevice {
 
   // Creates a sparse file of `size_bytes` in `dir` ("" = DirectIoDir()) and
   // attaches it with `losetup --find --show` (`--direct-io=on` when asked).
-  static Result<std::unique_ptr<LoopDevice>> Create(std::uint64_t size_bytes,
-                                                    bool direct_io = true,
+  static Result<std::unique_ptr<LoopDevice>> Create(std::uint64_t size_bytes, bool direct_io = true,
                                                     const std::string& dir = "");
   ~LoopDevice();
   LoopDevice(const LoopDevice&) = delete;
   LoopDevice& operator=(const LoopDevice&) = delete;
 
-  const std::string& path() const { return path_; }          // /dev/loopN
+  const std::string& path() const { return path_; }  // /dev/loopN
   const std::string& backing_file() const { return file_; }
-  std::string name() const;                                  // loopN
+  std::string name() const;  // loopN
   std::uint32_t major() const { return major_; }
   std::uint32_t minor() const { return minor_; }
-  std::string MajMin() const;                                // "7:3"
+  std::string MajMin() const;  // "7:3"
 
   Result<BlockStat> Stat() const;
   // Writes `data` into the backing file at `offset` (not through the device).

@@ -6,9 +6,9 @@ namespace dp {
 namespace {
 
 constexpr std::pair<BenchTest, std::string_view> kNames[] = {
-    {BenchTest::kSeq, "seq"},       {BenchTest::kZones, "zones"},
-    {BenchTest::kSeek, "seek"},     {BenchTest::kRandom, "random"},
-    {BenchTest::kSweep, "sweep"},   {BenchTest::kPoolWrite, "pool-write"},
+    {BenchTest::kSeq, "seq"},           {BenchTest::kZones, "zones"},
+    {BenchTest::kSeek, "seek"},         {BenchTest::kRandom, "random"},
+    {BenchTest::kSweep, "sweep"},       {BenchTest::kPoolWrite, "pool-write"},
     {BenchTest::kParallel, "parallel"},
 };
 
@@ -17,8 +17,9 @@ constexpr std::pair<BenchTest, std::string_view> kNames[] = {
 Result<BenchTest> ParseBenchTest(std::string_view name) {
   for (const auto& [t, n] : kNames)
     if (n == name) return t;
-  return InvalidArgument("unknown test '" + std::string(name) +
-                         "' (expected seq, zones, seek, random, sweep, pool-write, parallel or all)");
+  return InvalidArgument(
+      "unknown test '" + std::string(name) +
+      "' (expected seq, zones, seek, random, sweep, pool-write, parallel or all)");
 }
 
 std::string_view BenchTestName(BenchTest t) {
@@ -38,14 +39,17 @@ std::vector<BenchTest> AllReadTests(std::size_t target_count) {
 
 Status BenchOptions::Validate() const {
   if (tests.empty()) return InvalidArgument("--test: no test given");
-  if (!(seconds > 0) || seconds > 86400) return InvalidArgument("--seconds must be > 0 and <= 86400");
-  if (max_bytes < (1u << 20)) return InvalidArgument("--max-bytes must be at least 1 MiB (1048576)");
+  if (!(seconds > 0) || seconds > 86400)
+    return InvalidArgument("--seconds must be > 0 and <= 86400");
+  if (max_bytes < (1u << 20))
+    return InvalidArgument("--max-bytes must be at least 1 MiB (1048576)");
   if (queue_depth > 256) return InvalidArgument("--qd must be between 1 and 256");
   if (block_size != 0 && (block_size < 512 || block_size > (64u << 20)))
     return InvalidArgument("--bs must be between 512 bytes and 64 MiB");
   if (zone_sweep_points != 0 && (zone_sweep_points < 2 || zone_sweep_points > 64))
     return InvalidArgument("zone sweep points must be 0 or 2..64");
-  if (busy_threshold < 0 || busy_threshold > 1) return InvalidArgument("busy threshold must be in 0..1");
+  if (busy_threshold < 0 || busy_threshold > 1)
+    return InvalidArgument("busy threshold must be in 0..1");
   if (min_free_percent < 0 || min_free_percent >= 100)
     return InvalidArgument("min free percent must be in 0..99");
   return Status::Ok();

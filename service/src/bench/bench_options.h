@@ -25,16 +25,18 @@ bool IsReadTest(BenchTest t);
 
 struct BenchOptions {
   std::vector<BenchTest> tests = {BenchTest::kSeq};
-  double seconds = 10;                     // time budget per test per target (split among its points)
-  std::uint64_t max_bytes = 8ULL << 30;    // byte budget per test per target (split likewise)
-  std::uint32_t queue_depth = 0;           // 0 = each test's own (seq/zones 8, random 1 and 32, others 1)
-  std::uint32_t block_size = 0;            // 0 = each test's own (seq/zones 1 MiB, random/seek 4 KiB); sweep ignores it
+  double seconds = 10;                   // time budget per test per target (split among its points)
+  std::uint64_t max_bytes = 8ULL << 30;  // byte budget per test per target (split likewise)
+  std::uint32_t queue_depth = 0;  // 0 = each test's own (seq/zones 8, random 1 and 32, others 1)
+  std::uint32_t block_size =
+      0;  // 0 = each test's own (seq/zones 1 MiB, random/seek 4 KiB); sweep ignores it
   EngineKind engine = EngineKind::kAuto;
-  int zone_sweep_points = 0;               // zones: also an N-point transfer sweep across the surface (0 = off, else 2..64)
-  double busy_threshold = 0.05;            // foreign share of I/O above which a point is "contended"
-  double idle_check_seconds = 0.2;         // watch the device this long before starting (0 = skip)
+  int zone_sweep_points =
+      0;  // zones: also an N-point transfer sweep across the surface (0 = off, else 2..64)
+  double busy_threshold = 0.05;     // foreign share of I/O above which a point is "contended"
+  double idle_check_seconds = 0.2;  // watch the device this long before starting (0 = skip)
   std::uint64_t seed = 0x6469736b70756c73;  // random offsets; fixed so runs are comparable
-  double min_free_percent = 10;            // pool-write refuses if free space would fall below this
+  double min_free_percent = 10;  // pool-write refuses if free space would fall below this
   std::uint64_t pool_write_max_bytes = 1ULL << 30;  // pool-write scratch file size cap
 
   // Errors (InvalidArgument) name the option: "--seconds must be > 0", ...

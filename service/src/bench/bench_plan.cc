@@ -26,8 +26,8 @@ void SplitBudget(std::vector<Workload>& points, const std::vector<double>& weigh
     Workload& p = points[i];
     double share = weights[i] / total;
     p.seconds = o.seconds * share;
-    p.max_bytes = std::max<std::uint64_t>(p.block_size,
-                                          static_cast<std::uint64_t>(o.max_bytes * share));
+    p.max_bytes =
+        std::max<std::uint64_t>(p.block_size, static_cast<std::uint64_t>(o.max_bytes * share));
     p.warmup_seconds = std::min(0.5, p.seconds * 0.1);
     p.warmup_bytes = std::max<std::uint64_t>(p.block_size, p.max_bytes / 10);
     p.seed = o.seed;
@@ -105,7 +105,8 @@ Result<std::vector<Workload>> PlanReadTest(BenchTest test, const DeviceInfo& dev
         w.region_end = end;
         w.stroke_bytes = AlignDown(static_cast<std::uint64_t>(size * fraction), bs);
         // Creep a little each pair so no read is answered from the drive's cache.
-        w.stride = static_cast<std::int64_t>(std::max<std::uint64_t>(bs, AlignDown(size / 4096, bs)));
+        w.stride =
+            static_cast<std::int64_t>(std::max<std::uint64_t>(bs, AlignDown(size / 4096, bs)));
         pts.push_back(w);
         weights.push_back(1);
       };

@@ -129,17 +129,26 @@ std::string FormatBenchReport(const BenchReport& r) {
     if (p.test != last_test) {
       last_test = p.test;
       o += "\n";
-      if (p.test == "seq") o += "Sequential read:\n";
-      else if (p.test == "zones") o += "Transfer rates:\n";
-      else if (p.test == "seek") o += "Seek times:\n";
-      else if (p.test == "random") o += "Random read:\n";
-      else if (p.test == "sweep") o += "Block-size sweep (sequential read):\n";
-      else if (p.test == "parallel") o += "Parallel read (controller/bus ceiling):\n";
-      else if (p.test == "pool-write") o += "Pool write (scratch file):\n";
-      else o += p.test + ":\n";
+      if (p.test == "seq")
+        o += "Sequential read:\n";
+      else if (p.test == "zones")
+        o += "Transfer rates:\n";
+      else if (p.test == "seek")
+        o += "Seek times:\n";
+      else if (p.test == "random")
+        o += "Random read:\n";
+      else if (p.test == "sweep")
+        o += "Block-size sweep (sequential read):\n";
+      else if (p.test == "parallel")
+        o += "Parallel read (controller/bus ceiling):\n";
+      else if (p.test == "pool-write")
+        o += "Pool write (scratch file):\n";
+      else
+        o += p.test + ":\n";
     }
     if (p.test == "seek") {
-      o += Printf("\t%-15s %6llu iter in %9.6f sec = %8.3f msec", (StrokeLabel(p.stroke.value_or("")) + std::string(":")).c_str(),
+      o += Printf("\t%-15s %6llu iter in %9.6f sec = %8.3f msec",
+                  (StrokeLabel(p.stroke.value_or("")) + std::string(":")).c_str(),
                   static_cast<unsigned long long>(p.iops * p.seconds + 0.5), p.seconds,
                   p.access_ms.value_or(0));
     } else if (p.test == "zones") {
@@ -164,7 +173,8 @@ std::string FormatBenchReport(const BenchReport& r) {
     }
     o += Flags(p) + "\n";
   }
-  if (r.partial) o += "\nPARTIAL: " + (r.error.empty() ? std::string("ended early") : r.error) + "\n";
+  if (r.partial)
+    o += "\nPARTIAL: " + (r.error.empty() ? std::string("ended early") : r.error) + "\n";
   return o;
 }
 

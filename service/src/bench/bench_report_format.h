@@ -3,9 +3,8 @@
 // Pure functions.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "model/bench_result.h"
 

@@ -65,9 +65,8 @@ struct PointOutcome {
   Status error;  // the run must stop (read error, cancel); OK otherwise
 };
 
-Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w,
-                                  const BenchOptions& o, const std::atomic<bool>* cancel,
-                                  const ProgressFn& progress) {
+Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const BenchOptions& o,
+                                  const std::atomic<bool>* cancel, const ProgressFn& progress) {
   DP_ASSIGN_OR_RETURN(auto engine, target.MakeEngine(w.queue_depth));
   std::optional<DeviceCounters> before = target.ReadCounters();
   DP_ASSIGN_OR_RETURN(WorkloadResult r,
@@ -250,15 +249,17 @@ Result<std::vector<BenchReport>> RunBench(const BenchRequest& request, const Ben
   // Everything that can be checked is checked before any I/O.
   PoolWriteOptions pw;
   pw.seconds = o.seconds;
-  pw.max_bytes = std::max<std::uint64_t>(pw.block_size, std::min(o.max_bytes, o.pool_write_max_bytes));
+  pw.max_bytes =
+      std::max<std::uint64_t>(pw.block_size, std::min(o.max_bytes, o.pool_write_max_bytes));
   pw.min_free_percent = o.min_free_percent;
   pw.seed = o.seed;
   std::vector<std::unique_ptr<DeviceTarget>> targets;
   for (const std::string& path : request.targets) {
     if (pool_write) {
       if (reads)
-        return InvalidArgument("pool-write takes directories and the read tests take devices: "
-                               "run them separately");
+        return InvalidArgument(
+            "pool-write takes directories and the read tests take devices: "
+            "run them separately");
       DP_RETURN_IF_ERROR(CheckPoolWriteTarget(path, pw.max_bytes + pw.sync_block_size * 256ULL,
                                               pw.min_free_percent));
       continue;

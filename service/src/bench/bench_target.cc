@@ -2,8 +2,7 @@
 
 namespace dp {
 
-DeviceTarget::DeviceTarget(std::unique_ptr<BlockDevice> device, EngineKind engine,
-                           Clock& clock)
+DeviceTarget::DeviceTarget(std::unique_ptr<BlockDevice> device, EngineKind engine, Clock& clock)
     : device_(std::move(device)),
       requested_(engine),
       engine_name_(EngineKindName(ResolveEngine(engine, *device_))),

@@ -21,8 +21,9 @@ Result<std::unique_ptr<BlockDevice>> BlockDevice::Open(const std::string& path) 
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return ErrnoStatus(errno, path);
   if (S_ISDIR(st.st_mode))
-    return InvalidArgument(path + ": is a directory; read tests need a device or a file "
-                                  "(only pool-write takes a directory)");
+    return InvalidArgument(path +
+                           ": is a directory; read tests need a device or a file "
+                           "(only pool-write takes a directory)");
   bool is_device = internal::IsDiskNode(st);
   if (!is_device && !S_ISREG(st.st_mode))
     return InvalidArgument(path + ": not a disk device or a regular file");
@@ -32,8 +33,9 @@ Result<std::unique_ptr<BlockDevice>> BlockDevice::Open(const std::string& path) 
   if (fd < 0) {
     int err = errno;
     if (err == EINVAL)
-      return Unsupported(path + ": direct (uncached) reads are not supported here "
-                                "(tmpfs?); put the file on a real file system");
+      return Unsupported(path +
+                         ": direct (uncached) reads are not supported here "
+                         "(tmpfs?); put the file on a real file system");
     return ErrnoStatus(err, path);
   }
   std::unique_ptr<BlockDevice> dev(new BlockDevice());
@@ -63,8 +65,8 @@ Status BlockDevice::ReadAt(std::uint64_t offset, std::span<std::byte> buf) const
     return InvalidArgument(path_ + ": unaligned read at " + std::to_string(offset));
   std::size_t done = 0;
   while (done < buf.size()) {
-    ssize_t n = ::pread(fd_, buf.data() + done, buf.size() - done,
-                        static_cast<off_t>(offset + done));
+    ssize_t n =
+        ::pread(fd_, buf.data() + done, buf.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return ErrnoStatus(errno, path_ + ": read at " + std::to_string(offset + done));

@@ -10,12 +10,12 @@
 // threads at once (pread is thread-safe).
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
-
-#include <sys/stat.h>
 
 #include "base/result.h"
 #include "model/bench_result.h"

@@ -45,8 +45,10 @@ Status ReadGeometry(int fd, const struct stat& st, const std::string& path, Devi
   if (S_ISCHR(st.st_mode)) {
     off_t media = 0, stripe = 0;
     u_int sector = 0;
-    if (::ioctl(fd, DIOCGMEDIASIZE, &media) != 0) return ErrnoStatus(errno, path + ": DIOCGMEDIASIZE");
-    if (::ioctl(fd, DIOCGSECTORSIZE, &sector) != 0) return ErrnoStatus(errno, path + ": DIOCGSECTORSIZE");
+    if (::ioctl(fd, DIOCGMEDIASIZE, &media) != 0)
+      return ErrnoStatus(errno, path + ": DIOCGMEDIASIZE");
+    if (::ioctl(fd, DIOCGSECTORSIZE, &sector) != 0)
+      return ErrnoStatus(errno, path + ": DIOCGSECTORSIZE");
     if (::ioctl(fd, DIOCGSTRIPESIZE, &stripe) != 0) stripe = 0;
     info.size_bytes = static_cast<std::uint64_t>(media);
     info.logical_block_size = sector;
@@ -58,7 +60,8 @@ Status ReadGeometry(int fd, const struct stat& st, const std::string& path, Devi
   }
   info.size_bytes = static_cast<std::uint64_t>(st.st_size);
   info.logical_block_size = 4096;
-  info.physical_block_size = std::max<std::uint32_t>(4096, static_cast<std::uint32_t>(st.st_blksize));
+  info.physical_block_size =
+      std::max<std::uint32_t>(4096, static_cast<std::uint32_t>(st.st_blksize));
   struct statfs sfs;
   if (::fstatfs(fd, &sfs) == 0) stats_key = DevName(sfs.f_mntfromname);
   return Status::Ok();

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "bench/block_device.h"
@@ -16,9 +16,7 @@
 namespace dp::internal {
 namespace {
 
-std::string DevKey(dev_t d) {
-  return std::to_string(major(d)) + ":" + std::to_string(minor(d));
-}
+std::string DevKey(dev_t d) { return std::to_string(major(d)) + ":" + std::to_string(minor(d)); }
 
 // /sys/dev/block/MAJ:MIN/queue/rotational; a partition keeps its queue in
 // the parent's folder.

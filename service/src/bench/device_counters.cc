@@ -19,8 +19,10 @@ ForeignIo EstimateForeignIo(const DeviceCounters& before, const DeviceCounters& 
             delta(before.write_bytes, after.write_bytes);
   f.ios = (read_ios > own_requests ? read_ios - own_requests : 0) +
           delta(before.write_ios, after.write_ios);
-  double by_bytes = f.bytes ? static_cast<double>(f.bytes) / static_cast<double>(f.bytes + own.bytes) : 0;
-  double by_ios = f.ios ? static_cast<double>(f.ios) / static_cast<double>(f.ios + own_requests) : 0;
+  double by_bytes =
+      f.bytes ? static_cast<double>(f.bytes) / static_cast<double>(f.bytes + own.bytes) : 0;
+  double by_ios =
+      f.ios ? static_cast<double>(f.ios) / static_cast<double>(f.ios + own_requests) : 0;
   f.share = std::max(by_bytes, by_ios);
   return f;
 }

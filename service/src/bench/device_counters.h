@@ -27,8 +27,8 @@ Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key);
 
 // Our own I/O during a measurement, as the kernel will count it.
 struct OwnIo {
-  std::uint64_t reads = 0;   // read requests we issued
-  std::uint64_t bytes = 0;   // bytes we read
+  std::uint64_t reads = 0;  // read requests we issued
+  std::uint64_t bytes = 0;  // bytes we read
   std::uint32_t block_size = 0;
 };
 

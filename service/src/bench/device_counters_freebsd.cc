@@ -3,9 +3,9 @@
 // is found by device name + unit ("ada" + 0 for stats key "ada0"). Partitions
 // (ada0p2) have no devstat entry of their own: the disk's is used.
 // Not compiled on Linux: keep to documented interfaces (<sys/devicestat.h>).
-#include <sys/types.h>
 #include <sys/devicestat.h>
 #include <sys/sysctl.h>
+#include <sys/types.h>
 
 #include <cctype>
 #include <cerrno>

@@ -10,14 +10,18 @@ Result<EngineKind> ParseEngineKind(std::string_view name) {
   if (name == "auto") return EngineKind::kAuto;
   if (name == "pread") return EngineKind::kPread;
   if (name == "uring") return EngineKind::kUring;
-  return InvalidArgument("unknown engine '" + std::string(name) + "' (expected auto, pread or uring)");
+  return InvalidArgument("unknown engine '" + std::string(name) +
+                         "' (expected auto, pread or uring)");
 }
 
 std::string_view EngineKindName(EngineKind kind) {
   switch (kind) {
-    case EngineKind::kAuto: return "auto";
-    case EngineKind::kPread: return "pread";
-    case EngineKind::kUring: return "uring";
+    case EngineKind::kAuto:
+      return "auto";
+    case EngineKind::kPread:
+      return "pread";
+    case EngineKind::kUring:
+      return "uring";
   }
   return "?";
 }
@@ -40,8 +44,10 @@ EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::s
     return EngineKind::kPread;
   }
   if (internal::ReadsThrottled(device.stats_key())) {
-    if (why) *why = "reads throttled by this process's cgroup: pread, which the throttle "
-                    "charges exactly (it charges io_uring reads about twice)";
+    if (why)
+      *why =
+          "reads throttled by this process's cgroup: pread, which the throttle "
+          "charges exactly (it charges io_uring reads about twice)";
     return EngineKind::kPread;
   }
   if (why) *why = "io_uring";
@@ -52,7 +58,8 @@ Result<std::unique_ptr<IoEngine>> MakeEngine(EngineKind kind, const BlockDevice&
                                              std::uint32_t queue_depth, const Clock& clock) {
   EngineKind resolved = ResolveEngine(kind, device);
   if (resolved == EngineKind::kUring) {
-    if (!UringCompiledIn()) return Unsupported("this build has no io_uring engine (liburing missing)");
+    if (!UringCompiledIn())
+      return Unsupported("this build has no io_uring engine (liburing missing)");
     auto engine = MakeUringEngine(device.fd(), queue_depth, clock);
     if (engine.ok() || kind == EngineKind::kUring) return engine;
     LogWarning(device.path() + ": " + engine.status().message() + "; using pread threads");

@@ -34,7 +34,8 @@ bool UringCompiledIn();
 
 // Resolves kAuto for a device as described above (never returns kAuto).
 // `why` (optional) receives a sentence for logs/--verbose.
-EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::string* why = nullptr);
+EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device,
+                         std::string* why = nullptr);
 
 // Builds the engine. kUring on a build without liburing: Unsupported.
 // kAuto is resolved first; an io_uring that the kernel refuses under kAuto

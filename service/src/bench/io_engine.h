@@ -19,15 +19,15 @@
 namespace dp {
 
 struct IoRequest {
-  std::uint64_t offset = 0;    // multiple of the logical block size
-  std::uint32_t length = 0;    // multiple of the logical block size
+  std::uint64_t offset = 0;     // multiple of the logical block size
+  std::uint32_t length = 0;     // multiple of the logical block size
   std::byte* buffer = nullptr;  // aligned (AlignedBuffer), `length` bytes, untouched until reaped
-  std::uint64_t tag = 0;       // returned in the completion
+  std::uint64_t tag = 0;        // returned in the completion
 };
 
 struct IoCompletion {
   std::uint64_t tag = 0;
-  std::int64_t result = 0;     // bytes read (== length when whole), or -errno
+  std::int64_t result = 0;              // bytes read (== length when whole), or -errno
   std::chrono::nanoseconds latency{0};  // submit to completion, as the engine saw it
 };
 

@@ -75,7 +75,8 @@ double LatencyHistogram::ValueAtQuantile(double q) const {
   for (std::size_t i = 0; i < buckets_.size(); ++i) {
     seen += buckets_[i];
     if (seen >= rank) {
-      double mid = static_cast<double>(BucketLow(i)) + (static_cast<double>(BucketWidth(i)) - 1) / 2;
+      double mid =
+          static_cast<double>(BucketLow(i)) + (static_cast<double>(BucketWidth(i)) - 1) / 2;
       return std::clamp(mid, static_cast<double>(min_), static_cast<double>(max_));
     }
   }
@@ -110,8 +111,7 @@ Result<LatencyHistogram> LatencyHistogram::Decode(std::string_view text) {
   auto bad = [&](std::string_view why) {
     return Corrupt("latency histogram: " + std::string(why));
   };
-  auto field = [&](std::string_view& rest, std::string_view key,
-                   std::string_view& value) -> bool {
+  auto field = [&](std::string_view& rest, std::string_view key, std::string_view& value) -> bool {
     if (rest.substr(0, key.size()) != key) return false;
     rest.remove_prefix(key.size());
     auto sp = rest.find(' ');

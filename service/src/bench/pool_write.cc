@@ -100,8 +100,9 @@ Status CheckPoolWriteTarget(const std::string& dir, std::uint64_t planned_bytes,
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return ErrnoStatus(errno, dir);
   if (!S_ISDIR(st.st_mode))
-    return InvalidArgument(dir + ": not a directory; pool-write writes a scratch file in a "
-                                 "directory of a pool dataset, never to a device or file");
+    return InvalidArgument(dir +
+                           ": not a directory; pool-write writes a scratch file in a "
+                           "directory of a pool dataset, never to a device or file");
   if (::access(dir.c_str(), W_OK) != 0) return ErrnoStatus(errno, dir);
   struct statvfs vfs {};
   if (::statvfs(dir.c_str(), &vfs) != 0) return ErrnoStatus(errno, dir);

@@ -21,12 +21,12 @@
 namespace dp {
 
 struct PoolWriteOptions {
-  double seconds = 10;                  // time budget: 2/3 stream, 1/3 fsync cycles
+  double seconds = 10;                   // time budget: 2/3 stream, 1/3 fsync cycles
   std::uint64_t max_bytes = 1ULL << 30;  // stream phase bytes = largest scratch file size
-  std::uint32_t block_size = 1 << 20;   // stream write size
+  std::uint32_t block_size = 1 << 20;    // stream write size
   std::uint32_t sync_block_size = 4096;  // fsync-cycle write size
   std::uint64_t max_sync_writes = 5000;  // fsync cycles at most
-  double min_free_percent = 10;         // refuse when free space would fall below this
+  double min_free_percent = 10;          // refuse when free space would fall below this
   std::uint64_t seed = 0x6469736b70756c73;
 };
 

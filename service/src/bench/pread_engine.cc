@@ -69,8 +69,8 @@ void PreadEngine::Worker() {
     std::int64_t result = 0;
     std::uint32_t done = 0;
     while (done < r.length) {
-      ssize_t n = ::pread(fd_, r.buffer + done, r.length - done,
-                          static_cast<off_t>(r.offset + done));
+      ssize_t n =
+          ::pread(fd_, r.buffer + done, r.length - done, static_cast<off_t>(r.offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         result = -errno;
@@ -85,7 +85,8 @@ void PreadEngine::Worker() {
     bool wake = false;
     {
       std::lock_guard lock(mu_);
-      done_.push_back({r.tag, result, std::chrono::duration_cast<std::chrono::nanoseconds>(latency)});
+      done_.push_back(
+          {r.tag, result, std::chrono::duration_cast<std::chrono::nanoseconds>(latency)});
       wake = done_.size() >= want_;
     }
     if (wake) done_cv_.notify_one();

@@ -39,8 +39,8 @@ class PreadEngine final : public IoEngine {
   std::uint32_t in_flight_ = 0;  // runner thread only
 
   std::mutex mu_;
-  std::condition_variable work_cv_;   // workers wait for requests
-  std::condition_variable done_cv_;   // the runner waits for completions
+  std::condition_variable work_cv_;  // workers wait for requests
+  std::condition_variable done_cv_;  // the runner waits for completions
   std::deque<IoRequest> queue_;
   std::vector<IoCompletion> done_;
   std::size_t want_ = 1;  // completions the runner waits for; workers notify at this many

@@ -50,14 +50,16 @@ Status SimulatedDrive::Validate() const {
     return bad("logical_block_size", "must be a power of two");
   if (size_bytes == 0 || size_bytes % logical_block_size)
     return bad("size_bytes", "must be a non-zero multiple of logical_block_size");
-  if (!(outer_mb_per_s > 0) || !(inner_mb_per_s > 0)) return bad("outer/inner_mb_per_s", "must be > 0");
+  if (!(outer_mb_per_s > 0) || !(inner_mb_per_s > 0))
+    return bad("outer/inner_mb_per_s", "must be > 0");
   if (rpm < 0 || track_to_track_ms < 0 || full_stroke_ms < track_to_track_ms)
     return bad("seek", "need rpm >= 0 and 0 <= track_to_track_ms <= full_stroke_ms");
   if (!(throughput_scale > 0)) return bad("throughput_scale", "must be > 0");
   if (decay_per_age < 0 || decay_per_age >= 1) return bad("decay_per_age", "must be in [0, 1)");
   if (jitter < 0 || jitter >= 1) return bad("jitter", "must be in [0, 1)");
   for (const auto& r : slow_regions)
-    if (r.end <= r.begin || r.slowdown < 1) return bad("slow_regions", "need begin < end, slowdown >= 1");
+    if (r.end <= r.begin || r.slowdown < 1)
+      return bad("slow_regions", "need begin < end, slowdown >= 1");
   for (const auto& r : error_regions)
     if (r.end <= r.begin) return bad("error_regions", "need begin < end");
   return Status::Ok();
@@ -119,8 +121,8 @@ void SimulatedEngine::StartNext() {
     std::uint64_t best = UINT64_MAX;
     for (auto p = pending_.begin(); p != pending_.end(); ++p) {
       if (p->submitted > busy_until_ && p != pending_.begin()) continue;
-      std::uint64_t d = p->request.offset > head_ ? p->request.offset - head_
-                                                  : head_ - p->request.offset;
+      std::uint64_t d =
+          p->request.offset > head_ ? p->request.offset - head_ : head_ - p->request.offset;
       if (d < best) {
         best = d;
         it = p;

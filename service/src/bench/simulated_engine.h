@@ -34,10 +34,10 @@
 namespace dp {
 
 struct SimulatedRegion {
-  std::uint64_t begin = 0;       // bytes, inclusive
-  std::uint64_t end = 0;         // bytes, exclusive
-  double slowdown = 1;           // slow regions: transfer time multiplied by this
-  double extra_latency_ms = 0;   // slow regions: added to every read touching the region
+  std::uint64_t begin = 0;      // bytes, inclusive
+  std::uint64_t end = 0;        // bytes, exclusive
+  double slowdown = 1;          // slow regions: transfer time multiplied by this
+  double extra_latency_ms = 0;  // slow regions: added to every read touching the region
 };
 
 struct SimulatedDrive {
@@ -57,9 +57,9 @@ struct SimulatedDrive {
   std::uint64_t seed = 1;           // seeds rotation and jitter
   std::vector<SimulatedRegion> slow_regions;
   std::vector<SimulatedRegion> error_regions;
-  double throughput_scale = 1.0;    // multiplies every transfer rate
-  double decay_per_age = 0;         // per unit of age, rates × (1 - decay_per_age)
-  double age = 0;                   // see AdvanceAge
+  double throughput_scale = 1.0;  // multiplies every transfer rate
+  double decay_per_age = 0;       // per unit of age, rates × (1 - decay_per_age)
+  double age = 0;                 // see AdvanceAge
 
   // A 7200 rpm 1 TB disk (the defaults) and a SATA SSD (520 MB/s flat, 60 µs access).
   static SimulatedDrive Hdd();

@@ -94,9 +94,9 @@ class UringEngine final : public IoEngine {
     io_uring_cqe* cqe;
     io_uring_for_each_cqe(&ring_, head, cqe) {
       auto slot = static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqe));
-      out.push_back({slots_[slot].tag, cqe->res,
-                     std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         now - slots_[slot].submitted)});
+      out.push_back(
+          {slots_[slot].tag, cqe->res,
+           std::chrono::duration_cast<std::chrono::nanoseconds>(now - slots_[slot].submitted)});
       free_.push_back(slot);
       ++n;
     }

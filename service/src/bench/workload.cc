@@ -32,7 +32,7 @@ Status Workload::Validate(std::uint32_t lbs) const {
   if (region_begin % lbs || region_end % lbs) return InvalidArgument(n + ": unaligned region");
   const std::uint64_t len = region_end > region_begin ? region_end - region_begin : 0;
   const std::uint64_t need = static_cast<std::uint64_t>(block_size) *
-                             (pattern == AccessPattern::kSequential ? queue_depth : 1) +
+                                 (pattern == AccessPattern::kSequential ? queue_depth : 1) +
                              (pattern == AccessPattern::kStroke ? stroke_bytes : 0);
   if (len < need)
     return InvalidArgument("target smaller than the workload: " + n + " needs " +
@@ -77,7 +77,8 @@ std::uint64_t OffsetSequence::Next() {
       // The near end creeps forward by `stride` each pair (so no read hits the
       // drive's cache), wrapping inside the room the stroke leaves.
       const std::uint64_t room = last - w_.region_begin - w_.stroke_bytes;  // >= 0 (Validate)
-      const std::uint64_t creep = static_cast<std::uint64_t>(w_.stride < 0 ? -w_.stride : w_.stride);
+      const std::uint64_t creep =
+          static_cast<std::uint64_t>(w_.stride < 0 ? -w_.stride : w_.stride);
       std::uint64_t x = w_.region_begin + (room ? (pair_ * creep) % (room + 1) : 0);
       x -= (x - w_.region_begin) % w_.block_size;
       std::uint64_t o = far_ ? x + w_.stroke_bytes : x;

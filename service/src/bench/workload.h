@@ -22,9 +22,10 @@ enum class AccessPattern {
 
 struct Workload {
   // Labels carried into the BenchPoint.
-  std::string test;                   // "seq", "zones", "seek", "random", "sweep", "parallel"
-  std::optional<std::string> zone;    // "outer" | "middle" | "inner" | "0.25"
-  std::optional<std::string> stroke;  // seek: full | half | quarter | short_forward | short_backward
+  std::string test;                 // "seq", "zones", "seek", "random", "sweep", "parallel"
+  std::optional<std::string> zone;  // "outer" | "middle" | "inner" | "0.25"
+  std::optional<std::string>
+      stroke;  // seek: full | half | quarter | short_forward | short_backward
   std::optional<std::string> variant;
 
   AccessPattern pattern = AccessPattern::kSequential;
@@ -32,16 +33,16 @@ struct Workload {
   std::uint32_t queue_depth = 1;       // reads in flight
   std::uint64_t region_begin = 0;      // reads stay inside [region_begin, region_end)
   std::uint64_t region_end = 0;
-  std::int64_t stride = 0;             // kStride step; kStroke creep per pair
-  std::uint64_t stroke_bytes = 0;      // kStroke distance
-  std::uint64_t start = 0;             // kStride: first offset (inside the region)
+  std::int64_t stride = 0;                  // kStride step; kStroke creep per pair
+  std::uint64_t stroke_bytes = 0;           // kStroke distance
+  std::uint64_t start = 0;                  // kStride: first offset (inside the region)
   std::uint64_t seed = 0x6469736b70756c73;  // kRandom ("diskpuls")
 
-  double seconds = 5;                  // time budget, warm-up included
+  double seconds = 5;                    // time budget, warm-up included
   std::uint64_t max_bytes = 1ULL << 30;  // byte budget, warm-up included
-  std::uint64_t max_ios = 0;           // 0 = no count limit
-  double warmup_seconds = 0.5;         // excluded from the figures: until this much time...
-  std::uint64_t warmup_bytes = 0;      // ...or this many bytes (0 = time only) have completed
+  std::uint64_t max_ios = 0;             // 0 = no count limit
+  double warmup_seconds = 0.5;           // excluded from the figures: until this much time...
+  std::uint64_t warmup_bytes = 0;        // ...or this many bytes (0 = time only) have completed
 
   // Errors (InvalidArgument) name what does not fit: alignment, a region
   // smaller than block_size × queue_depth ("target smaller than the workload").
@@ -55,11 +56,11 @@ class OffsetSequence {
 
  private:
   const Workload& w_;
-  std::uint64_t span_;        // number of block-size slots in the region
-  std::uint64_t next_ = 0;    // kSequential/kStride: next offset
-  std::uint64_t rng_;         // kRandom: splitmix64 state
-  std::uint64_t pair_ = 0;    // kStroke: pair index
-  bool far_ = false;          // kStroke: next read is the far end of the pair
+  std::uint64_t span_;      // number of block-size slots in the region
+  std::uint64_t next_ = 0;  // kSequential/kStride: next offset
+  std::uint64_t rng_;       // kRandom: splitmix64 state
+  std::uint64_t pair_ = 0;  // kStroke: pair index
+  bool far_ = false;        // kStroke: next read is the far end of the pair
 };
 
 }  // namespace dp

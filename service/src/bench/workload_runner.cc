@@ -13,8 +13,8 @@ Result<WorkloadResult> RunWorkload(IoEngine& engine, const Workload& w,
                                    const ProgressFn& progress) {
   DP_RETURN_IF_ERROR(w.Validate(logical_block_size));
   if (engine.queue_depth() < w.queue_depth)
-    return Internal("engine queue depth " + std::to_string(engine.queue_depth()) + " < workload's " +
-                    std::to_string(w.queue_depth));
+    return Internal("engine queue depth " + std::to_string(engine.queue_depth()) +
+                    " < workload's " + std::to_string(w.queue_depth));
   if (engine.in_flight() != 0) return Internal("engine has reads in flight");
 
   // One buffer per slot; a slot is free again when its read is reaped.
@@ -107,9 +107,11 @@ Result<WorkloadResult> RunWorkload(IoEngine& engine, const Workload& w,
       if (r.error.ok()) r.error = Cancelled("cancelled");
     }
     if (progress) {
-      double f = std::max(std::chrono::duration<double>(now - t0) / std::chrono::duration<double>(budget),
-                          static_cast<double>(submitted_bytes) / static_cast<double>(w.max_bytes));
-      if (w.max_ios) f = std::max(f, static_cast<double>(submitted_ios) / static_cast<double>(w.max_ios));
+      double f =
+          std::max(std::chrono::duration<double>(now - t0) / std::chrono::duration<double>(budget),
+                   static_cast<double>(submitted_bytes) / static_cast<double>(w.max_bytes));
+      if (w.max_ios)
+        f = std::max(f, static_cast<double>(submitted_ios) / static_cast<double>(w.max_ios));
       f = std::min(1.0, f);
       if (f - last_progress >= 0.01) {
         progress(f);
@@ -128,8 +130,9 @@ Result<WorkloadResult> RunWorkload(IoEngine& engine, const Workload& w,
   }
   if (!r.error.ok() || !warm || r.ios == 0) r.partial = true;
   if (r.error.ok() && r.partial)
-    r.error = ResourceExhausted("the budget ran out before the warm-up ended "
-                                "(figures include the warm-up)");
+    r.error = ResourceExhausted(
+        "the budget ran out before the warm-up ended "
+        "(figures include the warm-up)");
   return r;
 }
 

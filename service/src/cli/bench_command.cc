@@ -7,16 +7,15 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "base/clock.h"
 #include "bench/bench_report_format.h"
@@ -63,16 +62,26 @@ bool ParseSize(const std::string& s, std::uint64_t& out) {
   std::string unit = end;
   for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   double mult = 1;
-  if (unit.empty() || unit == "B") mult = 1;
-  else if (unit == "K" || unit == "KIB") mult = 1024.0;
-  else if (unit == "M" || unit == "MIB") mult = 1024.0 * 1024;
-  else if (unit == "G" || unit == "GIB") mult = 1024.0 * 1024 * 1024;
-  else if (unit == "T" || unit == "TIB") mult = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "KB") mult = 1e3;
-  else if (unit == "MB") mult = 1e6;
-  else if (unit == "GB") mult = 1e9;
-  else if (unit == "TB") mult = 1e12;
-  else return false;
+  if (unit.empty() || unit == "B")
+    mult = 1;
+  else if (unit == "K" || unit == "KIB")
+    mult = 1024.0;
+  else if (unit == "M" || unit == "MIB")
+    mult = 1024.0 * 1024;
+  else if (unit == "G" || unit == "GIB")
+    mult = 1024.0 * 1024 * 1024;
+  else if (unit == "T" || unit == "TIB")
+    mult = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "KB")
+    mult = 1e3;
+  else if (unit == "MB")
+    mult = 1e6;
+  else if (unit == "GB")
+    mult = 1e9;
+  else if (unit == "TB")
+    mult = 1e12;
+  else
+    return false;
   double bytes = v * mult;
   if (!(bytes >= 0) || bytes > 1.8e19 || std::floor(bytes) != bytes) return false;
   out = static_cast<std::uint64_t>(bytes);
