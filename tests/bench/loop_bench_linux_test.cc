@@ -268,7 +268,10 @@ TEST(LoopBenchTest, DeviceVanishingMidRunEndsPartial) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(shrunk);
   EXPECT_TRUE(r->partial);
-  EXPECT_NE(r->error.find("device shrank or went away"), std::string::npos) << r->error;
+  // Reads in flight when the capacity changes fail with EIO; later ones come back empty.
+  EXPECT_TRUE(r->error.find("device shrank or went away") != std::string::npos ||
+              r->error.find("Input/output error") != std::string::npos)
+      << r->error;
   ASSERT_EQ(r->results.size(), 1u);
   EXPECT_TRUE(r->results[0].partial);
 }
