@@ -54,8 +54,11 @@ bool Eventually(F probe, std::chrono::milliseconds timeout) {
   return probe();
 }
 
-// The healthy drive's speed (see the top of the file).
-constexpr std::uint64_t kDriveBps = 100'000'000;
+// The healthy drive's speed (see the top of the file). Low enough that the
+// loop device reaches it even on a starved machine: the baseline is formed
+// from the first runs, and runs slowed by CPU starvation (not by the cap)
+// widen its band until a 30% drop no longer leaves it.
+constexpr std::uint64_t kDriveBps = 50'000'000;
 
 class SchedulerE2eTest : public ::testing::Test {
  protected:
