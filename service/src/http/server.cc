@@ -12,7 +12,9 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
@@ -30,6 +32,8 @@ using tcp = boost::asio::ip::tcp;
 using error_code = boost::system::error_code;
 
 using PlainStream = beast::tcp_stream;
+
+constexpr std::size_t kHandlerThreads = 4;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 std::string ToString(beast::string_view s) { return std::string(s.data(), s.size()); }
@@ -52,6 +56,8 @@ struct Shared {
   HttpLimits limits;                     // guarded by mu
   std::atomic<int> active{0};
   std::unique_ptr<ssl::context> tls;     // null: plain HTTP
+  // Where handlers run (owned by Server::Impl; used only while it runs).
+  asio::thread_pool* handlers = nullptr;
 
   std::pair<std::shared_ptr<const Router>, HttpLimits> Snapshot() const {
     std::lock_guard lock(mu);
@@ -140,10 +146,23 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     const auto& message = parser_->get();
     Request request = ToRequest(message, remote_);
-    Response response = router_->Route(request);
-    LogDebug("http: " + remote_ + " " + ToString(message.method_string()) + " " + request.target +
-             " -> " + std::to_string(response.status));
-    Send(std::move(response), request.method == Method::kHead, !message.keep_alive());
+    const bool head = request.method == Method::kHead;
+    const bool close = !message.keep_alive();
+    std::string line = ToString(message.method_string()) + " " + request.target;
+    // The handler runs on a handler thread, never on this network thread, so a
+    // slow one (a test notification waiting on its sinks, SQLite waiting on a
+    // writer) holds up only its own connection; the answer is written from
+    // the network thread again.
+    asio::post(*shared_->handlers, [self = this->shared_from_this(), router = router_,
+                                    request = std::move(request), head, close,
+                                    line = std::move(line)]() mutable {
+      Response response = router->Route(request);
+      LogDebug("http: " + self->remote_ + " " + line + " -> " + std::to_string(response.status));
+      asio::post(self->stream_.get_executor(),
+                 [self, response = std::move(response), head, close]() mutable {
+                   self->Send(std::move(response), head, close);
+                 });
+    });
   }
 
   void SendError(int status, std::string_view code, std::string message) {
@@ -232,6 +251,8 @@ HttpLimits HttpLimitsFromConfig(const HttpConfig& http) {
 
 struct Server::Impl {
   asio::io_context ioc{1};  // first: destroyed last, after everything using it
+  // Handler threads: enough that a few slow requests leave the rest served.
+  asio::thread_pool handlers{kHandlerThreads};
   tcp::acceptor acceptor{ioc};
   asio::steady_timer retry_timer{ioc};
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
@@ -287,6 +308,7 @@ Server::~Server() { Stop(); }
 Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
                                              std::shared_ptr<const Router> router) {
   auto impl = std::make_unique<Impl>();
+  impl->shared->handlers = &impl->handlers;
   impl->shared->router = std::move(router);
   impl->shared->limits = options.limits;
   impl->host = options.host;
@@ -350,6 +372,10 @@ void Server::Stop() {
   if (impl_->thread.joinable()) {
     impl_->ioc.stop();
     impl_->thread.join();
+    // Handlers not started are dropped; one still running finishes, and its
+    // answer, posted to the stopped io_context, goes with its connection.
+    impl_->handlers.stop();
+    impl_->handlers.join();
   }
   error_code ignored;
   impl_->acceptor.close(ignored);

@@ -1,8 +1,10 @@
 // Server: the HTTP(S) listener and its connections (Boost.Beast), on one
 // network thread of its own. Each request is parsed under a deadline and
 // size limits, turned into a plain Request, routed (router.h) and answered.
-// Handlers run on the network thread, so they must be quick (design.md:
-// long work never runs here). Beast stays inside server.cc.
+// Handlers run on a small pool of handler threads, never on the network
+// thread (design.md: long work never runs there), so a slow handler delays
+// only its own connection; handlers must be thread-safe (router.h). Beast
+// stays inside server.cc.
 //
 // Owned by the Daemon. Bind() and Start()/Stop() are called from the owning
 // thread; Reconfigure() may be called from any thread while running.
