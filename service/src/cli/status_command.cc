@@ -2,6 +2,7 @@
 // for its health and its drives and prints them (a table, or JSON).
 // Exit: 0 healthy, 1 the daemon answers but is not healthy, 2 usage error or
 // the daemon cannot be reached.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
+#include "cli/local_tools.h"
 #include "cli/text_table.h"
 
 namespace dp::cli {
@@ -36,19 +38,6 @@ std::string Text(const nlohmann::json& j, const char* key) {
 double Number(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_number() ? it->get<double>() : 0;
-}
-
-std::string FormatBytes(double bytes) {
-  if (bytes <= 0) return "-";
-  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-  int i = 0;
-  while (bytes >= 1000 && i < 5) {
-    bytes /= 1000;
-    ++i;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, i == 0 || bytes >= 100 ? "%.0f %s" : "%.2f %s", bytes, units[i]);
-  return buf;
 }
 
 std::string DriveKind(const nlohmann::json& d) {
@@ -99,7 +88,7 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
     std::string bus = Text(d, "transport");
     for (char& c : bus) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     table.AddRow({name, Text(d, "model"), Text(d, "serial"),
-                  FormatBytes(Number(d, "size_bytes")), DriveKind(d), bus,
+                  FormatSize(static_cast<std::uint64_t>(std::max(0.0, Number(d, "size_bytes")))), DriveKind(d), bus,
                   Text(d, "dev_path"), d.value("present", true) == false ? "missing" : "present"});
   }
   std::fputs(table.Render().c_str(), stdout);
