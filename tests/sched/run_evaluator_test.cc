@@ -1,18 +1,24 @@
 // RunEvaluator over a real SQLite store: runs and their measurements go in as
 // the scheduler and executor would store them; verdicts come out as alerts.
+// Re-baselining: the latest mark is what RunEvaluator hands detect as
+// baseline_since, so after a deliberate change (a firmware update) the drive's
+// new level forms a new baseline instead of alerting, its slowdown alerts are
+// resolved as "re-baselined", and a drop below the new baseline alerts again.
 #include "sched/run_evaluator.h"
 
 #include <gtest/gtest.h>
 
-#include "alert/alert_repository.h"
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
+#include "sched/rebaseline.h"
+#include "sched/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
 namespace dp {
 namespace {
 
+// The daemon's wiring: AlertService over StoreAlertRepository over the store.
 class RunEvaluatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -25,24 +31,26 @@ class RunEvaluatorTest : public ::testing::Test {
     d.dev_path = "/dev/sda";
     d.model = "M";
     ASSERT_TRUE(store_->UpsertDrive(d, 1000).ok());
+    repo_ = std::make_unique<StoreAlertRepository>(*store_);
     AlertServiceOptions o;
     o.policy.resolve_after_clear_runs = 2;
-    alerts_ = std::make_unique<AlertService>(repo_, nullptr, clock_, o);
+    alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, o);
     cfg_.baseline_runs = 3;
     evaluator_ = std::make_unique<RunEvaluator>(
-        *store_, alerts_.get(), cfg_,
-        [this](const std::string& drive, const std::string& test) {
+        *store_, alerts_.get(), cfg_, [this](const std::string& drive, const std::string& test) {
           confirmations_.push_back(drive + "/" + test);
         });
   }
 
-  // Stores a finished seq run measuring mb_per_s, then evaluates it.
-  std::vector<Verdict> SeqRun(double mb_per_s, std::string trigger = "schedule:x",
-                              bool contended = false, RunOutcome outcome = RunOutcome::kOk) {
+  // Stores a finished run of `test` (an hour after the previous one)
+  // measuring `value` as mb_per_s (seq) or iops (random), then evaluates it.
+  std::vector<Verdict> TestRun(const std::string& test, double value,
+                               std::string trigger = "schedule:x", bool contended = false,
+                               RunOutcome outcome = RunOutcome::kOk) {
     at_ += 3600;
     dp::Run r;
     r.drive_id = "wwn-1";
-    r.test = "seq";
+    r.test = test;
     r.trigger = trigger;
     r.started_at = at_;
     r.ended_at = at_ + 10;
@@ -52,25 +60,55 @@ class RunEvaluatorTest : public ::testing::Test {
     EXPECT_TRUE(id.ok());
     r.id = *id;
     BenchPoint p;
-    p.test = "seq";
-    p.block_size = 1 << 20;
-    p.queue_depth = 8;
+    p.test = test;
+    p.block_size = test == "seq" ? 1 << 20 : 4096;
+    p.queue_depth = test == "seq" ? 8 : 1;
     p.bytes = 1 << 30;
     p.seconds = 1;
-    p.mb_per_s = mb_per_s;
-    p.iops = mb_per_s;
+    p.mb_per_s = test == "seq" ? value : 0.5;
+    p.iops = value;
     p.contended = contended;
     EXPECT_TRUE(store_->AddMeasurements(r.id, {p}).ok());
     auto v = evaluator_->Evaluate(r);
     EXPECT_TRUE(v.ok()) << v.status().ToString();
     return v.ok() ? *v : std::vector<Verdict>{};
   }
+  std::vector<Verdict> SeqRun(double mb_per_s, std::string trigger = "schedule:x",
+                              bool contended = false, RunOutcome outcome = RunOutcome::kOk) {
+    return TestRun("seq", mb_per_s, std::move(trigger), contended, outcome);
+  }
+  // A seq run's change verdict (own baseline) for mb_per_s.
+  Verdict Measure(double mb_per_s, const std::string& trigger = "schedule:x") {
+    for (const auto& v : SeqRun(mb_per_s, trigger))
+      if (v.condition.starts_with("slowdown:") && v.metric == "mb_per_s") return v;
+    ADD_FAILURE() << "no change verdict for the run";
+    return {};
+  }
 
-  std::vector<Alert> Alerts() { return repo_.All(); }
+  // A re-baseline request half an hour after the latest run.
+  Result<RebaselineOutcome> Rebaseline(const std::string& test, const std::string& reason) {
+    RebaselineMark m;
+    m.drive_id = "wwn-1";
+    m.test = test;
+    m.at = at_ + 1800;
+    m.reason = reason;
+    m.who = "test";
+    return RequestRebaseline(*store_, *repo_, m);
+  }
+
+  // Alerts as stored, newest first; state "" = all, "active" = open or acknowledged.
+  std::vector<Alert> Alerts(const std::string& state = "") {
+    AlertFilter f;
+    f.state = state;
+    f.limit = 0;
+    auto a = store_->ListAlerts(f);
+    EXPECT_TRUE(a.ok());
+    return a.ok() ? *a : std::vector<Alert>{};
+  }
 
   testing::TempDir dir_;
   std::unique_ptr<Store> store_;
-  InMemoryAlertRepository repo_;
+  std::unique_ptr<StoreAlertRepository> repo_;
   FakeClock clock_;
   std::unique_ptr<AlertService> alerts_;
   DetectionConfig cfg_;
@@ -115,6 +153,111 @@ TEST_F(RunEvaluatorTest, ContendedRunsNeverMakeABaselineOrADoubt) {
   for (double v : {100.0, 101.0, 99.0}) SeqRun(v);
   EXPECT_TRUE(confirmations_.empty());
   EXPECT_TRUE(Alerts().empty());
+}
+
+TEST_F(RunEvaluatorTest, NewLevelAfterTheMarkFormsANewBaselineInsteadOfAlerting) {
+  for (double v : {100.0, 101.0, 99.0, 100.5}) Measure(v);
+  Verdict before = Measure(100.2);
+  EXPECT_EQ(before.kind, VerdictKind::kClear) << before.summary;
+  ASSERT_TRUE(before.baseline_median.has_value());
+  EXPECT_NEAR(*before.baseline_median, 100.2, 1.0);
+
+  // Without the mark, 80 would be a doubt (a re-test asked for, see
+  // MarkOfAnotherTestLeavesThisOneAlone) ...
+  ASSERT_TRUE(Rebaseline("", "firmware changed from SC60 to SC61").ok());
+  EXPECT_EQ(*BaselineSince(*store_, "wwn-1", "seq"), at_ + 1800);
+
+  // ... with it, the runs after the mark form the new baseline: no doubt, no alert.
+  Verdict v = Measure(80);
+  EXPECT_EQ(v.kind, VerdictKind::kBaselining) << v.summary;
+  EXPECT_EQ(v.baseline_runs.value_or(0), 1);
+  Measure(81);
+  v = Measure(79.5);
+  EXPECT_EQ(v.kind, VerdictKind::kBaselining) << v.summary;
+  EXPECT_EQ(v.baseline_runs.value_or(0), 3);
+  v = Measure(80.5);
+  EXPECT_EQ(v.kind, VerdictKind::kClear) << v.summary;
+  ASSERT_TRUE(v.baseline_median.has_value());
+  EXPECT_NEAR(*v.baseline_median, 80.0, 1.0);  // the new level, not 100
+  EXPECT_EQ(v.details["baseline_since"].get<std::int64_t>(), at_ - 4 * 3600 + 1800);
+  EXPECT_TRUE(confirmations_.empty());
+  EXPECT_TRUE(Alerts().empty());
+
+  // A drop below the new baseline alerts again (confirmed by a re-test).
+  v = Measure(60);
+  EXPECT_EQ(v.kind, VerdictKind::kNeedsConfirmation) << v.summary;
+  EXPECT_EQ(confirmations_, (std::vector<std::string>{"wwn-1/seq"}));
+  v = Measure(61, "confirm");
+  EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
+  auto open = Alerts("active");
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].condition, "slowdown:seq:qd8-1m:mb_per_s");
+  EXPECT_NE(open[0].summary.find("vs baseline 80"), std::string::npos) << open[0].summary;
+}
+
+TEST_F(RunEvaluatorTest, OpenSlowdownIsResolvedWithTheReason) {
+  for (double v : {100.0, 101.0, 99.0, 100.5}) Measure(v);
+  Measure(80);
+  Measure(80.5, "confirm");
+  auto open = Alerts("active");
+  ASSERT_EQ(open.size(), 1u);
+  ASSERT_EQ(open[0].state, "open");
+
+  auto done = Rebaseline("seq", "firmware changed from SC60 to SC61");
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_GT(done->mark.id, 0);
+  EXPECT_EQ(done->mark.test, "seq");
+  ASSERT_EQ(done->resolved.size(), 1u);
+  EXPECT_EQ(done->resolved[0].id, open[0].id);
+
+  EXPECT_TRUE(Alerts("active").empty());
+  auto closed = store_->GetAlert(open[0].id);
+  ASSERT_TRUE(closed.ok() && closed->has_value());
+  EXPECT_EQ((*closed)->state, "resolved");
+  EXPECT_EQ((*closed)->resolved_at, at_ + 1800);
+  EXPECT_EQ((*closed)->resolution, "re-baselined: firmware changed from SC60 to SC61");
+
+  // The same level goes on: no new alert, no re-test, and no reminders for
+  // the closed alert.
+  Measure(80);
+  Measure(80.2);
+  Measure(79.8);
+  Measure(80.1);
+  EXPECT_TRUE(Alerts("active").empty());
+  EXPECT_EQ(confirmations_.size(), 1u);  // only the one before the mark
+  clock_.Advance(std::chrono::hours(24 * 10));
+  EXPECT_TRUE(alerts_->CheckReminders().ok());
+  EXPECT_EQ((*store_->GetAlert(open[0].id))->notify_count, (*closed)->notify_count);
+}
+
+TEST_F(RunEvaluatorTest, MarkOfAnotherTestLeavesThisOneAlone) {
+  for (double v : {100.0, 101.0, 99.0, 100.5}) Measure(v);
+  Measure(80);
+  Measure(80.5, "confirm");
+  ASSERT_EQ(Alerts("active").size(), 1u);
+
+  auto done = Rebaseline("random", "new controller for random I/O");
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_TRUE(done->resolved.empty());
+  EXPECT_EQ(Alerts("active").size(), 1u);  // the seq slowdown stays
+  EXPECT_EQ(*BaselineSince(*store_, "wwn-1", "seq"), 0);
+  EXPECT_EQ(*BaselineSince(*store_, "wwn-1", "random"), at_ + 1800);
+  Verdict v = Measure(80);  // still judged against the old baseline
+  EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
+}
+
+TEST_F(RunEvaluatorTest, BadRequestsRecordNothing) {
+  auto bad_test = Rebaseline("smart", "x");
+  EXPECT_EQ(bad_test.status().code(), StatusCode::kInvalidArgument);
+  RebaselineMark m;
+  m.drive_id = "wwn-nope";
+  m.at = 1;
+  EXPECT_EQ(RequestRebaseline(*store_, *repo_, m).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(store_->ListRebaselines("wwn-1", 0)->empty());
+  // An empty reason gets a default one.
+  auto done = Rebaseline("", "");
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(done->mark.reason, "re-baseline requested");
 }
 
 }  // namespace

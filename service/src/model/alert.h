@@ -25,6 +25,9 @@ struct Alert {
   std::optional<std::int64_t> last_notified_at;
   int notify_count = 0;  // notifications sent so far (reminders count)
   int clear_streak = 0;  // consecutive evaluations without the condition
+  // Why a resolved alert was closed otherwise than by its condition clearing:
+  // "re-baselined: firmware changed from A to B"; "" otherwise.
+  std::string resolution;
 };
 
 }  // namespace dp

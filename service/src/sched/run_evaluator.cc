@@ -4,6 +4,7 @@
 #include "detect/peer_detector.h"
 #include "detect/series.h"
 #include "detect/smart_detector.h"
+#include "sched/rebaseline.h"
 #include "store/store.h"
 
 namespace dp {
@@ -90,13 +91,17 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   if (!drive) return out;
   DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(run.id));
   std::vector<Drive> siblings = SiblingsOf(store_, *drive);
+  // The latest re-baseline of this drive x test: baselines form anew after it.
+  DP_ASSIGN_OR_RETURN(const std::int64_t baseline_since,
+                      BaselineSince(store_, drive->id, run.test));
   for (const auto& point : points) {
     if (point.test != run.test || point.contended || point.partial) continue;
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
       DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> hist,
                           store_.History(QueryFor(drive->id, spec)));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
-      for (auto& v : detect::EvaluateSeries(spec.key, samples, config_)) out.push_back(std::move(v));
+      for (auto& v : detect::EvaluateSeries(spec.key, samples, config_, baseline_since))
+        out.push_back(std::move(v));
       if (!siblings.empty()) {
         std::vector<detect::PeerHistory> peers;
         for (const auto& s : siblings) {

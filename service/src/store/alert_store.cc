@@ -7,7 +7,7 @@ namespace {
 
 const char* const kAlertColumns =
     "id, drive_id, condition, severity, state, summary, evidence, opened_at, updated_at, "
-    "acknowledged_at, resolved_at, last_notified_at, notify_count, clear_streak";
+    "acknowledged_at, resolved_at, last_notified_at, notify_count, clear_streak, resolution";
 
 Alert ReadAlert(const Statement& st) {
   Alert a;
@@ -25,6 +25,7 @@ Alert ReadAlert(const Statement& st) {
   a.last_notified_at = st.OptInt(11);
   a.notify_count = static_cast<int>(st.Int(12));
   a.clear_streak = static_cast<int>(st.Int(13));
+  a.resolution = st.Text(14);
   return a;
 }
 
@@ -39,7 +40,7 @@ Status Validate(const Alert& a) {
   return Status::Ok();
 }
 
-// Binds ?1..?13 (everything but id).
+// Binds ?1..?14 (everything but id).
 void BindAlert(Statement& st, const Alert& a) {
   st.BindTextOrNull(1, a.drive_id)
       .Bind(2, a.condition)
@@ -53,7 +54,8 @@ void BindAlert(Statement& st, const Alert& a) {
       .Bind(10, a.resolved_at)
       .Bind(11, a.last_notified_at)
       .Bind(12, a.notify_count)
-      .Bind(13, a.clear_streak);
+      .Bind(13, a.clear_streak)
+      .Bind(14, a.resolution);
 }
 
 // Maps constraint failures of an insert/update to messages about alerts.
@@ -76,8 +78,8 @@ Result<std::int64_t> Store::InsertAlert(const Alert& alert) {
       Statement st,
       db_->Prepare("INSERT INTO alerts (drive_id, condition, severity, state, summary, evidence, "
                    "  opened_at, updated_at, acknowledged_at, resolved_at, last_notified_at, "
-                   "  notify_count, clear_streak) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"));
+                   "  notify_count, clear_streak, resolution) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"));
   BindAlert(st, alert);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
@@ -92,9 +94,9 @@ Status Store::UpdateAlert(const Alert& alert) {
       db_->Prepare("UPDATE alerts SET drive_id = ?1, condition = ?2, severity = ?3, state = ?4, "
                    "  summary = ?5, evidence = ?6, opened_at = ?7, updated_at = ?8, "
                    "  acknowledged_at = ?9, resolved_at = ?10, last_notified_at = ?11, "
-                   "  notify_count = ?12, clear_streak = ?13 WHERE id = ?14"));
+                   "  notify_count = ?12, clear_streak = ?13, resolution = ?14 WHERE id = ?15"));
   BindAlert(st, alert);
-  st.Bind(14, alert.id);
+  st.Bind(15, alert.id);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
   if (db_->Changes() == 0) return NotFound("alert " + std::to_string(alert.id) + " not found");

@@ -238,12 +238,30 @@ const char* const kSchemaV2 = R"sql(
 ALTER TABLE drives ADD COLUMN controller TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 3: re-baseline marks (issue 5: "re-baselined on request, e.g.
+// after a firmware update"). Every request is kept; for a drive x test the
+// latest mark applying to it wins (test NULL = every test of the drive).
+// An alert closed by a re-baseline says why in alerts.resolution.
+const char* const kSchemaV3 = R"sql(
+CREATE TABLE rebaselines (
+  id       INTEGER PRIMARY KEY,
+  drive_id TEXT NOT NULL REFERENCES drives(id),
+  test     TEXT,
+  at       INTEGER NOT NULL,
+  reason   TEXT NOT NULL DEFAULT '',
+  who      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX rebaselines_by_drive ON rebaselines (drive_id, at);
+ALTER TABLE alerts ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
   static const std::vector<Migration> kMigrations = {
       {1, "first schema", kSchemaV1},
       {2, "drive controller", kSchemaV2},
+      {3, "re-baseline marks", kSchemaV3},
   };
   return kMigrations;
 }

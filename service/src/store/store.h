@@ -1,7 +1,7 @@
 // Store: diskpulse's SQLite database (design.md "Data"): drives, pools and
 // their membership over time, SMART snapshots, runs, measurements, latency
-// histograms, alerts and scheduler state, plus the history queries that feed
-// detection and the web page.
+// histograms, alerts, re-baseline marks and scheduler state, plus the
+// history queries that feed detection and the web page.
 //
 // Owned by the composition root (app/ or cli/), shared by reference.
 // Thread-safe: one sqlite3 connection guarded by a mutex, so every method may
@@ -10,8 +10,8 @@
 //
 // The implementation is split by subject (database.cc, drive_store.cc,
 // pool_store.cc, smart_store.cc, run_store.cc, measurement_store.cc,
-// alert_store.cc, scheduler_state_store.cc, retention.cc); a new query goes
-// into the file of its subject, declared here.
+// alert_store.cc, rebaseline_store.cc, scheduler_state_store.cc,
+// retention.cc); a new query goes into the file of its subject, declared here.
 //
 // Conventions: times are unix seconds; "" in a filter means "any"; a text
 // field that is "" in a struct (Run::drive_id, Alert::drive_id) is NULL in
@@ -80,6 +80,18 @@ struct AlertFilter {
   std::string state;     // "" = any; "active" = open or acknowledged
   std::string drive_id;  // "" = any
   int limit = 100;       // <= 0: no limit
+};
+
+// A re-baseline request: from `at` on, the drive's own baselines (of `test`,
+// or of every test when test is "") are formed anew from the runs that start
+// at or after it (detect's baseline_since). Requests are kept as history.
+struct RebaselineMark {
+  std::int64_t id = 0;
+  std::string drive_id;  // required: a known drive
+  std::string test;      // "" = every test of the drive
+  std::int64_t at = 0;   // unix seconds
+  std::string reason;    // "firmware changed from A to B", "new cable", ...
+  std::string who;       // "api 127.0.0.1", "discovery", ...
 };
 
 class Store {
@@ -164,6 +176,16 @@ class Store {
                                             const std::string& condition);
   Result<std::vector<Alert>> ListAlerts(const AlertFilter& filter);
   Result<std::optional<Alert>> GetAlert(std::int64_t id);
+
+  // --- Re-baseline marks (rebaseline_store.cc). InvalidArgument for an
+  // unknown drive or an empty drive_id.
+  Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark);  // mark.id is ignored
+  // The mark that applies to `test` of the drive: the latest (by at, then id)
+  // whose test is `test` or every test; test "" = the latest of any test.
+  Result<std::optional<RebaselineMark>> LatestRebaseline(const std::string& drive_id,
+                                                         const std::string& test);
+  // The drive's marks, newest first, at most limit (<= 0: all).
+  Result<std::vector<RebaselineMark>> ListRebaselines(const std::string& drive_id, int limit);
 
   // --- Scheduler state (scheduler_state_store.cc): small key/value pairs the
   // scheduler keeps across restarts (last run times, queue cursor).
