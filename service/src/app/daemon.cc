@@ -1,11 +1,17 @@
 #include "app/daemon.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include "app/database_dir.h"
 #include "alert/alert_dispatcher.h"
 #include "alert/alert_service.h"
 #include "alert/sink_factory.h"
+#include "app/priv_client.h"
+#include "app/priv_helper.h"
 #include "app/privileges.h"
 #include "base/log.h"
 #include "base/replay_command_runner.h"
@@ -87,6 +93,14 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   if (check != "ok")
     return Corrupt("database " + c.database + " failed its integrity check: " + check);
 
+  // Privilege separation: with `user` set and started as root, device opens
+  // and tools go through the root helper that Start() forks; not as root,
+  // DropPrivileges decides (already that user, or refused) as before.
+  if (!c.user.empty() && ::geteuid() == 0) {
+    d->priv_channel_ = std::make_unique<PrivChannel>();
+    d->local_runner_ = std::make_unique<PosixCommandRunner>();
+  }
+
   // Discovery (drives, pools, SMART) through real tools, or a recording.
   if (std::string replay = c.replay_dir; !replay.empty()) {
     auto runner = ReplayCommandRunner::Load(replay);
@@ -94,6 +108,9 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
     d->runner_ = std::move(runner).value();
     d->config_ = ConfigForReplay(d->config_, replay);
     LogInfo("replaying the recording in " + replay + "; no tool is run");
+  } else if (d->priv_channel_) {
+    d->runner_ = std::make_unique<PrivilegedCommandRunner>(*d->priv_channel_,
+                                                           ToolPolicy::FromConfig(c.tools));
   } else {
     d->runner_ = std::make_unique<PosixCommandRunner>();
   }
@@ -130,7 +147,8 @@ Status Daemon::BuildSchedulerAndAlerts() {
   // Alerts: kept in the store, sent off-thread by the dispatcher's sinks.
   alert_repo_ = std::make_unique<StoreAlertRepository>(*store_);
   dispatcher_ = std::make_unique<AlertDispatcher>();
-  DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config, *runner_));
+  DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config,
+                                        local_runner_ ? *local_runner_ : *runner_));
   AlertServiceOptions alert_options;
   alert_options.policy = AlertPolicy::FromConfig(c.alerts_config);
   alert_options.notify = c.alerts_config.enabled;
@@ -139,7 +157,8 @@ Status Daemon::BuildSchedulerAndAlerts() {
   alerts_ = std::make_unique<AlertService>(*alert_repo_, dispatcher_.get(), clock_, alert_options);
 
   // The scheduler and what it drives.
-  opener_ = std::make_unique<PosixDeviceOpener>();
+  if (priv_channel_) opener_ = std::make_unique<PrivilegedDeviceOpener>(*priv_channel_);
+  else opener_ = std::make_unique<PosixDeviceOpener>();
   sched_store_ = std::make_unique<StoreSchedulerStore>(*store_);
   executor_ = std::make_unique<DeviceJobExecutor>(c, *runner_, *store_, clock_, *opener_);
   probe_ = std::make_unique<DeviceStateProbe>(c, *runner_, *store_, *opener_);
@@ -183,6 +202,16 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
 Status Daemon::Start() {
   if (pidfile_) DP_RETURN_IF_ERROR(pidfile_->WritePid(::getpid()));
   DP_RETURN_IF_ERROR(database_lock_->WritePid(::getpid()));
+  if (priv_channel_) {
+    // Before any thread exists and while still root (OpenBSD-style privsep).
+    DP_ASSIGN_OR_RETURN(PrivHelperProcess helper,
+                        StartPrivHelper(ToolPolicy::FromConfig(config_.tools)));
+    priv_channel_->Attach(helper.fd);
+    priv_helper_pid_ = helper.pid;
+    LogInfo("privileged helper running as root (pid " + std::to_string(helper.pid) +
+            "): read-only device opens and " + config_.tools.smartctl + "/" +
+            config_.tools.zpool + " runs only");
+  }
   if (!config_.user.empty()) {
     const std::string& db = config_.database;
     DP_RETURN_IF_ERROR(DropPrivileges(
@@ -253,6 +282,17 @@ void Daemon::Stop() {
   alerts_.reset();
   dispatcher_.reset();
   alert_repo_.reset();
+  // Nothing asks the helper any more: closing its socket ends it.
+  if (priv_channel_) priv_channel_->Close();
+  if (priv_helper_pid_ > 0) {
+    // It finishes a tool run in progress first (bounded by the tool's
+    // timeout); as an unprivileged user we cannot kill it, only wait a while.
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (::waitpid(priv_helper_pid_, nullptr, WNOHANG) == 0 &&
+           std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    priv_helper_pid_ = -1;
+  }
   store_.reset();
   pidfile_.reset();
   database_lock_.reset();

@@ -13,6 +13,8 @@
 // their own threads (the HTTP server has one).
 #pragma once
 
+#include <sys/types.h>
+
 #include <memory>
 #include <string>
 
@@ -36,6 +38,7 @@ class AlertRepository;
 class AlertDispatcher;
 class AlertService;
 class RunEvaluator;
+class PrivChannel;
 struct DiscoveryReport;
 namespace http {
 class Server;
@@ -60,7 +63,9 @@ class Daemon {
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
 
-  // Writes the pidfile, drops to `user` if configured, starts serving.
+  // Writes the pidfile, drops to `user` if configured, starts serving. Run
+  // as root with `user` set, it first forks the privileged helper
+  // (priv_helper.h): device opens and tools then go through it.
   Status Start();
 
   // Re-reads the configuration file. On error nothing changes and the status
@@ -95,6 +100,12 @@ class Daemon {
   // Tools run for real, or answered from the recording in replay_dir
   // (`diskpulsed --replay DIR`); discovery saves drives, pools and SMART.
   std::unique_ptr<CommandRunner> runner_;
+  // Privilege separation (`user` set, started as root): the channel to the
+  // root helper forked in Start(); runner_ and opener_ then ask it, and the
+  // alert sinks' commands (sendmail) run unprivileged through local_runner_.
+  std::unique_ptr<PrivChannel> priv_channel_;
+  pid_t priv_helper_pid_ = -1;
+  std::unique_ptr<CommandRunner> local_runner_;
   // Alerts: stored through the store, sent by the dispatcher's sink threads.
   std::unique_ptr<AlertRepository> alert_repo_;
   std::unique_ptr<AlertDispatcher> dispatcher_;

@@ -1,8 +1,7 @@
 // Dropping root after start-up (design.md "Process and safety"): the daemon
 // binds its port, opens its database and takes its locks as root, then runs
-// as an ordinary user. Full privilege separation (a small privileged helper
-// for device opens and tools) comes later; the network side already runs
-// unprivileged when `user` is set.
+// as an ordinary user. Device opens and tools then go through the
+// privileged helper forked just before (priv_helper.h).
 #pragma once
 
 #include <string>

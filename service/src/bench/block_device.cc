@@ -46,8 +46,31 @@ Result<std::unique_ptr<BlockDevice>> BlockDevice::Open(const std::string& path) 
   if (::fstat(fd, &fst) != 0) return ErrnoStatus(errno, path);
   if (fst.st_dev != st.st_dev || fst.st_ino != st.st_ino)
     return Unavailable(path + ": changed while being opened");
-  DP_RETURN_IF_ERROR(internal::ReadGeometry(fd, fst, path, dev->info_, dev->stats_key_));
-  const DeviceInfo& info = dev->info_;
+  DP_RETURN_IF_ERROR(dev->ReadInfo(fst));
+  return dev;
+}
+
+Result<std::unique_ptr<BlockDevice>> BlockDevice::Adopt(int fd, const std::string& path) {
+  std::unique_ptr<BlockDevice> dev(new BlockDevice());
+  dev->fd_ = fd;  // closed by the destructor, also on every error below
+  dev->path_ = path;
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0) return ErrnoStatus(errno, path);
+  if ((flags & O_ACCMODE) != O_RDONLY)
+    return PermissionDenied(path + ": descriptor is open for writing; only read-only ones are used");
+  struct stat fst {};
+  if (::fstat(fd, &fst) != 0) return ErrnoStatus(errno, path);
+  dev->is_device_ = internal::IsDiskNode(fst);
+  if (!dev->is_device_ && !S_ISREG(fst.st_mode))
+    return InvalidArgument(path + ": not a disk device or a regular file");
+  DP_RETURN_IF_ERROR(dev->ReadInfo(fst));
+  return dev;
+}
+
+Status BlockDevice::ReadInfo(const struct stat& fst) {
+  const std::string& path = path_;
+  DP_RETURN_IF_ERROR(internal::ReadGeometry(fd_, fst, path, info_, stats_key_));
+  const DeviceInfo& info = info_;
   if (info.logical_block_size == 0 || (info.logical_block_size & (info.logical_block_size - 1)))
     return Internal(path + ": odd logical block size " + std::to_string(info.logical_block_size));
   if (info.size_bytes == 0) return InvalidArgument(path + ": is empty (0 bytes)");
@@ -55,7 +78,7 @@ Result<std::unique_ptr<BlockDevice>> BlockDevice::Open(const std::string& path) 
     return InvalidArgument(path + ": size " + std::to_string(info.size_bytes) +
                            " is not a multiple of the block size " +
                            std::to_string(info.logical_block_size));
-  return dev;
+  return Status::Ok();
 }
 
 Status BlockDevice::ReadAt(std::uint64_t offset, std::span<std::byte> buf) const {

@@ -4,8 +4,9 @@
 // Knows the target's size, logical/physical block size and rotational flag
 // (platform queries in block_device_linux.cc / block_device_freebsd.cc).
 //
-// DeviceOpener is the seam through which everything opens targets (the daemon
-// may hand out descriptors from a privileged helper later).
+// DeviceOpener is the seam through which everything opens targets (the
+// unprivileged daemon's opener gets descriptors from its privileged helper,
+// app/priv_client.h, and wraps them with BlockDevice::Adopt).
 // A BlockDevice is immutable after Open; its descriptor may be used by many
 // threads at once (pread is thread-safe).
 #pragma once
@@ -28,6 +29,11 @@ class BlockDevice {
   // InvalidArgument (a directory, a socket..., or a target whose size is not a
   // multiple of its logical block size), Unsupported (no O_DIRECT there, e.g. tmpfs).
   static Result<std::unique_ptr<BlockDevice>> Open(const std::string& path);
+  // Takes ownership of `fd`, a descriptor opened elsewhere (the daemon's
+  // privileged helper), and reads its geometry; `path` names it in messages.
+  // A descriptor open for writing is refused (read-only by construction), as
+  // is anything but a disk node or a regular file. fd is closed on error.
+  static Result<std::unique_ptr<BlockDevice>> Adopt(int fd, const std::string& path);
   ~BlockDevice();
   BlockDevice(const BlockDevice&) = delete;
   BlockDevice& operator=(const BlockDevice&) = delete;
@@ -51,6 +57,8 @@ class BlockDevice {
 
  private:
   BlockDevice() = default;
+  // Geometry and stats key of the open descriptor (fst is its fstat), checked.
+  Status ReadInfo(const struct stat& fst);
   std::string path_;
   int fd_ = -1;
   DeviceInfo info_;

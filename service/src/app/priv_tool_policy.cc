@@ -1,0 +1,116 @@
+#include "app/priv_tool_policy.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "base/command_runner.h"
+
+namespace dp {
+namespace {
+
+using Args = std::vector<std::string>;
+
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// A device node path as discovery names it: under /dev/, no "..", no control
+// characters (udev's by-id names use letters, digits and -_.:).
+bool IsDevicePath(const std::string& s) {
+  if (!StartsWith(s, "/dev/") || s.size() <= 5 || s.size() > 256) return false;
+  if (s.find("/../") != std::string::npos || s.ends_with("/..")) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return c > 0x20 && c < 0x7f; });
+}
+
+// A smartctl -d type ("sat", "nvme", "sat,12", "megaraid,3").
+bool IsDeviceType(const std::string& s) {
+  if (s.empty() || s.size() > 32) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ',' || c == '_' || c == '+';
+  });
+}
+
+// A FreeBSD disk name ("ada0", "da12", "nvd0"), as kern.disks lists them.
+bool IsDiskName(const std::string& s) {
+  if (s.empty() || s.size() > 32) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_';
+  });
+}
+
+// smartctl as smart/smart_reader.cc and smart/self_test.cc call it:
+//   -x -j -n standby [-d TYPE] DEV
+//   -j -n standby -t short|long [-d TYPE] DEV
+//   -j -n standby -c -l selftest [-d TYPE] DEV
+bool SmartctlArgsAllowed(const Args& a) {
+  static const std::vector<Args> kHeads = {
+      {"-x", "-j", "-n", "standby"},
+      {"-j", "-n", "standby", "-t", "short"},
+      {"-j", "-n", "standby", "-t", "long"},
+      {"-j", "-n", "standby", "-c", "-l", "selftest"},
+  };
+  for (const Args& head : kHeads) {
+    if (a.size() < head.size() + 1 || !std::equal(head.begin(), head.end(), a.begin())) continue;
+    std::size_t rest = a.size() - head.size();
+    if (rest == 1) return IsDevicePath(a.back());
+    if (rest == 3)
+      return a[head.size()] == "-d" && IsDeviceType(a[head.size() + 1]) && IsDevicePath(a.back());
+    return false;
+  }
+  return false;
+}
+
+bool OneOf(const Args& a, const std::vector<Args>& shapes) {
+  return std::find(shapes.begin(), shapes.end(), a) != shapes.end();
+}
+
+bool ArgsAllowed(const std::string& id, const Args& a) {
+  if (id == "smartctl") return SmartctlArgsAllowed(a);
+  // inventory/inventory.cc: JSON first, then the text forms of older versions.
+  if (id == "zpool")
+    return OneOf(a,
+                 {{"status", "-j", "--json-int", "-P"}, {"status", "-P", "-p"}, {"status", "-P"}});
+  // inventory/geom_discovery.cc (FreeBSD).
+  if (id == "geom") return OneOf(a, {{"disk", "list"}, {"label", "status"}});
+  if (id == "sysctl") return OneOf(a, {{"-n", "kern.disks"}});
+  if (id == "diskinfo") return a.size() == 2 && a[0] == "-v" && IsDiskName(a[1]);
+  if (id == "camcontrol")
+    return OneOf(a, {{"devlist", "-v"}}) ||
+           (a.size() == 2 && a[0] == "identify" && IsDiskName(a[1]));
+  return false;
+}
+
+}  // namespace
+
+ToolPolicy ToolPolicy::FromConfig(const ToolsConfig& tools) {
+  ToolPolicy p;
+  p.tools_ = {{"smartctl", tools.smartctl}, {"zpool", tools.zpool},           {"geom", tools.geom},
+              {"diskinfo", tools.diskinfo}, {"camcontrol", tools.camcontrol}, {"sysctl", "sysctl"}};
+  return p;
+}
+
+std::string ToolPolicy::IdFor(const std::string& executable, const Args& args) const {
+  std::string first;
+  for (const auto& [id, exe] : tools_) {
+    if (exe != executable) continue;
+    if (ArgsAllowed(id, args)) return id;
+    if (first.empty()) first = id;
+  }
+  return first;
+}
+
+Result<std::vector<std::string>> ToolPolicy::CheckToolRequest(const std::string& tool_id,
+                                                              const Args& args) const {
+  auto it = tools_.find(tool_id);
+  if (it == tools_.end())
+    return PermissionDenied("tool '" + tool_id + "' is not on the privileged helper's list");
+  if (!ArgsAllowed(tool_id, args))
+    return PermissionDenied(tool_id + " " + FormatArgv(args) +
+                            ": arguments not allowed by the privileged helper");
+  Args argv = {it->second};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+}  // namespace dp
