@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -85,10 +86,13 @@ TEST(PrivDaemonTest, UnprivilegedDaemonTestsADeviceThroughTheRootHelper) {
 
   TempDir dir;
   ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);  // nobody reaches var/ inside
-  // A stand-in zpool that says who ran it.
+  // A stand-in zpool that says who ran it and what it inherited.
   const std::string marker = dir.Path("zpool-uid");
-  std::string zpool = dir.Write(
-      "fake-zpool", "#!/bin/sh\nid -u > '" + marker + "'\necho 'no pools available' >&2\nexit 1\n");
+  const std::string fds = dir.Path("zpool-fds");
+  std::string zpool =
+      dir.Write("fake-zpool", "#!/bin/sh\nid -u > '" + marker +
+                                  "'\nfor f in /proc/$$/fd/*; do readlink \"$f\"; done > '" + fds +
+                                  "'\necho 'no pools available' >&2\nexit 1\n");
   ASSERT_EQ(::chmod(zpool.c_str(), 0755), 0);
 
   json patch = {
@@ -141,9 +145,20 @@ TEST(PrivDaemonTest, UnprivilegedDaemonTestsADeviceThroughTheRootHelper) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("running as user nobody"), std::string::npos);
-  // Discovery's zpool went through the helper and ran as root.
+  // Discovery's zpool went through the helper and ran as root, without the
+  // helper's socket (or any of the daemon's) among its descriptors.
   EXPECT_TRUE(Eventually([&] { return ReadFile(marker) == "0\n"; }, std::chrono::seconds(10)))
       << ReadFile(marker);
+  EXPECT_EQ(ReadFile(fds).find("socket:"), std::string::npos) << ReadFile(fds);
+  // The helper keeps stdio and its socket, nothing of the daemon's.
+  std::vector<std::string> helper_fds;
+  for (const auto& e :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(helper) + "/fd"))
+    helper_fds.push_back(e.path().filename().string() + " -> " +
+                         std::filesystem::read_symlink(e.path()).string());
+  std::sort(helper_fds.begin(), helper_fds.end());
+  ASSERT_EQ(helper_fds.size(), 4u) << ::testing::PrintToString(helper_fds);
+  EXPECT_EQ(helper_fds[3].rfind("3 -> socket:", 0), 0u) << helper_fds[3];
 
   (*daemon)->Signal(SIGTERM);
   auto code = (*daemon)->WaitExit(std::chrono::seconds(20));

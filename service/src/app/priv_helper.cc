@@ -130,11 +130,9 @@ Result<PrivHelperProcess> StartPrivHelper(const ToolPolicy& policy) {
   }
   if (pid == 0) {
     // The helper. Keep stdio (logging) and our end as fd 3; drop the rest.
-    if (sv[1] != kHelperFd) {
-      if (::dup2(sv[1], kHelperFd) < 0) ::_exit(1);
-    } else {
-      ::fcntl(kHelperFd, F_SETFD, 0);
-    }
+    // Fd 3 stays close-on-exec: the tools it runs never see the socket.
+    if (sv[1] != kHelperFd && ::dup2(sv[1], kHelperFd) < 0) ::_exit(1);
+    if (::fcntl(kHelperFd, F_SETFD, FD_CLOEXEC) != 0) ::_exit(1);
     CloseDescriptorsFrom(kHelperFd + 1);
     ::signal(SIGPIPE, SIG_IGN);
     if (::chdir("/") != 0) ::_exit(1);
