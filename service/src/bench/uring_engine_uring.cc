@@ -78,10 +78,17 @@ class UringEngine final : public IoEngine {
       ts.tv_sec = ns / 1'000'000'000;
       ts.tv_nsec = ns % 1'000'000'000;
       io_uring_cqe* first = nullptr;
-      do {
-        rc = io_uring_submit_and_wait_timeout(&ring_, &first, static_cast<unsigned>(min_complete),
-                                              &ts, nullptr);
-      } while (rc == -EINTR);
+      // Submit, then wait in a second call. Measured here (kernel 6.18, loop
+      // device with direct I/O, liburing 2.3): one io_uring_submit_and_wait_timeout
+      // call put most reads at ~4 ms (a scheduler tick): 330-410 IOPS at QD1
+      // and ~11k at QD32 where fio's io_uring engine (which also submits and
+      // reaps in separate calls) reached 7.5k and 37-40k; submitting first
+      // gave 6.3-7.6k and 37-42k, level with fio.
+      rc = io_uring_submit(&ring_);
+      while (rc >= 0) {
+        rc = io_uring_wait_cqes(&ring_, &first, static_cast<unsigned>(min_complete), &ts, nullptr);
+        if (rc != -EINTR) break;
+      }
       if (rc == -ETIME) rc = 0;
     }
     if (rc < 0) return IoError(std::string("io_uring submit: ") + std::strerror(-rc));
