@@ -21,9 +21,11 @@
 // are what RunWorkload measures: MB/s of 1 MiB sequential reads in the outer
 // zone, p99 of 4 KiB random reads at QD1).
 //
-// Usage: detect_quality [--quick] [--seed N] [--set key=value ...]
-//   keys: baseline_runs baseline_max_runs band_sigmas min_band_percent peer_min_percent
-//         peer_sigmas trend_alpha trend_min_percent_per_month
+// Usage: detect_quality [--quick] [--synthetic-only] [--healthy-drives N] [--seed N]
+//                       [--set key=value ...]
+//   keys: baseline_runs baseline_max_runs band_sigmas min_band_percent confirm_sigmas
+//         confirm_min_percent peer_min_percent peer_sigmas trend_alpha
+//         trend_min_percent_per_month
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -32,6 +34,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -44,6 +47,7 @@
 #include "bench/workload.h"
 #include "bench/workload_runner.h"
 #include "config/alerts_config.h"
+#include "detect/baseline.h"
 #include "detect/change_detector.h"
 #include "detect/peer_detector.h"
 #include "detect/trend_detector.h"
@@ -219,6 +223,7 @@ struct HealthyResult {
   int alerts = 0, drives_with_alert = 0;
   std::map<std::string, int> by_kind;
   int naive_alerts = 0, naive_drives = 0;
+  std::vector<int> alert_runs;  // scheduled run index of each false alert
 };
 
 HealthyResult Healthy(const detect::SeriesKey& key, const DetectionConfig& cfg,
@@ -236,9 +241,10 @@ HealthyResult Healthy(const detect::SeriesKey& key, const DetectionConfig& cfg,
       double v = src(d, i, false);
       naive.Add(v);
       auto s = p.Add(t, v);
+      if (s.any_opened) r.alert_runs.push_back(i);
       if (s.retest) {
         ++r.retests;
-        p.Add(t + kRetestDelay, src(d, i, false));
+        if (p.Add(t + kRetestDelay, src(d, i, false)).any_opened) r.alert_runs.push_back(i);
       }
     }
     r.alerts += p.alerts.opened;
@@ -364,12 +370,115 @@ PeerResult Peers(const DetectionConfig& cfg, const AlertPolicy& policy, int tria
 }
 
 // ---------------------------------------------------------------------------
+// Theory: the change rule's false-alarm and detection probabilities for
+// Gaussian noise, computed with detect's own bands (BandOf, PairBandOf) over
+// the sampling distribution of a baseline of n runs: its mean C ~ N(mu,
+// sigma^2/n) and its sigma estimate s with (n-1) s^2 c4^2 / sigma^2 ~ chi^2
+// with n-1 degrees of freedom (Cochran's theorem; C and s independent).
+// An alert needs two consecutive runs x1, x2 below the band's low end L and
+// their mean below the pair band's low end P.
+
+double Phi(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+double NormalPdf(double z) { return std::exp(-z * z / 2) / std::sqrt(2 * std::numbers::pi); }
+
+// P(X1 < L, X2 < L, X1 + X2 < 2P) for X1, X2 iid N(m, sd): trapezoid over x1.
+double PairBelow(double m, double sd, double low, double pair) {
+  const double u = (m - low) / sd, w = 2 * (m - pair) / sd;  // z = (m - x) / sd
+  const double lo = std::max(u, -10.0), hi = std::max(u, 0.0) + 10;
+  if (lo >= hi) return 0;
+  const int steps = 160;
+  const double h = (hi - lo) / steps;
+  double total = 0;
+  for (int i = 0; i <= steps; ++i) {
+    const double z = lo + i * h;
+    total += (i == 0 || i == steps ? 0.5 : 1) * NormalPdf(z) * (1 - Phi(std::max(u, w - z)));
+  }
+  return total * h;
+}
+
+struct TheoryRates {
+  double false_alarm = 0;  // per scheduled run of a healthy drive
+  double detect = 0;       // P(alerted on the first degraded run and its re-test)
+};
+
+// noise: relative sigma; factor: the degraded level (0.85 = a 15% drop).
+TheoryRates RuleTheory(const DetectionConfig& cfg, int n, double noise, double factor) {
+  TheoryRates r;
+  const double df = n - 1;
+  const double c4 = 1 - 1.0 / (4.0 * n) - 7.0 / (32.0 * n * n);
+  // chi^2 density on a grid wide enough for its tails.
+  const double xlo = std::max(1e-9, df - 9 * std::sqrt(2 * df)),
+               xhi = df + 12 * std::sqrt(2 * df) + 12;
+  const int xs = 120, es = 48;
+  double wsum = 0;
+  std::vector<std::pair<double, double>> chi;  // (s / sigma, weight)
+  for (int i = 0; i <= xs; ++i) {
+    const double x = xlo + (xhi - xlo) * i / xs;
+    const double w = std::exp((df / 2 - 1) * std::log(x) - x / 2 - (df / 2) * std::log(2.0) -
+                              std::lgamma(df / 2));
+    chi.emplace_back(std::sqrt(x / df) / c4, w);
+    wsum += w;
+  }
+  for (auto& [s, w] : chi) w /= wsum;
+  const bool higher = factor < 1;  // a drop; else a rise (mirrored)
+  for (auto& [s, ws] : chi) {
+    double esum = 0, fa = 0, det = 0;
+    for (int j = -es; j <= es; ++j) {
+      const double e = 6.0 * j / es;  // centre error in its own sds
+      const double we = NormalPdf(e);
+      detect::Baseline b;
+      b.center = b.median = 1 + noise * e / std::sqrt(static_cast<double>(n));
+      b.sigma = noise * s;
+      b.runs = b.kept = n;
+      const detect::Band band = detect::BandOf(b, cfg), pair = detect::PairBandOf(b, cfg);
+      // Mirror a rise into a drop around 1 so one integral serves both.
+      const double low = higher ? band.low : 2 - band.high;
+      const double plow = higher ? pair.low : 2 - pair.high;
+      const double degraded = higher ? factor : 2 - factor;
+      fa += we * PairBelow(1, noise, low, plow);
+      det += we * PairBelow(degraded, noise * factor, low, plow);
+      esum += we;
+    }
+    r.false_alarm += ws * fa / esum;
+    r.detect += ws * det / esum;
+  }
+  return r;
+}
+
+void PrintTheory(const DetectionConfig& cfg, double noise, int runs, int drives) {
+  std::map<int, TheoryRates> at;
+  auto rates = [&](int n) {
+    n = std::min(n, cfg.baseline_max_runs);
+    if (!at.count(n)) at[n] = RuleTheory(cfg, n, noise, 0.85);
+    return at[n];
+  };
+  // The baseline grows by about one run per scheduled run up to its cap.
+  double fa_drive = 0;
+  for (int run = cfg.baseline_runs; run < runs; ++run) fa_drive += rates(run).false_alarm;
+  double det = 0;  // the bench's drop starts at a uniform run in [N + 3, N + 42]
+  for (int k = 0; k < 40; ++k) det += rates(cfg.baseline_runs + 3 + k).detect / 40;
+  std::printf("theory (Gaussian %.0f%% noise, the rule over a baseline of n runs):\n", noise * 100);
+  for (int n : {5, 8, 12, 20, 30, 50, 100, 200}) {
+    if (n > cfg.baseline_max_runs) break;
+    TheoryRates r = rates(n);
+    std::printf("  n=%3d  false alarm per run %.2e  15%% drop alerted at its first two runs %.4f\n",
+                n, r.false_alarm, r.detect);
+  }
+  std::printf(
+      "  expected false alerts per healthy drive over %d runs %.2e (x %d drives = %.3f); "
+      "15%% drop within 2 runs (drop at run N+3..N+42) %.2f%%\n\n",
+      runs, fa_drive, drives, fa_drive * drives, 100 * det);
+}
 
 double Pct(int a, int b) { return b ? 100.0 * a / b : 0; }
 
 void PrintHealthy(const char* source, const char* metric, const HealthyResult& h) {
   std::string kinds;
   for (auto& [k, n] : h.by_kind) kinds += " " + k + "=" + std::to_string(n);
+  if (!h.alert_runs.empty()) {
+    kinds += " at runs";
+    for (int i : h.alert_runs) kinds += " " + std::to_string(i);
+  }
   std::printf(
       "| %-9s | healthy   | %-8s | %4d drives x %d runs | %d false alerts (%d drives)%s, "
       "%ld re-tests | %d false alerts (%d drives) |\n",
@@ -411,6 +520,10 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
     c.band_sigmas = v;
   else if (k == "min_band_percent")
     c.min_band_percent = v;
+  else if (k == "confirm_sigmas")
+    c.confirm_sigmas = v;
+  else if (k == "confirm_min_percent")
+    c.confirm_min_percent = v;
   else if (k == "peer_min_percent")
     c.peer_min_percent = v;
   else if (k == "peer_sigmas")
@@ -426,28 +539,41 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
 
 int Main(int argc, char** argv) {
   DetectionConfig cfg;
-  bool quick = false;
+  bool quick = false, synthetic_only = false, theory_only = false;
+  int healthy_drives = 0;
   std::uint64_t seed = 20260101;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick"))
       quick = true;
+    else if (!std::strcmp(argv[i], "--theory"))
+      theory_only = true;
+    else if (!std::strcmp(argv[i], "--synthetic-only"))
+      synthetic_only = true;
+    else if (!std::strcmp(argv[i], "--healthy-drives") && i + 1 < argc)
+      healthy_drives = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
       seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--set") && i + 1 < argc && SetKey(cfg, argv[i + 1]))
       ++i;
     else {
-      std::fprintf(stderr, "usage: detect_quality [--quick] [--seed N] [--set key=value]...\n");
+      std::fprintf(
+          stderr,
+          "usage: detect_quality [--quick] [--synthetic-only] [--healthy-drives N] [--seed N] "
+          "[--set key=value]...\n");
       return 2;
     }
   }
   AlertPolicy policy;  // defaults: resolve after 3 clear runs
   std::printf(
       "detection config: baseline_runs=%d..%d band_sigmas=%.2f min_band_percent=%.1f "
-      "peer_min_percent=%.1f peer_sigmas=%.1f trend_alpha=%g trend_min=%.1f%%/month; "
+      "confirm_sigmas=%.2f confirm_min_percent=%.1f peer_min_percent=%.1f peer_sigmas=%.1f "
+      "trend_alpha=%g trend_min=%.1f%%/month; "
       "noise 3%%, weekly runs, re-test 1 h after a doubtful run; seed %llu\n\n",
       cfg.baseline_runs, cfg.baseline_max_runs, cfg.band_sigmas, cfg.min_band_percent,
-      cfg.peer_min_percent, cfg.peer_sigmas, cfg.trend_alpha, cfg.trend_min_percent_per_month,
-      static_cast<unsigned long long>(seed));
+      cfg.confirm_sigmas, cfg.confirm_min_percent, cfg.peer_min_percent, cfg.peer_sigmas,
+      cfg.trend_alpha, cfg.trend_min_percent_per_month, static_cast<unsigned long long>(seed));
+  PrintTheory(cfg, 0.03, 500, quick ? 40 : 200);
+  if (theory_only) return 0;
   std::printf(
       "| source    | scenario  | metric   | size | diskpulse (change + trend + peers, alert "
       "lifecycle) | naive: one run 20%% worse than the mean of the last 5 |\n");
@@ -461,7 +587,8 @@ int Main(int argc, char** argv) {
       return SyntheticSource{base, factor, 0.03, std::mt19937_64(++s)};
     };
   };
-  const int drives = quick ? 40 : 200, trials = quick ? 300 : 2000, vdevs = quick ? 50 : 300;
+  const int drives = healthy_drives > 0 ? healthy_drives : quick ? 40 : 200;
+  const int trials = quick ? 300 : 2000, vdevs = quick ? 50 : 300;
   PrintHealthy("synthetic", "mb_per_s", Healthy(tput, cfg, policy, drives, 500, synth(200, 1)));
   PrintHealthy("synthetic", "p99_us", Healthy(p99, cfg, policy, drives, 500, synth(25000, 1)));
   PrintDetect("synthetic", "drop15", "mb_per_s",
@@ -469,6 +596,7 @@ int Main(int argc, char** argv) {
   PrintDetect("synthetic", "p99x1.5", "p99_us",
               Degrade(p99, cfg, policy, trials, synth(25000, 1.5), seed + 2));
   PrintPeers("synthetic", Peers(cfg, policy, vdevs, 500, synth(200, 0.8)));
+  if (synthetic_only) return 0;
 
   auto sim = [&](SimulatedSource::Metric m, double factor) {
     return [&s, m, factor](int) -> Source {

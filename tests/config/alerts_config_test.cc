@@ -109,6 +109,8 @@ TEST(AlertsConfig, ExampleFileStatesTheCompiledDefaults) {
   EXPECT_EQ(x.baseline_max_runs, y.baseline_max_runs);
   EXPECT_EQ(x.band_sigmas, y.band_sigmas);
   EXPECT_EQ(x.min_band_percent, y.min_band_percent);
+  EXPECT_EQ(x.confirm_sigmas, y.confirm_sigmas);
+  EXPECT_EQ(x.confirm_min_percent, y.confirm_min_percent);
   EXPECT_EQ(x.trend_min_runs, y.trend_min_runs);
   EXPECT_EQ(x.trend_min_span_days, y.trend_min_span_days);
   EXPECT_EQ(x.trend_window_days, y.trend_window_days);

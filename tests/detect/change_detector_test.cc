@@ -21,7 +21,17 @@ std::vector<Sample> Series(const std::vector<double>& values) {
   return out;
 }
 
-const std::vector<double> kBase = {200, 204, 198, 201, 199};  // median 200, MAD 1
+// Appends a good run `after` seconds after the last one.
+void Append(std::vector<Sample>& h, double value, std::int64_t after = kWeek) {
+  h.push_back(Sample{h.back().run_id + 1, h.back().at + after, value});
+}
+
+// median 200, MAD 1, mean 200.4, sd 2.30 -> sigma = sd / c4(5) = 2.446; the
+// bands are set by their floors: single run 6% of 200.4 = 12.02 (the sigma
+// part is 2.25 * 2.446 * sqrt(1 + 1/5) = 6.03), pair 10% = 20.04 (3.5 * 2.446 *
+// sqrt(1/2 + 1/5) = 7.16).
+const std::vector<double> kBase = {200, 204, 198, 201, 199};
+constexpr double kBandLow = 200.4 - 12.024, kPairLow = 200.4 - 20.04;
 
 TEST(ChangeDetector, BaseliningUntilEnoughGoodRuns) {
   DetectionConfig cfg;
@@ -44,9 +54,10 @@ TEST(ChangeDetector, InBandIsClearWithEvidence) {
   ASSERT_TRUE(v.baseline_median && v.band_low && v.band_high);
   EXPECT_DOUBLE_EQ(*v.baseline_median, 200);
   EXPECT_DOUBLE_EQ(*v.baseline_mad, 1);
-  // Half-width: max(k * 1.4826 * MAD * small-sample factors (~6), 8% of 200) = 16.
-  EXPECT_DOUBLE_EQ(*v.band_low, 184);
-  EXPECT_DOUBLE_EQ(*v.band_high, 216);
+  EXPECT_NEAR(*v.band_low, kBandLow, 1e-9);
+  EXPECT_NEAR(*v.band_high, 200.4 + 12.024, 1e-9);
+  EXPECT_NEAR(v.details["baseline_mean"].get<double>(), 200.4, 1e-9);
+  EXPECT_NEAR(v.details["baseline_sigma"].get<double>(), 2.4459, 1e-3);
 }
 
 TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
@@ -69,6 +80,106 @@ TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
   EXPECT_TRUE(second.runs[second.runs.size() - 2].outside);
   EXPECT_NE(second.summary.find("dropped 16%"), std::string::npos) << second.summary;
   EXPECT_NE(second.summary.find("baseline 200 MB/s"), std::string::npos) << second.summary;
+}
+
+// Both runs just below the band but their mean within the pair band: two
+// unlucky runs, not a slowdown; the latest still asks for a re-test.
+TEST(ChangeDetector, TwoRunsOutsideButPairMeanInsideIsNotASlowdown) {
+  DetectionConfig cfg;
+  auto h = Series(kBase);
+  Append(h, 186);
+  EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kNeedsConfirmation);
+  Append(h, 182, 3600);
+  Verdict v = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(v.kind, VerdictKind::kNeedsConfirmation) << v.summary;
+  EXPECT_FALSE(v.Firing());
+}
+
+// The pair band's edge, on a baseline with no spread (the floors alone):
+// single band 200 +- 12, pair band 200 +- 20; strictly beyond is outside.
+TEST(ChangeDetector, PairMeanBoundary) {
+  DetectionConfig cfg;
+  const auto flat = Series({200, 200, 200, 200, 200});
+  auto judge = [&](double x1, double x2) {
+    auto h = flat;
+    Append(h, x1);
+    Append(h, x2, 3600);
+    return EvaluateChange(Key(), h, cfg);
+  };
+  Verdict at = judge(181, 179);  // mean 180: on the edge
+  EXPECT_EQ(at.kind, VerdictKind::kNeedsConfirmation) << at.summary;
+  EXPECT_NEAR(*at.band_low, 188, 1e-9);
+  Verdict beyond = judge(181, 178.9);  // mean 179.95
+  EXPECT_EQ(beyond.kind, VerdictKind::kSlowdown) << beyond.summary;
+  EXPECT_NEAR(beyond.details["pair_low"].get<double>(), 180, 1e-9);
+  // Each run must be outside the single-run band too: 188 is on its edge.
+  EXPECT_EQ(judge(188, 150).kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_EQ(judge(187.9, 150).kind, VerdictKind::kSlowdown);
+  // Latency: the mirror image.
+  const auto lat = Series({1000, 1000, 1000, 1000, 1000});
+  auto h = lat;
+  Append(h, 1099);
+  Append(h, 1101, 3600);
+  EXPECT_EQ(EvaluateChange(Key("p99_us"), h, cfg).kind, VerdictKind::kNeedsConfirmation);
+  h.back().value = 1102;
+  EXPECT_EQ(EvaluateChange(Key("p99_us"), h, cfg).kind, VerdictKind::kSlowdown);
+}
+
+// One run far out, however far, is never an alert on its own.
+TEST(ChangeDetector, SingleOutlierIsNotAnAlert) {
+  DetectionConfig cfg;
+  auto h = Series(kBase);
+  Append(h, 20);
+  EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kNeedsConfirmation);
+  Append(h, 199, 3600);
+  Verdict v = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(v.kind, VerdictKind::kClear) << v.summary;
+  // ... and it does not enter the baseline.
+  EXPECT_NEAR(*v.baseline_median, 200, 1e-9);
+  EXPECT_EQ(v.details["baseline_run_ids"].size(), 5u);
+}
+
+// A drive with 3% noise whose baseline has firmed up over 20 runs drops 15%:
+// the first slow run asks for a re-test and the re-test confirms (run 2).
+TEST(ChangeDetector, FifteenPercentDropIsAlertedAtItsSecondRun) {
+  DetectionConfig cfg;
+  // 200 MB/s +- 3%: a fixed pattern of deviations in sigmas (mean 0, sd ~1).
+  const double z[] = {0.3,  -1.2, 0.8,  -0.4, 1.5,  -0.9, 0.1,  0.6, -1.6, 1.1,
+                      -0.2, 0.4,  -0.7, 1.9,  -1.1, 0.2,  -0.5, 0.9, -1.4, 0.2};
+  std::vector<double> values;
+  for (double d : z) values.push_back(200 * (1 + 0.03 * d));
+  auto h = Series(values);
+  h.push_back(Sample{21, h.back().at + kWeek, 200 * 0.85 * (1 + 0.03 * 0.7)});  // 173.6
+  Verdict first = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(first.kind, VerdictKind::kNeedsConfirmation) << first.summary;
+  EXPECT_EQ(*first.baseline_runs, 20);
+  h.push_back(Sample{22, h.back().at + 3600, 200 * 0.85 * (1 - 0.03 * 0.4)});  // 168.0
+  Verdict second = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(second.kind, VerdictKind::kSlowdown) << second.summary;
+  EXPECT_EQ(*second.baseline_runs, 20);
+  ASSERT_EQ(second.runs.size(), 2u);
+  EXPECT_TRUE(second.runs[0].outside && second.runs[1].outside);
+  // The drop stays out of the baseline while it lasts.
+  Append(h, 171);
+  Append(h, 169, 3600);
+  Verdict later = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(later.kind, VerdictKind::kSlowdown) << later.summary;
+  EXPECT_EQ(*later.baseline_runs, 20);
+}
+
+// A good run between a contended or partial one does not break the pair:
+// consecutive means consecutive good runs.
+TEST(ChangeDetector, NotGoodRunsBetweenThePairAreSkipped) {
+  DetectionConfig cfg;
+  auto h = Series(kBase);
+  h.push_back(Sample{6, h.back().at + kWeek, 170});
+  Sample c{7, h.back().at + 600, 260};  // contended (and fast): no evidence
+  c.contended = true;
+  h.push_back(c);
+  h.push_back(Sample{8, h.back().at + 3600, 168});
+  Verdict v = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
+  for (const auto& r : v.runs) EXPECT_NE(r.run_id, 7);
 }
 
 TEST(ChangeDetector, OutsideThenInsideThenOutsideIsNotConfirmed) {
@@ -159,7 +270,9 @@ TEST(ChangeDetector, VerdictJsonCarriesEvidence) {
   EXPECT_EQ(j["firing"], true);
   EXPECT_EQ(j["baseline"]["median"], 200.0);
   EXPECT_EQ(j["baseline"]["runs"], 5);
-  EXPECT_EQ(j["band"]["low"], 184.0);
+  EXPECT_NEAR(j["band"]["low"].get<double>(), kBandLow, 1e-9);
+  EXPECT_NEAR(j["details"]["pair_mean"].get<double>(), 169, 1e-9);
+  EXPECT_NEAR(j["details"]["pair_low"].get<double>(), kPairLow, 1e-9);
   EXPECT_EQ(j["runs"].size(), 2u);
   EXPECT_EQ(j["details"]["baseline_run_ids"].size(), 5u);
   EXPECT_EQ(j["unit"], "MB/s");

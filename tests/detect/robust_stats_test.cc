@@ -52,5 +52,35 @@ TEST(RobustStats, MannKendallVarianceMatchesTextbookForN10) {
   EXPECT_NEAR(r.z, 44 / std::sqrt(125.0), 1e-12);
 }
 
+TEST(RobustStats, TheilSenIntervalBracketsTheSlope) {
+  // A perfect line: every pair slope is 2, so are both limits.
+  std::vector<double> x{0, 1, 2, 3, 4, 5}, y{1, 3, 5, 7, 9, 11};
+  SlopeInterval exact = TheilSenInterval(x, y, MannKendallTest(y).var_s, 1.645);
+  EXPECT_DOUBLE_EQ(exact.low, 2);
+  EXPECT_DOUBLE_EQ(exact.high, 2);
+  // Noisy: the limits bracket the estimate and widen with z.
+  std::vector<double> t, v;
+  const double noise[] = {0.3, -0.5, 0.1, 0.8, -0.2, -0.9, 0.4, 0.6, -0.3, 0.0, 0.7, -0.6};
+  for (int i = 0; i < 12; ++i) {
+    t.push_back(i);
+    v.push_back(0.5 * i + noise[i]);
+  }
+  const double var_s = MannKendallTest(v).var_s;
+  const double slope = TheilSenSlope(t, v);
+  SlopeInterval narrow = TheilSenInterval(t, v, var_s, 1.0);
+  SlopeInterval wide = TheilSenInterval(t, v, var_s, 2.0);
+  EXPECT_LT(narrow.low, slope);
+  EXPECT_GT(narrow.high, slope);
+  EXPECT_LT(wide.low, narrow.low);
+  EXPECT_GT(wide.high, narrow.high);
+  EXPECT_GT(wide.low, 0.2);
+  EXPECT_LT(wide.high, 0.8);
+  // z = 0: the median slope itself (both ranks meet in the middle, +-1).
+  SlopeInterval none = TheilSenInterval(t, v, var_s, 0);
+  EXPECT_LE(none.low, slope);
+  EXPECT_GE(none.high, slope);
+  EXPECT_DOUBLE_EQ(TheilSenInterval({1, 1}, {2, 3}, 1, 1.645).low, 0);
+}
+
 }  // namespace
 }  // namespace dp::detect

@@ -153,6 +153,8 @@ void ParseDetection(Fields& f, DetectionConfig& d) {
             "must be at least baseline_runs (" + std::to_string(d.baseline_runs) + ")");
   f.Number("band_sigmas", d.band_sigmas, 1, 20);
   f.Number("min_band_percent", d.min_band_percent, 0, 90);
+  f.Number("confirm_sigmas", d.confirm_sigmas, 1, 20);
+  f.Number("confirm_min_percent", d.confirm_min_percent, 0, 90);
   f.Number("trend_min_runs", d.trend_min_runs, 4, 10000);
   f.Number("trend_min_span_days", d.trend_min_span_days, 0, 3650);
   f.Number("trend_window_days", d.trend_window_days, 1, 3650);

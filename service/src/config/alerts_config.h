@@ -19,9 +19,11 @@ namespace dp {
 // Thresholds of the detect module. Methods are documented in detect/*.h.
 struct DetectionConfig {
   int baseline_runs = 5;            // good, uncontended runs before a series is judged
-  int baseline_max_runs = 30;       // the baseline grows with in-band runs up to this many
-  double band_sigmas = 2.75;        // band half-width in sigmas of the screened baseline runs
-  double min_band_percent = 8;      // band half-width at least this % of the baseline median
+  int baseline_max_runs = 100;      // the baseline grows with screened runs up to this many
+  double band_sigmas = 2.25;        // single-run band: sigmas of a prediction for one run
+  double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
+  double confirm_sigmas = 3.5;      // pair band (slowdown): sigmas of a mean of two runs
+  double confirm_min_percent = 10;  // pair band half-width at least this % of the baseline
   int trend_min_runs = 10;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
   double trend_window_days = 180;   // the trend looks at runs this recent

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "detect/baseline.h"
 #include "detect/verdict_text.h"
@@ -55,10 +56,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     return v;
   }
 
-  // The runs judged: the latest good run and the good run before it (when it
-  // is after the re-baseline point). The baseline is built from the runs
-  // before the latest; the previous run only counts as evidence when it did
-  // not enter the baseline (runs outside the first band never do).
+  // The previous good run (after the re-baseline point): the first of a
+  // possible confirmation pair.
   std::size_t prev_index = history.size();
   for (std::size_t i = history.size() - 1; i-- > 0;) {
     if (history[i].Good()) {
@@ -66,19 +65,12 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
       break;
     }
   }
+  // The baseline before the latest run judges it alone; the baseline before
+  // the previous run judges the pair.
   Baseline base = ComputeBaseline(history, history.size() - 1, cfg, baseline_since);
-  const bool has_prev =
-      prev_index < history.size() && std::find(base.run_ids.begin(), base.run_ids.end(),
-                                               history[prev_index].run_id) == base.run_ids.end();
-  v.baseline_runs = base.runs;
-  v.details["baseline_run_ids"] = base.run_ids;
   v.details["baseline_since"] = baseline_since;
   v.details["direction"] =
       dir == Direction::kHigherIsBetter ? "higher_is_better" : "lower_is_better";
-  if (base.runs > 0) {
-    v.baseline_median = base.median;
-    v.baseline_mad = base.mad;
-  }
   if (!base.ready) {
     // Counted with the latest run, which will be part of the baseline.
     base = ComputeBaseline(history, history.size(), cfg, baseline_since);
@@ -93,6 +85,27 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     return v;
   }
 
+  bool slowdown = false;
+  double pair_mean = 0;
+  Band pair_band;
+  if (prev_index < history.size()) {
+    Baseline before_prev = ComputeBaseline(history, prev_index, cfg, baseline_since);
+    if (before_prev.ready) {
+      const Band band = BandOf(before_prev, cfg);
+      pair_band = PairBandOf(before_prev, cfg);
+      pair_mean = (history[prev_index].value + latest.value) / 2;
+      slowdown = OutsideWorse(history[prev_index].value, band, dir) &&
+                 OutsideWorse(latest.value, band, dir) && OutsideWorse(pair_mean, pair_band, dir);
+      if (slowdown) base = std::move(before_prev);
+    }
+  }
+
+  v.baseline_runs = base.runs;
+  v.baseline_median = base.median;
+  v.baseline_mad = base.mad;
+  v.details["baseline_run_ids"] = base.run_ids;
+  v.details["baseline_mean"] = base.center;
+  v.details["baseline_sigma"] = base.sigma;
   const Band band = BandOf(base, cfg);
   v.band_low = band.low;
   v.band_high = band.high;
@@ -108,7 +121,6 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   for (const Sample* s : judged)
     v.runs.push_back({s->run_id, s->at, s->value, OutsideWorse(s->value, band, dir)});
   const bool last_out = OutsideWorse(latest.value, band, dir);
-  const bool prev_out = has_prev && OutsideWorse(history[prev_index].value, band, dir);
   v.current = latest.value;
   v.change_percent = WorsePercent(latest.value, base.median, dir);
   const std::string unit = v.unit;
@@ -120,27 +132,34 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.0f%%", std::fabs(*v.change_percent));
 
+  if (slowdown) {
+    const Sample& prev = history[prev_index];
+    v.kind = VerdictKind::kSlowdown;
+    v.severity = *v.change_percent >= 50 ? Severity::kCritical : Severity::kWarning;
+    v.details["pair_mean"] = pair_mean;
+    v.details["pair_low"] = pair_band.low;
+    v.details["pair_high"] = pair_band.high;
+    v.details["rule"] =
+        "two consecutive good runs outside the band and their mean outside the pair band";
+    const bool rise = dir == Direction::kLowerIsBetter;
+    const double pair_limit = rise ? pair_band.high : pair_band.low;
+    v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
+                MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + ": " +
+                FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
+                " in two consecutive runs (mean " + FormatValue(pair_mean, "") + ", limit " +
+                FormatValue(pair_limit, unit) + ") vs " + base_text + " (" + band_text + ")";
+    return v;
+  }
   if (!last_out) {
     v.kind = VerdictKind::kClear;
     v.summary = who + " " + label + ": " + FormatValue(latest.value, unit) + " within its " +
                 base_text + " (" + band_text + ")";
     return v;
   }
-  if (!prev_out) {
-    v.kind = VerdictKind::kNeedsConfirmation;
-    v.severity = Severity::kInfo;
-    v.summary = who + " " + label + ": " + FormatValue(latest.value, unit) + " is " + pct + " " +
-                worse_word + " its " + base_text + " (" + band_text + "); re-test to confirm";
-    return v;
-  }
-  const Sample& prev = history[prev_index];
-  v.kind = VerdictKind::kSlowdown;
-  v.severity = *v.change_percent >= 50 ? Severity::kCritical : Severity::kWarning;
-  const bool rise = dir == Direction::kLowerIsBetter;
-  v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
-              MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + ": " +
-              FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
-              " in two consecutive runs vs " + base_text + " (" + band_text + ")";
+  v.kind = VerdictKind::kNeedsConfirmation;
+  v.severity = Severity::kInfo;
+  v.summary = who + " " + label + ": " + FormatValue(latest.value, unit) + " is " + pct + " " +
+              worse_word + " its " + base_text + " (" + band_text + "); re-test to confirm";
   return v;
 }
 

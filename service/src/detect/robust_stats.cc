@@ -45,6 +45,27 @@ double TheilSenSlope(const std::vector<double>& x, const std::vector<double>& y)
   return Median(std::move(slopes));
 }
 
+SlopeInterval TheilSenInterval(const std::vector<double>& x, const std::vector<double>& y,
+                               double var_s, double z) {
+  std::vector<double> slopes;
+  const std::size_t n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      if (x[j] != x[i]) slopes.push_back((y[j] - y[i]) / (x[j] - x[i]));
+  if (slopes.empty()) return {};
+  std::sort(slopes.begin(), slopes.end());
+  const double count = static_cast<double>(slopes.size());
+  const double c = z * std::sqrt(std::max(0.0, var_s));
+  // The slope of 1-based rank r, linearly interpolated and clamped.
+  auto at_rank = [&](double r) {
+    const double i = std::clamp(r - 1, 0.0, count - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(i));
+    const std::size_t hi = std::min(lo + 1, slopes.size() - 1);
+    return slopes[lo] + (slopes[hi] - slopes[lo]) * (i - std::floor(i));
+  };
+  return {at_rank((count - c) / 2), at_rank((count + c) / 2 + 1)};
+}
+
 double NormalUpperTail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 
 MannKendall MannKendallTest(const std::vector<double>& y) {

@@ -41,6 +41,18 @@ struct MannKendall {
 };
 MannKendall MannKendallTest(const std::vector<double>& y_in_time_order);
 
+// Confidence limits of the Theil-Sen slope (Sen 1968; the procedure in
+// Gilbert 1987, "Statistical Methods for Environmental Pollution Monitoring",
+// sec. 16.5.1): with N' pair slopes in ascending order and C = z sqrt(Var S)
+// (Var S of the Mann-Kendall test), the limits are the slopes of rank
+// (N' - C)/2 and (N' + C)/2 + 1, interpolated between ranks. z = 1.645 gives
+// one-sided 95% bounds. {0, 0} with fewer than two distinct x.
+struct SlopeInterval {
+  double low = 0, high = 0;
+};
+SlopeInterval TheilSenInterval(const std::vector<double>& x, const std::vector<double>& y,
+                               double var_s, double z);
+
 // Standard normal upper tail P(Z > z).
 double NormalUpperTail(double z);
 

@@ -14,6 +14,8 @@ namespace {
 constexpr double kDay = 86400.0;
 constexpr double kMonthDays = 30.44;
 constexpr std::size_t kMaxRuns = 400;  // bounds the O(n^2) pair loops
+// One-sided 95% bound of the slope (Gilbert 1987, see TheilSenInterval).
+constexpr double kSlopeBoundZ = 1.645;
 
 }  // namespace
 
@@ -67,6 +69,11 @@ Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history, const D
   const double worse_pct_month = dir == Direction::kHigherIsBetter ? -pct_month : pct_month;
   const MannKendall mk = MannKendallTest(y);
   const double p = dir == Direction::kHigherIsBetter ? mk.p_decreasing : mk.p_increasing;
+  // The worse-direction slope that the drive exceeds with 95% confidence.
+  const SlopeInterval ci = TheilSenInterval(x, y, mk.var_s, kSlopeBoundZ);
+  const double bound_per_day = dir == Direction::kHigherIsBetter ? -ci.high : ci.low;
+  const double worse_bound_pct_month =
+      median == 0 ? 0 : bound_per_day * kMonthDays / std::fabs(median) * 100.0;
 
   v.current = y.back();
   v.slope_percent_per_month = worse_pct_month;
@@ -75,20 +82,22 @@ Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history, const D
   v.details["slope_per_day"] = slope_per_day;
   v.details["mann_kendall_s"] = mk.s;
   v.details["mann_kendall_z"] = mk.z;
-  v.details["method"] = "Theil-Sen slope, one-sided Mann-Kendall test";
+  v.details["slope_bound_percent_per_month"] = worse_bound_pct_month;
+  v.details["method"] =
+      "Theil-Sen slope with its one-sided 95% confidence bound, one-sided Mann-Kendall test";
   const std::size_t keep = std::min<std::size_t>(good.size(), 10);
   for (std::size_t i = good.size() - keep; i < good.size(); ++i)
     v.runs.push_back({good[i]->run_id, good[i]->at, good[i]->value, false});
 
   char text[256];
-  if (p < cfg.trend_alpha && worse_pct_month >= cfg.trend_min_percent_per_month) {
+  if (p < cfg.trend_alpha && worse_bound_pct_month >= cfg.trend_min_percent_per_month) {
     v.kind = VerdictKind::kTrend;
     v.severity = Severity::kWarning;
     const char* verb = dir == Direction::kHigherIsBetter ? "getting slower" : "rising";
     std::snprintf(text, sizeof text,
-                  " is %s by %.1f%%/month (Theil-Sen over %zu runs in %.0f days, "
-                  "Mann-Kendall p=%.2g)",
-                  verb, worse_pct_month, good.size(), span_days, p);
+                  " is %s by %.1f%%/month (at least %.1f%%/month with 95%% confidence; "
+                  "Theil-Sen over %zu runs in %.0f days, Mann-Kendall p=%.2g)",
+                  verb, worse_pct_month, worse_bound_pct_month, good.size(), span_days, p);
     v.summary = key.Who() + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
                 MetricNoun(key.metric) + text;
   } else {

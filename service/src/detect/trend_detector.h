@@ -3,9 +3,12 @@
 // cfg.trend_window_days, expressed in % of the window's median per month
 // (30.44 days); significance is the one-sided Mann-Kendall test (Mann 1945;
 // Kendall 1975) at cfg.trend_alpha in the worse direction. A trend is reported
-// only when it is both significant and at least
-// cfg.trend_min_percent_per_month, so a statistically real but harmless drift
-// stays quiet. Contended, partial and failed runs are left out. Pure function.
+// only when it is significant and the slope's one-sided 95% confidence bound
+// (Sen 1968; Gilbert 1987) is at least cfg.trend_min_percent_per_month: a
+// statistically real but harmless drift stays quiet, and so does a short,
+// noisy window whose point slope happens to reach the minimum (the bound is
+// what keeps a test repeated after every run from crying wolf). Contended,
+// partial and failed runs are left out. Pure function.
 #pragma once
 
 #include <cstdint>
