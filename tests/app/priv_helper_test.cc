@@ -251,5 +251,29 @@ TEST_F(PrivHelperTest, ExitsWhenTheDaemonCloses) {
   EXPECT_EQ(after.status().code(), StatusCode::kUnavailable);
 }
 
+// The daemon's side never uses a writable descriptor, whoever passed it.
+TEST(BlockDeviceAdoptTest, RefusesAWritableDescriptorAndNonDisks) {
+  TempDir dir;
+  std::string file = dir.Write("data", std::string(8192, 'd'));
+  int rw = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(rw, 0);
+  auto dev = BlockDevice::Adopt(rw, file);  // closes rw
+  ASSERT_FALSE(dev.ok());
+  EXPECT_EQ(dev.status().code(), StatusCode::kPermissionDenied);
+  int wo = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(wo, 0);
+  EXPECT_EQ(BlockDevice::Adopt(wo, file).status().code(), StatusCode::kPermissionDenied);
+  int pipe_fds[2];  // a read-only descriptor that is no disk or file
+  ASSERT_EQ(::pipe2(pipe_fds, O_CLOEXEC), 0);
+  ::close(pipe_fds[1]);
+  EXPECT_EQ(BlockDevice::Adopt(pipe_fds[0], "pipe").status().code(), StatusCode::kInvalidArgument);
+  int ro = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(ro, 0);
+  auto ok = BlockDevice::Adopt(ro, file);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ((*ok)->info().size_bytes, 8192u);
+  EXPECT_FALSE((*ok)->is_device());
+}
+
 }  // namespace
 }  // namespace dp
