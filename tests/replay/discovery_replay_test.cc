@@ -1,10 +1,12 @@
 // Record/replay end to end: the replaying and recording runners, discovery
-// of a recorded NAS into a Store, and the CLI with --replay and `record`.
+// of a recorded NAS into a Store (and its re-baseline after a firmware
+// change), and the CLI with --replay and `record`.
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
 #include <thread>
@@ -371,6 +373,94 @@ TEST(RecordCommandTest, RecordThenReplayMatchesLive) {
   EXPECT_EQ(sj["nvme"]["media_errors"], 7);
 
   EXPECT_EQ(RunCli("record " + rec + " -c " + config).exit_code, 2);  // not empty: refused
+}
+
+// Discovery re-baselines a drive whose firmware version changed (issue 5:
+// "re-baselined on request, e.g. after a firmware update"): sda's udev
+// revision is rewritten between passes, as a firmware update and a reboot would.
+class FirmwareRebaselineTest : public NasReplayTest {
+ protected:
+  // sda's udev record with the given revision line ("" = none).
+  void SetSdaRevision(const std::string& revision) {
+    std::ofstream(fs::path(dir_) / "udev/b8:0", std::ios::trunc)
+        << "E:ID_BUS=ata\nE:ID_MODEL_ENC=WDC\\x20WD140EDFZ-11A0VA0\nE:ID_SERIAL_SHORT=9RK1XXXX\n"
+           "E:ID_WWN=0x5000cca264eb01d7\n"
+        << (revision.empty() ? "" : "E:ID_REVISION=" + revision + "\n")
+        << "E:ID_ATA_ROTATION_RATE_RPM=5400\n";
+  }
+
+  Result<DiscoveryReport> Pass() {
+    clock_.Advance(std::chrono::hours(1));
+    return RunDiscovery(config_, *runner_, *store_, clock_, {.read_smart = false});
+  }
+
+  std::string SdaFirmware() { return (*store_->GetDrive(testing::kSdaId))->firmware; }
+};
+
+TEST_F(FirmwareRebaselineTest, ChangedFirmwareRecordsAMarkAndResolvesSlowdowns) {
+  auto first = Pass();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->rebaselined.empty());  // first sighting: nothing to compare with
+  ASSERT_EQ(SdaFirmware(), "81.00A81");
+  EXPECT_TRUE(store_->ListRebaselines(testing::kSdaId, 0)->empty());
+
+  // sda is slow before the update; sdb has a slowdown too (not updated).
+  Alert slow;
+  slow.drive_id = testing::kSdaId;
+  slow.condition = "slowdown:seq:qd8-1m:mb_per_s";
+  slow.severity = "warning";
+  slow.opened_at = slow.updated_at = ToUnixSeconds(clock_.Now());
+  auto sda_alert = store_->InsertAlert(slow);
+  ASSERT_TRUE(sda_alert.ok());
+  slow.drive_id = testing::kSdbId;
+  auto sdb_alert = store_->InsertAlert(slow);
+  ASSERT_TRUE(sdb_alert.ok());
+
+  SetSdaRevision("83.00A83");
+  auto second = Pass();
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_EQ(second->rebaselined.size(), 1u);
+  EXPECT_EQ(second->rebaselined[0].drive_id, testing::kSdaId);
+  EXPECT_EQ(second->rebaselined[0].reason, "firmware changed from 81.00A81 to 83.00A83");
+  EXPECT_NE(second->Summary().find("1 drive re-baselined (firmware changed)"), std::string::npos)
+      << second->Summary();
+  EXPECT_EQ(SdaFirmware(), "83.00A83");
+
+  auto mark = store_->LatestRebaseline(testing::kSdaId, "seq");
+  ASSERT_TRUE(mark.ok() && mark->has_value());
+  EXPECT_EQ((*mark)->test, "");  // every test
+  EXPECT_EQ((*mark)->at, ToUnixSeconds(clock_.Now()));
+  EXPECT_EQ((*mark)->who, "discovery");
+  EXPECT_EQ((*mark)->reason, "firmware changed from 81.00A81 to 83.00A83");
+
+  auto a = store_->GetAlert(*sda_alert);
+  EXPECT_EQ((*a)->state, "resolved");
+  EXPECT_EQ((*a)->resolution, "re-baselined: firmware changed from 81.00A81 to 83.00A83");
+  EXPECT_EQ((*store_->GetAlert(*sdb_alert))->state, "open");  // other drives untouched
+  EXPECT_TRUE(store_->ListRebaselines(testing::kSdbId, 0)->empty());
+
+  // Same firmware again: no new mark.
+  auto third = Pass();
+  ASSERT_TRUE(third.ok());
+  EXPECT_TRUE(third->rebaselined.empty());
+  EXPECT_EQ(store_->ListRebaselines(testing::kSdaId, 0)->size(), 1u);
+}
+
+TEST_F(FirmwareRebaselineTest, UnreadableOrShortenedVersionIsNotAChange) {
+  ASSERT_TRUE(Pass().ok());
+  // No revision this pass (udev without it, no sysfs rev): the known one stays.
+  SetSdaRevision("");
+  auto blind = Pass();
+  ASSERT_TRUE(blind.ok()) << blind.status().ToString();
+  EXPECT_TRUE(blind->rebaselined.empty());
+  EXPECT_EQ(SdaFirmware(), "81.00A81");
+  // Linux's 4-character SCSI rev of the same ATA firmware: the same version.
+  SetSdaRevision("0A81");
+  auto shortened = Pass();
+  ASSERT_TRUE(shortened.ok());
+  EXPECT_TRUE(shortened->rebaselined.empty());
+  EXPECT_EQ(SdaFirmware(), "81.00A81");  // the whole version is kept
+  EXPECT_TRUE(store_->ListRebaselines(testing::kSdaId, 0)->empty());
 }
 
 }  // namespace

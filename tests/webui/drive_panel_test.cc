@@ -2,7 +2,8 @@
 // router and static files from webui/) over a seeded store; headless Chromium
 // opens /#drive=ID and the rendered DOM must show the drives, the trend
 // charts with contended points and baseline band, the open alert with its
-// evidence and ack button, and the recent runs with their reasons.
+// evidence and ack button, the recent runs with their reasons, and the
+// re-baseline button with "baseline since <date> (<reason>)".
 // Skipped (with the reason) when Chromium is not installed. With
 // DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
 #include <unistd.h>
@@ -68,6 +69,13 @@ void Seed(Store& store, std::int64_t now) {
   ASSERT_TRUE(store.UpsertDrive(b, now).ok());
 
   const std::int64_t start = now - 30 * 86400;
+  // Re-baselined before the month's runs (the band is formed from them all).
+  RebaselineMark mark;
+  mark.drive_id = a.id;
+  mark.at = start - 3600;
+  mark.reason = "firmware changed from SC60 to SC61";
+  mark.who = "discovery";
+  ASSERT_TRUE(store.InsertRebaseline(mark).ok());
   std::int64_t last_seq = 0;
   for (int day = 0; day < 30; ++day) {
     std::int64_t at = start + day * 86400;
@@ -216,6 +224,14 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
   EXPECT_NE(dom.find("201"), std::string::npos);
   EXPECT_NE(dom.find("ev-run outside"), std::string::npos);
   EXPECT_NE(dom.find("1 open"), std::string::npos);
+  // The re-baseline button and when the baseline starts, with the reason.
+  EXPECT_NE(dom.find(R"(id="rebaseline")"), std::string::npos) << dom;
+  std::size_t since = dom.find(R"(id="baseline-since")");
+  ASSERT_NE(since, std::string::npos) << dom;
+  std::string since_text = dom.substr(since, dom.find("</div>", since) - since);
+  EXPECT_NE(since_text.find("baseline since "), std::string::npos) << since_text;
+  EXPECT_NE(since_text.find("(firmware changed from SC60 to SC61)"), std::string::npos)
+      << since_text;
   // Recent runs with outcome and reason.
   EXPECT_NE(dom.find(R"(id="runs-table")"), std::string::npos);
   EXPECT_NE(dom.find("scrub: pool tank is scrubbing"), std::string::npos);

@@ -1,8 +1,9 @@
 // One drive's panel: identity, latest SMART, pool membership, trend charts
 // (MB/s, IOPS, p99 latency, access time) with the detector's baseline band,
-// its alerts with evidence and ack, and its recent runs with outcome/reason.
+// its alerts with evidence and ack, its recent runs with outcome/reason, and
+// a "Re-baseline" button (after a firmware update, a new cable, ...).
 import { getAlerts, getDrive, getHistory, getRuns } from './api.js';
-import { renderAlerts } from './alerts_view.js';
+import { postWithToken, renderAlerts } from './alerts_view.js';
 import { lineChart } from './chart.js';
 import { el } from './dom.js';
 import { driveKind, formatAgo, formatBytes } from './format.js';
@@ -58,6 +59,40 @@ function chartCard(def, history) {
   el('figcaption', {}, def.title), body, legend);
 }
 
+// "baseline since 31/10/2026 (firmware changed from A to B)", or the first runs.
+function baselineFact(d) {
+  const m = d.rebaseline;
+  if (!m || !d.baseline_since) return fact('Detection', 'baseline from its first good runs');
+  const when = new Date(d.baseline_since * 1000);
+  return el('div', { class: 'fact', id: 'baseline-since', title: `${when.toLocaleString()} by ${m.who}` },
+    el('span', { class: 'muted' }, 'Detection'),
+    el('span', {}, `baseline since ${when.toLocaleDateString()}${m.test ? ` for ${m.test}` : ''}` +
+      `${m.reason ? ` (${m.reason})` : ''}`));
+}
+
+// Asks for confirmation and a reason, then POSTs the re-baseline (the token
+// is asked for when needed).
+async function rebaseline(d, button, status, onChange) {
+  const reason = window.prompt(`Re-baseline ${d.name || d.id}?\n\nIts baselines form anew from ` +
+    'the next good runs and its open slowdown and trend alerts are resolved; the history is ' +
+    'kept. Do this after a firmware update or another deliberate change.\n\nReason:', '');
+  if (reason === null) return;  // cancelled
+  button.disabled = true;
+  status.textContent = 're-baselining…';
+  try {
+    const r = await postWithToken(`/api/v1/drives/${encodeURIComponent(d.id)}/rebaseline`,
+      reason.trim() ? { reason: reason.trim() } : {});
+    const n = Array.isArray(r.resolved_alerts) ? r.resolved_alerts.length : 0;
+    status.textContent = `re-baselined${n ? `, ${n} alert${n > 1 ? 's' : ''} resolved` : ''}`;
+    if (onChange) onChange();
+  } catch (err) {
+    status.textContent = `not re-baselined: ${err.message}`;
+    status.classList.add('error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
 const OUTCOME_CLASS = { ok: 'ok', failed: 'bad', cancelled: 'muted', skipped: 'warn', deferred: 'warn',
   running: 'accent', queued: 'muted' };
 
@@ -106,17 +141,23 @@ export async function renderDrivePanel(container, driveId, { onChange, onRunNow 
     title: 'Queue a sequential read test now (needs the API token)' }, 'Run seq test now');
   const runStatus = el('span', { class: 'muted', id: 'run-now-status' });
   if (onRunNow) runNow.addEventListener('click', () => onRunNow(d, runNow, runStatus));
+  const rebase = el('button', { type: 'button', class: 'button', id: 'rebaseline',
+    title: 'Start this drive\'s baselines anew, e.g. after a firmware update (needs the API token)' },
+  'Re-baseline');
+  rebase.addEventListener('click', () => rebaseline(d, rebase, runStatus, onChange));
   container.append(
     el('div', { class: 'card-head' },
       el('h2', { id: 'drive-title' }, d.name || d.id),
       el('span', { class: 'muted' }, [d.model, d.serial].filter(Boolean).join(' · ')),
-      runNow, runStatus,
+      runNow, rebase, runStatus,
       el('a', { href: '#', class: 'button', id: 'drive-close' }, 'Close')),
     el('div', { class: 'facts' },
       fact('Capacity', formatBytes(d.size_bytes)),
       fact('Type', driveKind(d)),
       fact('Device', d.dev_path, 'mono'),
       fact('State', d.present ? 'present' : 'missing', d.present ? '' : 'warn'),
+      fact('Firmware', d.firmware, 'mono'),
+      baselineFact(d),
       ...smartFacts(d.smart),
       ...poolFacts(d.pools)),
     el('h3', {}, 'Trends'),

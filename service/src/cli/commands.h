@@ -19,5 +19,6 @@ int RunSmartCommand(const Args& args);    // smart DEVICE [--json] | --from-file
 int RunRecordCommand(const Args& args);   // record DIR
 int RunRunCommand(const Args& args);      // run DRIVE [--test T]
 int RunAlertsCommand(const Args& args);   // alerts [test|ack ID]
+int RunRebaselineCommand(const Args& args);  // rebaseline DRIVE [--test T] [--reason TEXT]
 
 }  // namespace dp::cli

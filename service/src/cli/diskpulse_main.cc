@@ -25,11 +25,12 @@ constexpr Subcommand kSubcommands[] = {
     {"record", dp::cli::RunRecordCommand, "record every tool's output for a bug report"},
     {"run", dp::cli::RunRunCommand, "ask the daemon to test a drive now"},
     {"alerts", dp::cli::RunAlertsCommand, "list, acknowledge or test alerts"},
+    {"rebaseline", dp::cli::RunRebaselineCommand, "start a drive's baselines anew"},
 };
 
 void Usage(std::FILE* out) {
   std::fprintf(out, "usage: diskpulse COMMAND [ARGS...]\n\ncommands:\n");
-  for (const auto& s : kSubcommands) std::fprintf(out, "  %-8s %s\n", s.name, s.summary);
+  for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.summary);
   std::fprintf(out, "\n'diskpulse COMMAND --help' tells more. --version prints the version.\n");
 }
 

@@ -7,6 +7,7 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddHealthResource(*router, context);
   AddDrivesResource(*router, context);
   AddHistoryResource(*router, context);
+  AddRebaselineResource(*router, context);
   AddRunsResource(*router, context);
   AddAlertsResource(*router, context);
   AddScheduleResource(*router, context);

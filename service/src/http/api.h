@@ -56,6 +56,8 @@ void AddDrivesResource(Router& router, const ApiContext& context);
 void AddRunsResource(Router& router, const ApiContext& context);
 // GET /api/v1/alerts, POST /api/v1/alerts/{id}/ack, POST /api/v1/alerts/test.
 void AddAlertsResource(Router& router, const ApiContext& context);
+// POST/GET /api/v1/drives/{id}/rebaseline.
+void AddRebaselineResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/history.
 void AddHistoryResource(Router& router, const ApiContext& context);
 // GET /api/v1/schedule.

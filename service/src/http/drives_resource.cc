@@ -1,7 +1,9 @@
 // GET /api/v1/drives: every drive ever seen (present ones first), [] if none.
 // GET /api/v1/drives/{id}: one drive (by id, name, /dev path or basename)
 //   with "smart" (the latest normalised SMART snapshot, null if none) and
-//   "pools" (the pools/vdevs it is a member of in the latest observation).
+//   "pools" (the pools/vdevs it is a member of in the latest observation),
+//   "baseline_since" (unix seconds of its latest re-baseline, null if never)
+//   and "rebaseline" (that mark: test, at, reason, who; null if never).
 #include "http/api.h"
 #include "http/drive_json.h"
 #include "http/resource_json.h"
@@ -65,6 +67,10 @@ void AddDrivesResource(Router& router, const ApiContext& ctx) {
     if (!smart.ok()) return StoreError(smart.status());
     j["smart"] = *smart ? SmartSnapshotToJson(**smart) : nlohmann::json(nullptr);
     j["pools"] = Membership(*ctx.store, found->id);
+    auto mark = ctx.store->LatestRebaseline(found->id, "");
+    if (!mark.ok()) return StoreError(mark.status());
+    j["baseline_since"] = *mark ? nlohmann::json((*mark)->at) : nlohmann::json(nullptr);
+    j["rebaseline"] = *mark ? RebaselineToJson(**mark) : nlohmann::json(nullptr);
     return JsonResponse(j);
   });
 }

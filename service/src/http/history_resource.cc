@@ -5,9 +5,11 @@
 //    "lower_is_better", "series": [{"key", "zone", "stroke", "variant",
 //    "block_size", "queue_depth", "samples": [{"run_id", "at", "value",
 //    "contended", "partial"}], "baseline": null | {"ready", "runs", "wanted",
-//    "median", "low", "high"}}]}
+//    "median", "low", "high"}}], "baseline_since": unix seconds of the latest
+//    re-baseline of this drive x test (0 = never)}
 // The baseline and band are detect's own (ComputeBaseline/BandOf) over the
-// returned samples, so the page shows the band the detector judges against.
+// returned samples since that re-baseline, so the page shows the band the
+// detector judges against.
 #include <map>
 #include <tuple>
 
@@ -15,6 +17,7 @@
 #include "detect/sample.h"
 #include "http/api.h"
 #include "http/resource_json.h"
+#include "sched/rebaseline.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -60,6 +63,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   hq.limit = *limit;
   auto samples = ctx.store->History(hq);
   if (!samples.ok()) return StatusResponse(samples.status());
+  auto since = BaselineSince(*ctx.store, drive->id, hq.test);
+  if (!since.ok()) return StatusResponse(since.status());
 
   // Group into series, keeping first-seen order and chronological samples.
   std::vector<std::string> order;
@@ -81,7 +86,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"contended", s.contended},
                         {"partial", s.partial}});
     auto det = detect::ToSamples(list);
-    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, 0);
+    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since);
     nlohmann::json baseline = nullptr;
     if (b.runs > 0) {
       detect::Band band = detect::BandOf(b, ctx.detection);
@@ -105,7 +110,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                        {"direction", direction == detect::Direction::kHigherIsBetter
                                          ? "higher_is_better"
                                          : "lower_is_better"},
-                       {"series", series}});
+                       {"series", series},
+                       {"baseline_since", *since}});
 }
 
 }  // namespace

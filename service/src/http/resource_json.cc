@@ -54,6 +54,18 @@ nlohmann::json AlertToJson(const Alert& a) {
       {"acknowledged_at", Opt(a.acknowledged_at)},
       {"resolved_at", Opt(a.resolved_at)},
       {"notify_count", a.notify_count},
+      {"resolution", a.resolution},
+  };
+}
+
+nlohmann::json RebaselineToJson(const RebaselineMark& m) {
+  return {
+      {"id", m.id},
+      {"drive_id", m.drive_id},
+      {"test", m.test.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.test)},
+      {"at", m.at},
+      {"reason", m.reason},
+      {"who", m.who},
   };
 }
 

@@ -21,6 +21,7 @@
 
 namespace dp {
 class Store;
+struct RebaselineMark;
 }
 
 namespace dp::http {
@@ -32,8 +33,13 @@ nlohmann::json RunToJson(const Run& run);
 
 // {"id", "drive_id", "condition", "severity", "state", "summary",
 //  "evidence" (parsed JSON; {} when empty or unparsable), "opened_at",
-//  "updated_at", "acknowledged_at", "resolved_at", "notify_count"}.
+//  "updated_at", "acknowledged_at", "resolved_at", "notify_count",
+//  "resolution" ("" unless closed otherwise than by clearing, e.g.
+//  "re-baselined: firmware changed from A to B")}.
 nlohmann::json AlertToJson(const Alert& alert);
+
+// {"id", "drive_id", "test" (null = every test), "at", "reason", "who"}.
+nlohmann::json RebaselineToJson(const RebaselineMark& mark);
 
 // One measured point of a run: {"test", "zone", "stroke", "variant",
 // "block_size", "queue_depth", "mb_per_s", "iops", "access_ms", "p50_us",

@@ -6,6 +6,8 @@
 #include "base/log.h"
 #include "inventory/inventory.h"
 #include "inventory/pool_member_mapper.h"
+#include "sched/rebaseline.h"
+#include "sched/store_alert_repository.h"
 #include "smart/smart_reader.h"
 #include "store/store.h"
 
@@ -22,6 +24,16 @@ std::string Fold(const std::string& s) {
   return out;
 }
 
+// Whether two firmware versions name the same firmware. Sources differ in
+// length: Linux's SCSI "rev" of an ATA disk is the last 4 characters of the
+// 8-character ATA revision ("0A81" of "81.00A81"), udev and smartctl give it
+// whole; so one being a suffix of the other (case and spacing folded) is the
+// same version.
+bool SameFirmware(const std::string& a, const std::string& b) {
+  const std::string x = Fold(a), y = Fold(b);
+  return x.size() <= y.size() ? y.ends_with(x) : x.ends_with(y);
+}
+
 std::string Plural(int n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -32,7 +44,11 @@ std::string DiscoveryReport::Summary() const {
   return Plural(static_cast<int>(drives.size()), "drive", "drives") + ", " +
          Plural(static_cast<int>(pools.size()), "pool", "pools") + "; SMART: " +
          std::to_string(smart_read) + " read, " + std::to_string(smart_asleep) + " asleep, " +
-         std::to_string(smart_failed) + " failed";
+         std::to_string(smart_failed) + " failed" +
+         (rebaselined.empty()
+              ? ""
+              : "; " + Plural(static_cast<int>(rebaselined.size()), "drive", "drives") +
+                    " re-baselined (firmware changed)");
 }
 
 std::string SmartDevicePath(const Drive& drive) {
@@ -108,6 +124,29 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
     }
   }
 
+  // A firmware update can change a drive's performance: a drive whose
+  // firmware version changed since the last pass is re-baselined. A pass that
+  // could not read the version (asleep, no udev) keeps the known one.
+  std::vector<RebaselineMark> firmware_changes;
+  for (auto& d : report.drives) {
+    DP_ASSIGN_OR_RETURN(std::optional<Drive> known, store.GetDrive(d.id));
+    if (!known || known->firmware.empty()) continue;
+    if (d.firmware.empty()) {
+      d.firmware = known->firmware;
+    } else if (SameFirmware(known->firmware, d.firmware)) {
+      // Keep the whole version rather than Linux's 4-character rev of it.
+      if (d.firmware.size() < known->firmware.size()) d.firmware = known->firmware;
+    } else {
+      RebaselineMark mark;
+      mark.drive_id = d.id;
+      mark.at = report.at;
+      mark.reason = "firmware changed from " + known->firmware + " to " + d.firmware;
+      mark.who = "discovery";
+      LogInfo("discovery: " + d.name + " (" + d.id + "): " + mark.reason + "; re-baselining");
+      firmware_changes.push_back(std::move(mark));
+    }
+  }
+
   std::vector<std::string> ids;
   for (const auto& d : report.drives) {
     DP_RETURN_IF_ERROR(store.UpsertDrive(d, report.at));
@@ -115,6 +154,16 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
   }
   DP_RETURN_IF_ERROR(store.MarkMissingExcept(ids, report.at));
   if (pools.ok()) DP_RETURN_IF_ERROR(store.RecordPools(report.pools, report.at));
+  StoreAlertRepository alerts(store);
+  for (RebaselineMark& mark : firmware_changes) {
+    auto done = RequestRebaseline(store, alerts, mark);
+    if (!done.ok()) {
+      report.warnings.push_back(mark.drive_id + ": re-baseline after a firmware change: " +
+                                done.status().ToString());
+      continue;
+    }
+    report.rebaselined.push_back(done->mark);
+  }
   for (const auto& [i, reading] : readings) {
     Status s = SaveDriveSmart(store, report.drives[i], reading, report.at);
     if (s.ok()) {

@@ -28,10 +28,9 @@
 #include "model/pool.h"
 #include "smart/self_test.h"
 #include "smart/smartctl_parser.h"
+#include "store/store.h"
 
 namespace dp {
-
-class Store;
 
 struct DiscoveryOptions {
   bool read_smart = true;  // false: drives and pools only (fast)
@@ -45,8 +44,12 @@ struct DiscoveryReport {
   int smart_asleep = 0;               // skipped: asleep
   int smart_failed = 0;               // smartctl errors (in warnings)
   std::vector<std::string> warnings;  // unmappable members, tool failures, SMART errors
+  // Drives whose firmware version changed since the last pass: each got a
+  // re-baseline mark (sched/rebaseline.h), reason "firmware changed from X to Y".
+  std::vector<RebaselineMark> rebaselined;
 
-  // "4 drives, 1 pool; SMART: 3 read, 1 asleep, 0 failed"
+  // "4 drives, 1 pool; SMART: 3 read, 1 asleep, 0 failed" (+ "; 1 drive
+  // re-baselined (firmware changed)" when one was)
   std::string Summary() const;
 };
 
@@ -65,8 +68,10 @@ Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner,
 Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at);
 
 // One pass: inventory (drives, pools, member mapping), SMART for every drive
-// when options.read_smart, then the store. Errors: discovery of drives failed
-// (nothing is saved or marked missing), or the store failed.
+// when options.read_smart, then the store; a drive whose firmware changed is
+// re-baselined (its slowdown/trend alerts resolve, the change is logged).
+// Errors: discovery of drives failed (nothing is saved or marked missing), or
+// the store failed.
 Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
                                      const Clock& clock, const DiscoveryOptions& options = {});
 
