@@ -252,7 +252,9 @@ HttpLimits HttpLimitsFromConfig(const HttpConfig& http) {
 struct Server::Impl {
   asio::io_context ioc{1};  // first: destroyed last, after everything using it
   // Handler threads: enough that a few slow requests leave the rest served.
-  asio::thread_pool handlers{kHandlerThreads};
+  // Made by Start(), not Bind(): the daemon binds, then may fork (detach, the
+  // privileged helper), and threads do not survive a fork.
+  std::optional<asio::thread_pool> handlers;
   tcp::acceptor acceptor{ioc};
   asio::steady_timer retry_timer{ioc};
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
@@ -308,7 +310,6 @@ Server::~Server() { Stop(); }
 Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
                                              std::shared_ptr<const Router> router) {
   auto impl = std::make_unique<Impl>();
-  impl->shared->handlers = &impl->handlers;
   impl->shared->router = std::move(router);
   impl->shared->limits = options.limits;
   impl->host = options.host;
@@ -359,6 +360,8 @@ Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
 
 void Server::Start() {
   if (impl_->thread.joinable()) return;
+  impl_->handlers.emplace(kHandlerThreads);
+  impl_->shared->handlers = &*impl_->handlers;
   impl_->Accept();
   impl_->thread = std::thread([impl = impl_.get()] {
     // Handlers never throw (Router catches); anything else here is a bug
@@ -374,8 +377,8 @@ void Server::Stop() {
     impl_->thread.join();
     // Handlers not started are dropped; one still running finishes, and its
     // answer, posted to the stopped io_context, goes with its connection.
-    impl_->handlers.stop();
-    impl_->handlers.join();
+    impl_->handlers->stop();
+    impl_->handlers->join();
   }
   error_code ignored;
   impl_->acceptor.close(ignored);
