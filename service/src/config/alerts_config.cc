@@ -3,32 +3,12 @@
 #include <set>
 #include <sstream>
 
+#include "config/json_kind.h"
+
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-const char* KindOf(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "an integer";
-    case json::value_t::number_float:
-      return "a number";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return "something else";
-  }
-}
 
 // Reads the keys of one JSON object into fields, recording a message
 // "PATH.key: what" for every wrong value and unknown key.
@@ -57,7 +37,7 @@ class Fields {
       if (v->is_string())
         out = v->get<std::string>();
       else
-        Error(key, std::string("expected a string, found ") + KindOf(*v));
+        Error(key, std::string("expected a string, found ") + JsonKind(*v));
     }
   }
 
@@ -66,7 +46,7 @@ class Fields {
       if (v->is_boolean())
         out = v->get<bool>();
       else
-        Error(key, std::string("expected true or false, found ") + KindOf(*v));
+        Error(key, std::string("expected true or false, found ") + JsonKind(*v));
     }
   }
 
@@ -74,14 +54,14 @@ class Fields {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_array()) {
-      Error(key, std::string("expected an array of strings, found ") + KindOf(*v));
+      Error(key, std::string("expected an array of strings, found ") + JsonKind(*v));
       return;
     }
     std::vector<std::string> tmp;
     for (const auto& e : *v) {
       if (!e.is_string()) {
         Error(key,
-              std::string("expected an array of strings, found an element that is ") + KindOf(e));
+              std::string("expected an array of strings, found an element that is ") + JsonKind(e));
         return;
       }
       tmp.push_back(e.get<std::string>());
@@ -93,13 +73,13 @@ class Fields {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_object()) {
-      Error(key, std::string("expected an object of strings, found ") + KindOf(*v));
+      Error(key, std::string("expected an object of strings, found ") + JsonKind(*v));
       return;
     }
     for (auto it = v->begin(); it != v->end(); ++it) {
       if (!it.value().is_string()) {
         Error(std::string(key) + "." + it.key(),
-              std::string("expected a string, found ") + KindOf(it.value()));
+              std::string("expected a string, found ") + JsonKind(it.value()));
         continue;
       }
       out[it.key()] = it.value().get<std::string>();
@@ -111,7 +91,7 @@ class Fields {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_number()) {
-      Error(key, std::string("expected a number, found ") + KindOf(*v));
+      Error(key, std::string("expected a number, found ") + JsonKind(*v));
       return;
     }
     if constexpr (std::is_integral_v<T>) {
@@ -234,14 +214,14 @@ void ObjectList(Fields& f, const char* key, std::vector<T>& out, std::vector<std
   const json* v = f.Find(key);
   if (!v) return;
   if (!v->is_array()) {
-    f.Error(key, std::string("expected an array of objects, found ") + KindOf(*v));
+    f.Error(key, std::string("expected an array of objects, found ") + JsonKind(*v));
     return;
   }
   for (std::size_t i = 0; i < v->size(); ++i) {
     std::string path = f.Path(key) + "[" + std::to_string(i) + "]";
     const json& e = (*v)[i];
     if (!e.is_object()) {
-      errors.push_back(path + ": expected an object, found " + KindOf(e));
+      errors.push_back(path + ": expected an object, found " + JsonKind(e));
       continue;
     }
     T item;
@@ -257,7 +237,7 @@ void ObjectList(Fields& f, const char* key, std::vector<T>& out, std::vector<std
 
 Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts) {
   if (!alerts.is_object())
-    return InvalidArgument(std::string("alerts: expected an object, found ") + KindOf(alerts));
+    return InvalidArgument(std::string("alerts: expected an object, found ") + JsonKind(alerts));
   AlertsConfig c;
   std::vector<std::string> errors;
   {
@@ -273,7 +253,7 @@ Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts) {
       if (s->is_boolean()) {
         c.syslog.enabled = s->get<bool>();
       } else if (!s->is_object()) {
-        f.Error("syslog", std::string("expected an object or true/false, found ") + KindOf(*s));
+        f.Error("syslog", std::string("expected an object or true/false, found ") + JsonKind(*s));
       } else {
         c.syslog.enabled = true;
         Fields sf(*s, "alerts.syslog", errors);
@@ -290,7 +270,7 @@ Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts) {
     }
     if (const json* d = f.Find("detection")) {
       if (!d->is_object()) {
-        f.Error("detection", std::string("expected an object, found ") + KindOf(*d));
+        f.Error("detection", std::string("expected an object, found ") + JsonKind(*d));
       } else {
         Fields df(*d, "alerts.detection", errors);
         ParseDetection(df, c.detection);

@@ -9,26 +9,13 @@
 #include <sstream>
 
 #include "base/log.h"
+#include "config/json_kind.h"
 #include "config/key_line.h"
 
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-const char* TypeName(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "an integer";
-    case json::value_t::number_float: return "a number";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "something else";
-  }
-}
 
 // Walks one JSON object, reading known keys into fields and recording a
 // problem for every wrong type and every unknown key.
@@ -63,7 +50,7 @@ class Reader {
   void String(const char* key, std::string& out) {
     if (const json* v = Find(key)) {
       if (v->is_string()) out = v->get<std::string>();
-      else Error(key, std::string("expected a string, found ") + TypeName(*v));
+      else Error(key, std::string("expected a string, found ") + JsonKind(*v));
     }
   }
 
@@ -71,14 +58,14 @@ class Reader {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_array()) {
-      Error(key, std::string("expected an array of strings, found ") + TypeName(*v));
+      Error(key, std::string("expected an array of strings, found ") + JsonKind(*v));
       return;
     }
     out.clear();
     for (const auto& e : *v) {
       if (!e.is_string()) {
         Error(key, "expected an array of strings, found an element that is " +
-                       std::string(TypeName(e)));
+                       std::string(JsonKind(e)));
         return;
       }
       out.push_back(e.get<std::string>());
@@ -90,7 +77,7 @@ class Reader {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_number()) {
-      Error(key, std::string("expected a number, found ") + TypeName(*v));
+      Error(key, std::string("expected a number, found ") + JsonKind(*v));
       return;
     }
     double d = v->get<double>();
@@ -117,7 +104,7 @@ class Reader {
     const json* v = Find(key);
     if (!v) return;
     if (!v->is_object()) {
-      Error(key, std::string("expected an object, found ") + TypeName(*v));
+      Error(key, std::string("expected an object, found ") + JsonKind(*v));
       return;
     }
     Reader sub(*v, prefix_.empty() ? key : prefix_ + "." + key, errors_, text_, file_);
@@ -130,7 +117,7 @@ class Reader {
     if (!v) return;
     if (v->type() != want) {
       Error(key, std::string("expected ") + (want == json::value_t::array ? "an array" : "an object") +
-                     ", found " + TypeName(*v));
+                     ", found " + JsonKind(*v));
       return;
     }
     out = *v;
@@ -241,13 +228,13 @@ void ParseRoot(Reader& r, Config& c) {
   if (const json* t = r.Find("targets")) {
     if (!t->is_array()) {
       r.Error("targets", std::string("expected an array of {\"path\", \"name\"}, found ") +
-                             TypeName(*t));
+                             JsonKind(*t));
     } else {
       for (std::size_t i = 0; i < t->size(); ++i) {
         const json& e = (*t)[i];
         std::string key = "targets[" + std::to_string(i) + "]";
         if (!e.is_object()) {
-          r.Error(key, std::string("expected an object, found ") + TypeName(e));
+          r.Error(key, std::string("expected an object, found ") + JsonKind(e));
           continue;
         }
         TargetConfig tc;

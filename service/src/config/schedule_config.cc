@@ -4,33 +4,12 @@
 #include <set>
 
 #include "config/config.h"
+#include "config/json_kind.h"
 
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-const char* KindOf(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "an integer";
-    case json::value_t::number_float:
-      return "a number";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return "something else";
-  }
-}
 
 // The 1-based line of the last of `needles` found in order, each searched
 // after the previous one (0 if the first is absent): good enough to point at
@@ -98,13 +77,13 @@ bool StringList(const json& v, std::vector<std::string>& out, std::string& why) 
     return true;
   }
   if (!v.is_array()) {
-    why = std::string("expected an array of strings, found ") + KindOf(v);
+    why = std::string("expected an array of strings, found ") + JsonKind(v);
     return false;
   }
   for (const auto& e : v) {
     if (!e.is_string() || e.get<std::string>().empty()) {
       why = std::string("expected an array of non-empty strings, found an element that is ") +
-            (e.is_string() ? "empty" : KindOf(e));
+            (e.is_string() ? "empty" : JsonKind(e));
       return false;
     }
     out.push_back(e.get<std::string>());
@@ -124,7 +103,7 @@ bool Duration(const json& v, std::int64_t& out, std::string& why) {
   }
   if (!v.is_string()) {
     why =
-        std::string("expected a duration like \"30m\" or a number of seconds, found ") + KindOf(v);
+        std::string("expected a duration like \"30m\" or a number of seconds, found ") + JsonKind(v);
     return false;
   }
   auto d = ParseDurationSeconds(v.get<std::string>());
@@ -274,7 +253,7 @@ void ParseSchedulesJson(const json& schedules, std::string_view text, std::strin
       anchor = "\"" + e["name"].get<std::string>() + "\"";
     Problems p(text, file, prefix, "schedules", anchor, errors);
     if (!e.is_object()) {
-      p.Add("", std::string("expected an object {\"tests\", \"when\", ...}, found ") + KindOf(e));
+      p.Add("", std::string("expected an object {\"tests\", \"when\", ...}, found ") + JsonKind(e));
       continue;
     }
     ScheduleConfig s;
@@ -310,7 +289,7 @@ void ParseSchedulesJson(const json& schedules, std::string_view text, std::strin
       } else if (key == "when") {
         if (!v.is_string()) {
           p.Add(key,
-                std::string("expected a cron expression or \"@every 6h\", found ") + KindOf(v));
+                std::string("expected a cron expression or \"@every 6h\", found ") + JsonKind(v));
           continue;
         }
         auto w = ParseScheduleWhen(v.get<std::string>());
@@ -330,7 +309,7 @@ void ParseSchedulesJson(const json& schedules, std::string_view text, std::strin
         if (!StringList(v, list, why)) p.Add(key, why);
       } else if (key == "targets") {
         if (!v.is_array()) {
-          p.Add(key, std::string("expected an array of {\"path\", \"name\"}, found ") + KindOf(v));
+          p.Add(key, std::string("expected an array of {\"path\", \"name\"}, found ") + JsonKind(v));
           continue;
         }
         for (std::size_t t = 0; t < v.size(); ++t) {
@@ -362,7 +341,7 @@ void ParseSchedulesJson(const json& schedules, std::string_view text, std::strin
         }
       } else if (key == "enabled") {
         if (!v.is_boolean())
-          p.Add(key, std::string("expected true or false, found ") + KindOf(v));
+          p.Add(key, std::string("expected true or false, found ") + JsonKind(v));
         else
           s.enabled = v.get<bool>();
       } else {
@@ -384,7 +363,7 @@ void ParseSchedulerJson(const json& scheduler, std::string_view text, std::strin
                         SchedulerConfig& out, std::vector<std::string>& errors) {
   Problems p(text, file, "scheduler", "scheduler", "", errors);
   if (!scheduler.is_object()) {
-    p.Add("", std::string("expected an object, found ") + KindOf(scheduler));
+    p.Add("", std::string("expected an object, found ") + JsonKind(scheduler));
     return;
   }
   std::string why;
