@@ -24,8 +24,8 @@
 // Usage: detect_quality [--quick] [--synthetic-only] [--healthy-drives N] [--seed N]
 //                       [--set key=value ...]
 //   keys: baseline_runs baseline_max_runs band_sigmas min_band_percent confirm_sigmas
-//         confirm_min_percent peer_min_percent peer_sigmas trend_alpha
-//         trend_min_percent_per_month
+//         confirm_min_percent peer_min_percent peer_sigmas trend_min_runs
+//         trend_min_span_days trend_alpha trend_min_percent_per_month
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -258,11 +258,12 @@ HealthyResult Healthy(const detect::SeriesKey& key, const DetectionConfig& cfg,
 
 struct DetectResult {
   int trials = 0;
-  int within2 = 0, within3 = 0, detected = 0;
+  int within1 = 0, within2 = 0, within3 = 0, detected = 0;
   double runs_sum = 0;  // over detected trials
-  int naive_within2 = 0, naive_detected = 0;
+  int naive_within1 = 0, naive_within2 = 0, naive_detected = 0;
   double naive_runs_sum = 0;
-  int early_alerts = 0;  // alerts before the change (false alerts)
+  int early_alerts = 0;            // alerts before the change (false alerts)
+  std::vector<std::string> early;  // kind@run of each
 };
 
 // A drive that degrades for good at a random scheduled run after its
@@ -290,22 +291,30 @@ DetectResult Degrade(const detect::SeriesKey& key, const DetectionConfig& cfg,
         naive_found = true;
         ++r.naive_detected;
         r.naive_runs_sum += naive_since;
+        if (naive_since <= 1) ++r.naive_within1;
         if (naive_since <= 2) ++r.naive_within2;
       }
       if (found) continue;
       if (degraded) ++runs_since;
       auto s = p.Add(t, v);
-      if (s.any_opened && !degraded) ++r.early_alerts;
+      if (s.any_opened && !degraded) {
+        ++r.early_alerts;
+        r.early.push_back((s.slowdown_opened ? "slowdown@" : "trend@") + std::to_string(i));
+      }
       if (!s.slowdown_opened && s.retest) {
         double v2 = src(tr, i, degraded);
         if (degraded) ++runs_since;
         s = p.Add(t + kRetestDelay, v2);
-        if (s.any_opened && !degraded) ++r.early_alerts;
+        if (s.any_opened && !degraded) {
+          ++r.early_alerts;
+          r.early.push_back((s.slowdown_opened ? "slowdown@" : "trend@") + std::to_string(i));
+        }
       }
       if (s.slowdown_opened && degraded) {
         found = true;
         ++r.detected;
         r.runs_sum += runs_since;
+        if (runs_since <= 1) ++r.within1;
         if (runs_since <= 2) ++r.within2;
         if (runs_since <= 3) ++r.within3;
       }
@@ -488,13 +497,18 @@ void PrintHealthy(const char* source, const char* metric, const HealthyResult& h
 
 void PrintDetect(const char* source, const char* scenario, const char* metric,
                  const DetectResult& d) {
+  std::string early;
+  for (const auto& e : d.early) early += " " + e;
+  if (!early.empty()) early = " (" + early.substr(1) + ")";
   std::printf(
-      "| %-9s | %-9s | %-8s | %4d trials | within 2 runs: %5.1f%%, within 3: %5.1f%%, "
-      "detected %5.1f%% (mean %.2f runs), %d early alerts | within 2 runs: %5.1f%%, "
+      "| %-9s | %-9s | %-8s | %4d trials | within 1 run: %5.1f%%, 2: %5.1f%%, 3: %5.1f%%, "
+      "detected %5.1f%% (mean %.2f runs), %d early alerts%s | within 1 run: %5.1f%%, 2: %5.1f%%, "
       "detected in 20 runs %5.1f%% |\n",
-      source, scenario, metric, d.trials, Pct(d.within2, d.trials), Pct(d.within3, d.trials),
-      Pct(d.detected, d.trials), d.detected ? d.runs_sum / d.detected : 0.0, d.early_alerts,
-      Pct(d.naive_within2, d.trials), Pct(d.naive_detected, d.trials));
+      source, scenario, metric, d.trials, Pct(d.within1, d.trials), Pct(d.within2, d.trials),
+      Pct(d.within3, d.trials), Pct(d.detected, d.trials),
+      d.detected ? d.runs_sum / d.detected : 0.0, d.early_alerts, early.c_str(),
+      Pct(d.naive_within1, d.trials), Pct(d.naive_within2, d.trials),
+      Pct(d.naive_detected, d.trials));
 }
 
 void PrintPeers(const char* source, const PeerResult& p) {
@@ -528,6 +542,10 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
     c.peer_min_percent = v;
   else if (k == "peer_sigmas")
     c.peer_sigmas = v;
+  else if (k == "trend_min_runs")
+    c.trend_min_runs = static_cast<int>(v);
+  else if (k == "trend_min_span_days")
+    c.trend_min_span_days = v;
   else if (k == "trend_alpha")
     c.trend_alpha = v;
   else if (k == "trend_min_percent_per_month")
