@@ -49,7 +49,7 @@ TEST(Series, NamesAndMetricsPerTest) {
 
 TEST(Series, EvaluateSeriesGivesChangeAndTrend) {
   std::vector<Sample> h;
-  for (int i = 0; i < 12; ++i)
+  for (int i = 0; i < 14; ++i)
     h.push_back(Sample{i + 1, 1'767'225'600 + i * 7 * 86400, 200.0 + (i % 3)});
   auto vs = EvaluateSeries(SeriesKey{"d", "", "seq", "qd8-1m", "mb_per_s"}, h, DetectionConfig{});
   ASSERT_EQ(vs.size(), 2u);

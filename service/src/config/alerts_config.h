@@ -24,7 +24,7 @@ struct DetectionConfig {
   double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
   double confirm_sigmas = 3.5;      // pair band (slowdown): sigmas of a mean of two runs
   double confirm_min_percent = 10;  // pair band half-width at least this % of the baseline
-  int trend_min_runs = 10;          // good runs needed before a trend is judged
+  int trend_min_runs = 13;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
   double trend_window_days = 180;   // the trend looks at runs this recent
   double trend_alpha = 0.001;       // Mann-Kendall one-sided significance level
