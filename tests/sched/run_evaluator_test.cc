@@ -123,6 +123,22 @@ TEST(RunEvaluatorNames, JudgedTests) {
     EXPECT_FALSE(IsJudgedTest(t));
 }
 
+// A drive that dropped 15% and stayed there: its alert stays open for good.
+// Judged only against the newest 500 runs, the baseline would slide to the
+// slow level once the healthy runs left the window, the runs would turn
+// "clear" and the alert would resolve itself after ~500 runs.
+TEST_F(RunEvaluatorTest, PermanentDropStaysAlertedAfterHundredsOfRuns) {
+  for (int i = 0; i < 10; ++i) SeqRun(i % 2 ? 101.0 : 99.0);
+  for (int i = 0; i < 520; ++i) SeqRun(85.0 + (i % 3) * 0.5);
+  auto active = Alerts("active");
+  ASSERT_EQ(active.size(), 1u) << "the alert of the slow drive resolved itself";
+  EXPECT_EQ(active[0].condition, "slowdown:seq:qd8-1m:mb_per_s");
+  Verdict last = Measure(85.0);
+  EXPECT_NE(last.kind, VerdictKind::kClear) << last.summary;
+  ASSERT_TRUE(last.baseline_median.has_value()) << last.summary;
+  EXPECT_GT(*last.baseline_median, 95.0) << last.summary;
+}
+
 TEST_F(RunEvaluatorTest, DropIsConfirmedThenAlertedThenResolved) {
   for (double v : {100.0, 101.0, 99.0, 100.5}) SeqRun(v);
   EXPECT_TRUE(Alerts().empty());

@@ -1,5 +1,7 @@
 #include "sched/run_evaluator.h"
 
+#include <algorithm>
+
 #include "base/log.h"
 #include "detect/peer_detector.h"
 #include "detect/series.h"
@@ -21,8 +23,30 @@ HistoryQuery QueryFor(const std::string& drive_id, const detect::SeriesSpec& spe
   q.variant = spec.variant;
   q.block_size = spec.block_size;
   q.queue_depth = spec.queue_depth;
-  q.limit = 500;  // the newest runs; the trend window and baseline fit well inside
+  q.limit = 500;  // the newest runs: the runs judged and the trend window
   return q;
+}
+
+// A drive's samples for detection, oldest first without repeats: the oldest
+// since `since` (its baseline: up to 2 x baseline_max_runs, room for runs
+// the baseline skips) and the newest 500. With only the newest, a drive
+// tested daily for years would see its baseline slide forward with the
+// window and absorb a slow decline.
+Result<std::vector<MeasurementSample>> DetectionHistory(Store& store, HistoryQuery q,
+                                                        std::int64_t since,
+                                                        const DetectionConfig& cfg) {
+  DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> newest, store.History(q));
+  if (static_cast<int>(newest.size()) < q.limit) return newest;  // the whole history
+  HistoryQuery head = q;
+  head.oldest = true;
+  head.since = since;
+  head.limit = 2 * std::max(cfg.baseline_max_runs, cfg.baseline_runs);
+  DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> oldest, store.History(head));
+  std::vector<MeasurementSample> out;
+  for (auto& s : oldest)
+    if (s.at < newest.front().at) out.push_back(std::move(s));  // before the newest window
+  for (auto& s : newest) out.push_back(std::move(s));
+  return out;
 }
 
 // Siblings of a drive: present members of its vdev with the same model.
@@ -97,8 +121,9 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   for (const auto& point : points) {
     if (point.test != run.test || point.contended || point.partial) continue;
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
-      DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> hist,
-                          store_.History(QueryFor(drive->id, spec)));
+      DP_ASSIGN_OR_RETURN(
+          std::vector<MeasurementSample> hist,
+          DetectionHistory(store_, QueryFor(drive->id, spec), baseline_since, config_));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
       for (auto& v : detect::EvaluateSeries(spec.key, samples, config_, baseline_since))
         out.push_back(std::move(v));

@@ -198,16 +198,18 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
     return InvalidArgument("History: drive_id, test and metric are required");
   std::lock_guard lock(mu_);
   // One range scan of measurements_history (drive_id, test, metric, at),
-  // newest first so LIMIT keeps the most recent samples.
-  DP_ASSIGN_OR_RETURN(
-      Statement st,
-      db_->Prepare("SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
-                   "  block_size, queue_depth FROM measurements "
-                   "WHERE drive_id = ?1 AND test = ?2 AND metric = ?3 AND at >= ?4 "
-                   "  AND (?5 = '' OR zone = ?5) AND (?6 = '' OR stroke = ?6) "
-                   "  AND (?7 = '' OR variant = ?7) AND (?8 = 0 OR block_size = ?8) "
-                   "  AND (?9 = 0 OR queue_depth = ?9) "
-                   "ORDER BY at DESC, id DESC LIMIT ?10"));
+  // newest first so LIMIT keeps the most recent samples (or oldest first,
+  // for the oldest).
+  const std::string sql =
+      "SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
+      "  block_size, queue_depth FROM measurements "
+      "WHERE drive_id = ?1 AND test = ?2 AND metric = ?3 AND at >= ?4 "
+      "  AND (?5 = '' OR zone = ?5) AND (?6 = '' OR stroke = ?6) "
+      "  AND (?7 = '' OR variant = ?7) AND (?8 = 0 OR block_size = ?8) "
+      "  AND (?9 = 0 OR queue_depth = ?9) " +
+      std::string(q.oldest ? "ORDER BY at ASC, id ASC" : "ORDER BY at DESC, id DESC") +
+      " LIMIT ?10";
+  DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(sql));
   st.Bind(1, q.drive_id)
       .Bind(2, q.test)
       .Bind(3, q.metric)
@@ -233,7 +235,7 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
     s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
     out.push_back(std::move(s));
   }));
-  std::reverse(out.begin(), out.end());
+  if (!q.oldest) std::reverse(out.begin(), out.end());
   return out;
 }
 

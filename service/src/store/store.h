@@ -62,6 +62,9 @@ struct HistoryQuery {
   std::uint32_t queue_depth = 0;  // 0 = any
   std::int64_t since = 0;         // at >= since
   int limit = 1000;               // <= 0: no limit
+  // false: the newest `limit` samples; true: the oldest (where a baseline
+  // is). Either way the result is oldest first.
+  bool oldest = false;
 };
 
 struct MeasurementSample {
