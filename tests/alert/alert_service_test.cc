@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "base/fake_clock.h"
 
 namespace dp {
@@ -38,6 +43,80 @@ TEST(AlertService, OneAlertPerDriveAndConditionAndNotificationsCarryTheDriveName
   EXPECT_EQ(rec.got[0].Drive(), "sda");
   EXPECT_EQ(rec.got[0].alert.id, 1);
   EXPECT_EQ(rec.got[2].Drive(), "wwn-2");
+}
+
+TEST(AlertService, ResolveActiveClosesOnlyTheMatchesWithTheirReasonAndNoNotification) {
+  FakeClock clock;
+  InMemoryAlertRepository repo;
+  Recorder rec;
+  AlertService svc(repo, &rec, clock, AlertServiceOptions{});
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "slowdown:seq", VerdictKind::kSlowdown)).ok());
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "smart:pending_sectors", VerdictKind::kSmart)).ok());
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-2", "slowdown:seq", VerdictKind::kSlowdown)).ok());
+  const std::size_t sent = rec.got.size();
+  auto done = svc.ResolveActive(
+      [](const Alert& a) { return a.drive_id == "wwn-1" && a.condition == "slowdown:seq"; },
+      "re-baselined: firmware changed", 1234);
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  ASSERT_EQ(done->size(), 1u);
+  EXPECT_EQ((*done)[0].state, "resolved");
+  EXPECT_EQ((*done)[0].resolution, "re-baselined: firmware changed");
+  EXPECT_EQ((*done)[0].resolved_at, 1234);
+  EXPECT_EQ(rec.got.size(), sent);
+  int active = 0;
+  for (const auto& a : repo.All()) active += a.state != "resolved";
+  EXPECT_EQ(active, 2);
+}
+
+// A repository whose reads of an open alert take a while, so that a verdict
+// being applied (read, decide, write back) overlaps a concurrent resolution.
+class SlowReads final : public AlertRepository {
+ public:
+  Result<std::optional<Alert>> OpenAlertFor(const std::string& drive_id,
+                                            const std::string& condition) override {
+    auto a = inner.OpenAlertFor(drive_id, condition);
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    return a;
+  }
+  Result<std::int64_t> InsertAlert(const Alert& a) override { return inner.InsertAlert(a); }
+  Status UpdateAlert(const Alert& a) override { return inner.UpdateAlert(a); }
+  Result<std::vector<Alert>> ActiveAlerts() override { return inner.ActiveAlerts(); }
+  Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return inner.GetAlert(id); }
+  InMemoryAlertRepository inner;
+};
+
+// Verdicts applied on one thread while another resolves: an alert once
+// resolved is never written back open (a firing verdict opens a new one).
+// Without the service's lock around the resolution this fails.
+TEST(AlertService, ResolvedAlertIsNeverReopenedByAConcurrentVerdict) {
+  FakeClock clock;
+  SlowReads repo;
+  AlertService svc(repo, nullptr, clock, AlertServiceOptions{});
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "slowdown:seq", VerdictKind::kSlowdown)).ok());
+  std::atomic<bool> stop{false};
+  std::thread verdicts([&] {
+    while (!stop) {
+      (void)svc.OnVerdict(V("wwn-1", "slowdown:seq", VerdictKind::kSlowdown));
+      std::this_thread::yield();
+    }
+  });
+  std::vector<std::int64_t> resolved_ids;
+  for (int i = 0; i < 100; ++i) {
+    auto done = svc.ResolveActive([](const Alert&) { return true; }, "re-baselined", 1);
+    ASSERT_TRUE(done.ok());
+    for (const auto& a : *done) resolved_ids.push_back(a.id);
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  stop = true;
+  verdicts.join();
+  ASSERT_FALSE(resolved_ids.empty());
+  for (const auto& a : repo.inner.All()) {
+    bool was_resolved =
+        std::find(resolved_ids.begin(), resolved_ids.end(), a.id) != resolved_ids.end();
+    if (was_resolved) {
+      EXPECT_EQ(a.state, "resolved") << "alert " << a.id << " was reopened";
+    }
+  }
 }
 
 TEST(AlertService, RemindersAckAndResolveThroughTheRepository) {

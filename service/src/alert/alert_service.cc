@@ -67,4 +67,37 @@ Result<Alert> AlertService::Acknowledge(std::int64_t id) {
   return d.alert;
 }
 
+Result<std::vector<Alert>> AlertService::ResolveActive(
+    const std::function<bool(const Alert&)>& match, const std::string& resolution,
+    std::int64_t at) {
+  std::lock_guard lock(mu_);
+  return ResolveActiveAlerts(repo_, match, resolution, at);
+}
+
+Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
+                                               const std::function<bool(const Alert&)>& match,
+                                               const std::string& resolution, std::int64_t at) {
+  DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo.ActiveAlerts());
+  std::vector<Alert> resolved;
+  Status first_error;
+  for (Alert a : active) {
+    if (!match(a)) continue;
+    a.state = "resolved";
+    a.resolved_at = at;
+    a.updated_at = at;
+    a.clear_streak = 0;
+    a.resolution = resolution;
+    Status s = repo.UpdateAlert(a);
+    if (!s.ok()) {
+      LogError("alert #" + std::to_string(a.id) + " not resolved: " + s.ToString());
+      if (first_error.ok()) first_error = s;
+      continue;
+    }
+    LogInfo("alert #" + std::to_string(a.id) + " (" + a.condition + ") resolved: " + resolution);
+    resolved.push_back(std::move(a));
+  }
+  if (!first_error.ok()) return first_error;
+  return resolved;
+}
+
 }  // namespace dp

@@ -6,6 +6,7 @@
 // Owned by the composition root.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,6 +24,14 @@ struct AlertServiceOptions {
   std::string host;    // shown in notifications
 };
 
+// Resolves, at `at` (unix seconds) and with `resolution` as the reason, the
+// active alerts of `repo` that `match` selects; returns them as stored. Every
+// match is attempted; the first failure is returned. Not locked: use
+// AlertService::ResolveActive while an AlertService runs on the repository.
+Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
+                                               const std::function<bool(const Alert&)>& match,
+                                               const std::string& resolution, std::int64_t at);
+
 class AlertService {
  public:
   // notifier may be null (store only).
@@ -38,6 +47,11 @@ class AlertService {
   // POST /api/v1/alerts/{id}/ack. NotFound for an unknown id,
   // FailedPrecondition for a resolved alert.
   Result<Alert> Acknowledge(std::int64_t id);
+  // Resolves the active alerts `match` selects (ResolveActiveAlerts) under
+  // the same lock as OnVerdict, so a verdict applied at the same moment
+  // cannot write one of them back open. Sends no notification.
+  Result<std::vector<Alert>> ResolveActive(const std::function<bool(const Alert&)>& match,
+                                           const std::string& resolution, std::int64_t at);
 
  private:
   Result<std::optional<Alert>> Apply(AlertDecision d);

@@ -118,7 +118,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   Daemon* self = d.get();
   d->discovery_ = std::make_unique<DiscoveryService>(
       d->config_, *d->runner_, *d->store_, d->clock_,
-      [self](const DiscoveryReport& report) { self->OnDiscovery(report); });
+      [self](const DiscoveryReport& report) { self->OnDiscovery(report); }, d->alerts_.get());
 
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));

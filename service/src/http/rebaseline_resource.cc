@@ -58,7 +58,7 @@ Response Rebaseline(const ApiContext& ctx, const Request& request, const PathPar
   mark->at = ToUnixSeconds(ctx.clock->Now());
   mark->who = "api " + request.remote;
   StoreAlertRepository alerts(*ctx.store);
-  auto done = RequestRebaseline(*ctx.store, alerts, *mark);
+  auto done = RequestRebaseline(*ctx.store, alerts, *mark, ctx.alerts);
   if (!done.ok()) return StatusResponse(done.status());
   nlohmann::json resolved = nlohmann::json::array();
   for (const Alert& a : done->resolved) resolved.push_back(AlertToJson(a));

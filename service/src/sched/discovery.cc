@@ -156,7 +156,7 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
   if (pools.ok()) DP_RETURN_IF_ERROR(store.RecordPools(report.pools, report.at));
   StoreAlertRepository alerts(store);
   for (RebaselineMark& mark : firmware_changes) {
-    auto done = RequestRebaseline(store, alerts, mark);
+    auto done = RequestRebaseline(store, alerts, mark, options.alerts);
     if (!done.ok()) {
       report.warnings.push_back(mark.drive_id + ": re-baseline after a firmware change: " +
                                 done.status().ToString());
@@ -193,12 +193,13 @@ Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& 
 }
 
 DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& store,
-                                   const Clock& clock, PassFn on_pass)
+                                   const Clock& clock, PassFn on_pass, AlertService* alerts)
     : config_(std::move(config)),
       runner_(runner),
       store_(store),
       clock_(clock),
-      on_pass_(std::move(on_pass)) {}
+      on_pass_(std::move(on_pass)),
+      alerts_(alerts) {}
 
 DiscoveryService::~DiscoveryService() { Stop(); }
 
@@ -236,7 +237,9 @@ Status DiscoveryService::last_status() const {
 
 void DiscoveryService::Loop() {
   while (true) {
-    auto report = RunDiscovery(config_, runner_, store_, clock_);
+    DiscoveryOptions options;
+    options.alerts = alerts_;
+    auto report = RunDiscovery(config_, runner_, store_, clock_, options);
     Status status = report.ok() ? Status::Ok() : report.status();
     if (report.ok()) {
       LogInfo("discovery: " + report->Summary());

@@ -32,8 +32,13 @@
 
 namespace dp {
 
+class AlertService;  // alert/alert_service.h
+
 struct DiscoveryOptions {
   bool read_smart = true;  // false: drives and pools only (fast)
+  // The daemon's alert service: a firmware change resolves the drive's
+  // slowdown alerts under its lock (sched/rebaseline.h). Null: directly.
+  AlertService* alerts = nullptr;
 };
 
 struct DiscoveryReport {
@@ -91,7 +96,7 @@ class DiscoveryService {
  public:
   using PassFn = std::function<void(const DiscoveryReport&)>;
   DiscoveryService(Config config, CommandRunner& runner, Store& store, const Clock& clock,
-                   PassFn on_pass = {});
+                   PassFn on_pass = {}, AlertService* alerts = nullptr);
   ~DiscoveryService();
   DiscoveryService(const DiscoveryService&) = delete;
   DiscoveryService& operator=(const DiscoveryService&) = delete;
@@ -114,6 +119,7 @@ class DiscoveryService {
   Store& store_;
   const Clock& clock_;
   const PassFn on_pass_;
+  AlertService* const alerts_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

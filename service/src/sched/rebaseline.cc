@@ -24,7 +24,7 @@ bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
 }
 
 Result<RebaselineOutcome> RequestRebaseline(Store& store, AlertRepository& alerts,
-                                            RebaselineMark mark) {
+                                            RebaselineMark mark, AlertService* service) {
   DP_RETURN_IF_ERROR(ValidateRebaselineTest(mark.test));
   if (mark.reason.empty()) mark.reason = "re-baseline requested";
   RebaselineOutcome out;
@@ -35,26 +35,13 @@ Result<RebaselineOutcome> RequestRebaseline(Store& store, AlertRepository& alert
           FormatUtc(FromUnixSeconds(mark.at)) + ": " + mark.reason +
           (mark.who.empty() ? "" : " [" + mark.who + "]"));
 
-  DP_ASSIGN_OR_RETURN(std::vector<Alert> active, alerts.ActiveAlerts());
-  Status first_error;
-  for (Alert a : active) {
-    if (a.drive_id != mark.drive_id || !ClosedByRebaseline(a.condition, mark.test)) continue;
-    a.state = "resolved";
-    a.resolved_at = mark.at;
-    a.updated_at = mark.at;
-    a.clear_streak = 0;
-    a.resolution = "re-baselined: " + mark.reason;
-    Status s = alerts.UpdateAlert(a);
-    if (!s.ok()) {
-      LogError("rebaseline: alert " + std::to_string(a.id) + " not resolved: " + s.ToString());
-      if (first_error.ok()) first_error = s;
-      continue;
-    }
-    LogInfo("rebaseline: alert " + std::to_string(a.id) + " (" + a.condition +
-            ") resolved: " + a.resolution);
-    out.resolved.push_back(std::move(a));
-  }
-  if (!first_error.ok()) return first_error;
+  auto match = [&mark](const Alert& a) {
+    return a.drive_id == mark.drive_id && ClosedByRebaseline(a.condition, mark.test);
+  };
+  const std::string resolution = "re-baselined: " + mark.reason;
+  DP_ASSIGN_OR_RETURN(out.resolved,
+                      service ? service->ResolveActive(match, resolution, mark.at)
+                              : ResolveActiveAlerts(alerts, match, resolution, mark.at));
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "alert/alert_repository.h"
+#include "alert/alert_service.h"
 #include "base/result.h"
 #include "base/status.h"
 #include "model/alert.h"
@@ -44,8 +45,12 @@ bool ClosedByRebaseline(const std::string& condition, const std::string& test);
 // the drive at mark.at. Errors: an invalid test or unknown drive
 // (InvalidArgument), store failures. The mark is kept even if resolving an
 // alert fails (the error is returned; the next request resolves the rest).
+// With `service` (the daemon's AlertService over `alerts`), the alerts are
+// resolved under its lock, so a run evaluated at the same moment cannot
+// reopen them.
 Result<RebaselineOutcome> RequestRebaseline(Store& store, AlertRepository& alerts,
-                                            RebaselineMark mark);
+                                            RebaselineMark mark,
+                                            AlertService* service = nullptr);
 
 // The re-baseline time that applies to `test` of the drive (0 = never): what
 // RunEvaluator hands detect as baseline_since.
