@@ -452,6 +452,22 @@ TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
   EXPECT_EQ(Get("/api/v1/drives/nope/history?test=seq&metric=iops").status, 404);
 }
 
+// A drive that dropped and stayed slow for longer than the window: the band
+// drawn is still the one formed at its healthy start (as detection's is).
+TEST_F(ResourcesTest, HistoryBandComesFromTheStartWhenTheWindowIsCut) {
+  for (int i = 0; i < 10; ++i)
+    AddRun("seq", RunOutcome::kOk, 1700000000 + i * 3600, {SeqPoint(i % 2 ? 201 : 199)});
+  for (int i = 10; i < 40; ++i)
+    AddRun("seq", RunOutcome::kOk, 1700000000 + i * 3600, {SeqPoint(170 + i % 3)});
+  auto cut = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s&limit=20").body);
+  ASSERT_EQ(cut["series"].size(), 1u);
+  EXPECT_EQ(cut["series"][0]["samples"].size(), 20u);
+  ASSERT_TRUE(cut["series"][0]["baseline"].is_object()) << cut.dump();
+  EXPECT_NEAR(cut["series"][0]["baseline"]["median"].get<double>(), 200, 1.5) << cut.dump();
+  auto whole = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s").body);
+  EXPECT_NEAR(whole["series"][0]["baseline"]["median"].get<double>(), 200, 1.5);
+}
+
 // --- schedule and metrics
 
 TEST_F(ResourcesTest, ScheduleFromSchedulerOrPlan) {

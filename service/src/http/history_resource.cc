@@ -10,6 +10,7 @@
 // The baseline and band are detect's own (ComputeBaseline/BandOf) over the
 // returned samples since that re-baseline, so the page shows the band the
 // detector judges against.
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -65,6 +66,20 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   if (!samples.ok()) return StatusResponse(samples.status());
   auto since = BaselineSince(*ctx.store, drive->id, hq.test);
   if (!since.ok()) return StatusResponse(since.status());
+  // When the window cut off older samples, the baselines (which sit at the
+  // start, from the re-baseline on) come from the oldest samples instead, as
+  // the evaluator's do: otherwise a drive that stayed slow for longer than
+  // the window would be drawn inside a band formed at its slow level.
+  std::map<std::string, std::vector<MeasurementSample>> baseline_samples;
+  if (hq.limit > 0 && static_cast<int>(samples->size()) >= hq.limit) {
+    HistoryQuery head = hq;
+    head.oldest = true;
+    head.since = *since;
+    head.limit = 16 * std::max(ctx.detection.baseline_max_runs, ctx.detection.baseline_runs);
+    auto oldest = ctx.store->History(head);
+    if (!oldest.ok()) return StatusResponse(oldest.status());
+    for (MeasurementSample& s : *oldest) baseline_samples[SeriesKeyOf(s)].push_back(std::move(s));
+  }
 
   // Group into series, keeping first-seen order and chronological samples.
   std::vector<std::string> order;
@@ -85,7 +100,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"value", s.value},
                         {"contended", s.contended},
                         {"partial", s.partial}});
-    auto det = detect::ToSamples(list);
+    auto base = baseline_samples.find(key);
+    auto det = detect::ToSamples(base != baseline_samples.end() ? base->second : list);
     detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since);
     nlohmann::json baseline = nullptr;
     if (b.runs > 0) {
