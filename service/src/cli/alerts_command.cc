@@ -126,25 +126,17 @@ int RunAlertsCommand(const Args& args) {
       case FlagParse::kNotMine:
         break;
     }
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "diskpulse alerts: %s needs a value\n", a.c_str());
-        return false;
-      }
-      out = args[++i];
-      return true;
-    };
+    FlagParse option = FlagParse::kNotMine;
+    for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--state", &state},
+                               {"--drive", &drive}})
+      if (option == FlagParse::kNotMine) option = TakeOption(args, i, name, "alerts", *field);
+    if (option == FlagParse::kError) return 2;
+    if (option == FlagParse::kConsumed) continue;
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;
     } else if (a == "--json") {
       json = true;
-    } else if (a == "--state") {
-      if (!value(state)) return 2;
-    } else if (a.starts_with("--state=")) {
-      state = a.substr(8);
-    } else if (a == "--drive") {
-      if (!value(drive)) return 2;
     } else if (action.empty() && (a == "ack" || a == "test" || a == "list")) {
       action = a;
     } else if (action == "ack" && id.empty() && !a.starts_with("-")) {

@@ -14,50 +14,52 @@ const char* const kClientFlagsUsage =
     "  --ca-file FILE     https: trust this certificate (PEM)\n"
     "  --insecure         https: do not verify the certificate\n";
 
+FlagParse TakeOption(const Args& args, std::size_t& i, std::string_view name,
+                     std::string_view command, std::string& out) {
+  const std::string& a = args[i];
+  if (a.size() > name.size() && a.starts_with(name) && a[name.size()] == '=') {
+    out = a.substr(name.size() + 1);
+    return FlagParse::kConsumed;
+  }
+  if (a != name) return FlagParse::kNotMine;
+  if (i + 1 >= args.size()) {
+    std::fprintf(stderr, "diskpulse %.*s: %s needs a value\n", static_cast<int>(command.size()),
+                 command.data(), a.c_str());
+    return FlagParse::kError;
+  }
+  out = args[++i];
+  return FlagParse::kConsumed;
+}
+
 FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions& options,
                           std::string_view command) {
-  std::string a = args[i];
-  std::string inline_value;
-  bool has_inline = false;
-  if (a.starts_with("--")) {
-    if (auto eq = a.find('='); eq != std::string::npos) {
-      inline_value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      has_inline = true;
-    }
+  for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--url", &options.url},
+                             {"--token", &options.token},
+                             {"--ca-file", &options.ca_file}}) {
+    FlagParse p = TakeOption(args, i, name, command, *field);
+    if (p != FlagParse::kNotMine) return p;
   }
-  auto value = [&](std::string& out) {
-    if (has_inline) {
-      out = inline_value;
-      return true;
-    }
-    if (i + 1 >= args.size()) {
-      std::fprintf(stderr, "diskpulse %.*s: %s needs a value\n", static_cast<int>(command.size()),
-                   command.data(), a.c_str());
-      return false;
-    }
-    out = args[++i];
-    return true;
-  };
-  if (a == "--url") return value(options.url) ? FlagParse::kConsumed : FlagParse::kError;
-  if (a == "--token") return value(options.token) ? FlagParse::kConsumed : FlagParse::kError;
-  if (a == "--ca-file") return value(options.ca_file) ? FlagParse::kConsumed : FlagParse::kError;
-  if (a == "--insecure" && !has_inline) {
+  if (args[i] == "--insecure") {
     options.insecure = true;
     return FlagParse::kConsumed;
   }
-  if (a == "--timeout") {
-    std::string v;
-    if (!value(v)) return FlagParse::kError;
-    char* end = nullptr;
-    double s = std::strtod(v.c_str(), &end);
-    if (v.empty() || !end || *end || s <= 0) {
-      std::fprintf(stderr, "diskpulse %.*s: --timeout needs a number of seconds\n",
-                   static_cast<int>(command.size()), command.data());
+  std::string v;
+  switch (TakeOption(args, i, "--timeout", command, v)) {
+    case FlagParse::kNotMine:
+      break;
+    case FlagParse::kError:
       return FlagParse::kError;
+    case FlagParse::kConsumed: {
+      char* end = nullptr;
+      double s = std::strtod(v.c_str(), &end);
+      if (v.empty() || !end || *end || s <= 0) {
+        std::fprintf(stderr, "diskpulse %.*s: --timeout needs a number of seconds\n",
+                     static_cast<int>(command.size()), command.data());
+        return FlagParse::kError;
+      }
+      options.timeout = std::chrono::milliseconds(static_cast<long long>(s * 1000));
+      return FlagParse::kConsumed;
     }
-    options.timeout = std::chrono::milliseconds(static_cast<long long>(s * 1000));
-    return FlagParse::kConsumed;
   }
   return FlagParse::kNotMine;
 }

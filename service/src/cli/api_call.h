@@ -23,6 +23,13 @@ enum class FlagParse { kNotMine, kConsumed, kError };
 FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions& options,
                           std::string_view command);
 
+// Consumes args[i] when it is the option `name` ("--test") with its value,
+// given as "--test VALUE" or "--test=VALUE", into `out` (advancing i past a
+// separate value). kError (printed as "diskpulse COMMAND: --test needs a
+// value") when the value is missing; kNotMine for any other argument.
+FlagParse TakeOption(const Args& args, std::size_t& i, std::string_view name,
+                     std::string_view command, std::string& out);
+
 // Usage lines for the flags above.
 extern const char* const kClientFlagsUsage;
 

@@ -43,25 +43,16 @@ int RunRebaselineCommand(const Args& args) {
       case FlagParse::kNotMine:
         break;
     }
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "diskpulse rebaseline: %s needs a value\n", a.c_str());
-        return false;
-      }
-      out = args[++i];
-      return true;
-    };
+    FlagParse option = FlagParse::kNotMine;
+    for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--test", &test},
+                               {"-t", &test},
+                               {"--reason", &reason}})
+      if (option == FlagParse::kNotMine) option = TakeOption(args, i, name, "rebaseline", *field);
+    if (option == FlagParse::kError) return 2;
+    if (option == FlagParse::kConsumed) continue;
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;
-    } else if (a == "--test" || a == "-t") {
-      if (!value(test)) return 2;
-    } else if (a.starts_with("--test=")) {
-      test = a.substr(7);
-    } else if (a == "--reason") {
-      if (!value(reason)) return 2;
-    } else if (a.starts_with("--reason=")) {
-      reason = a.substr(9);
     } else if (a == "--json") {
       json = true;
     } else if (!a.starts_with("-") && drive.empty()) {
