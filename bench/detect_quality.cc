@@ -1,5 +1,5 @@
 // detect_quality: measures how well diskpulse's detectors tell a degrading
-// drive from a healthy one (issue 5, "Detection quality"), and compares them
+// drive from a healthy one, and compares them
 // with the naive rule "one run 20% below (latency: above) the mean of the
 // last 5 runs" on the very same series. Not a test: it prints a table.
 //

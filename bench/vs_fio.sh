@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Accuracy and cost of `diskpulse bench` against fio, the reference tool, on the
-# same loop device (issue 3). Not a test: a benchmark that prints figures.
+# same loop device. Not a test: a benchmark that prints figures.
 #   - seq 1 MiB QD8 MB/s and 4 KiB QD32 IOPS: diskpulse / fio (target >= 0.97),
 #     CPU seconds per GiB read for both (target: diskpulse <= fio);
 #   - a kernel-throttled device (cgroup v1 blkio read_bps_device /

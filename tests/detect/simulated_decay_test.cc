@@ -1,6 +1,6 @@
 // Months of weekly runs on a FakeClock against a SimulatedEngine drive: a
 // drive that starts decaying at a known time is alerted after it starts and
-// not before; a steady drive never is (issue 5, "simulated-months test").
+// not before; a steady drive never is.
 #include <gtest/gtest.h>
 
 #include <random>

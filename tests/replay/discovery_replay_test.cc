@@ -375,8 +375,8 @@ TEST(RecordCommandTest, RecordThenReplayMatchesLive) {
   EXPECT_EQ(RunCli("record " + rec + " -c " + config).exit_code, 2);  // not empty: refused
 }
 
-// Discovery re-baselines a drive whose firmware version changed (issue 5:
-// "re-baselined on request, e.g. after a firmware update"): sda's udev
+// Discovery re-baselines a drive whose firmware version changed, as
+// after a firmware update: sda's udev
 // revision is rewritten between passes, as a firmware update and a reboot would.
 class FirmwareRebaselineTest : public NasReplayTest {
  protected:

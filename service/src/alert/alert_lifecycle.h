@@ -1,4 +1,4 @@
-// The alert lifecycle as pure functions (issue 5): open -> acknowledged ->
+// The alert lifecycle as pure functions: open -> acknowledged ->
 // resolved, one active alert per (drive, condition), auto-resolve after
 // policy.resolve_after_clear_runs clear evaluations in a row, reminders for
 // unacknowledged alerts on a diminishing schedule (first_reminder after the

@@ -1,4 +1,4 @@
-// Daemon: diskpulsed's composition root (style rule 7). It builds every part
+// Daemon: diskpulsed's composition root. It builds every part
 // in order, owns them, and takes them down in reverse order. main() drives
 // it: Create() (everything that can fail at start-up), Start() (after the
 // optional fork: pid, privileges, threads), Reload() on SIGHUP, Stop().

@@ -1,4 +1,4 @@
-// Renders BenchReports: the `diskpulse bench --json` contract (issue 3) and
+// Renders BenchReports: the `diskpulse bench --json` contract and
 // the human text, laid out like FreeBSD `diskinfo -tv` and CrystalDiskMark.
 // Pure functions.
 #pragma once

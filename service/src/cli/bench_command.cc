@@ -1,6 +1,6 @@
 // `diskpulse bench TARGET... --test T [...]`: runs read-only drive tests (or
 // pool-write on a directory) now, in this process, and prints the figures as
-// `diskinfo -tv`-like text or the JSON of issue 3. SIGINT/SIGTERM cancel the
+// `diskinfo -tv`-like text or the stable JSON of BenchReport. SIGINT/SIGTERM cancel the
 // run: the partial figures are printed flagged as partial and a pool-write
 // scratch file is removed. Exit: 0 whole, 1 partial/failed, 2 bad input,
 // 130 interrupted.

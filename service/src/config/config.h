@@ -1,5 +1,5 @@
 // Config: the whole daemon/CLI configuration, parsed and validated once
-// (style rule 9). Every field is optional in the file; the default is stated
+//. Every field is optional in the file; the default is stated
 // beside it and documented in config/diskpulse.json. Plain value type.
 #pragma once
 
@@ -80,8 +80,8 @@ struct Config {
   InventoryConfig inventory;
   BenchConfig bench;
   std::vector<TargetConfig> targets;
-  nlohmann::json schedules = nlohmann::json::array();  // parsed by sched (issue 5)
-  nlohmann::json alerts = nlohmann::json::object();     // parsed by alert (issue 5)
+  nlohmann::json schedules = nlohmann::json::array();  // parsed by sched
+  nlohmann::json alerts = nlohmann::json::object();     // parsed by alert
   AlertsConfig alerts_config;           // the typed, validated form of `alerts`
 
   // host and port split out of `listen` by validation.

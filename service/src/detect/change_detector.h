@@ -1,8 +1,8 @@
 // EvaluateChange: judges the latest run of one series against the series' own
 // baseline (detect/baseline.h).
 //
-// The rule (issue 5: "a run outside the robust band triggers a confirmation
-// re-test soon after; two consecutive outside -> a slowdown alert"):
+// The rule (a run outside the band triggers a confirmation re-test soon after;
+// two consecutive runs outside -> a slowdown alert):
 //   - the latest good run outside the single-run band on the worse side
 //     -> kNeedsConfirmation (the scheduler re-tests soon);
 //   - the latest two consecutive good runs x1, x2 both outside the single-run

@@ -19,7 +19,7 @@ struct Sample {
   bool partial = false;    // stopped early: never evidence
   bool failed = false;     // the run failed: never evidence
 
-  // Only good samples are evidence (issue 5: contended, partial or failed
+  // Only good samples are evidence (contended, partial or failed
   // runs are never evidence of slowness, nor of health).
   bool Good() const { return !contended && !partial && !failed && std::isfinite(value); }
 };

@@ -1,4 +1,4 @@
-// Alerts (issue 5 item 5).
+// Alerts.
 //   GET  /api/v1/alerts?state=active|open|acknowledged|resolved|all&drive=&limit=
 //        newest first; default state "active" (open or acknowledged).
 //   GET  /api/v1/alerts/{id}

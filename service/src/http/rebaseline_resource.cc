@@ -1,5 +1,5 @@
-// Re-baselining a drive (issue 5: "re-baselined on request, e.g. after a
-// firmware update"; sched/rebaseline.h does the work).
+// Re-baselining a drive on request, e.g. after a firmware update
+// (sched/rebaseline.h does the work).
 //   POST /api/v1/drives/{id}/rebaseline  body (optional):
 //        {"test": "seq", "reason": "new firmware SC61"}
 //        -> 201 {"mark": {id, drive_id, test, at, reason, who},

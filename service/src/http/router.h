@@ -1,6 +1,6 @@
 // Router: maps a Request to the Response of the resource that handles it.
 // Socket-free and pure apart from what the handlers do, so it is tested
-// without a network (style rule 6). Built once (see api.h), then immutable:
+// without a network. Built once (see api.h), then immutable:
 // Route() may be called from any number of threads at once.
 //
 // Patterns are absolute paths whose segments are literals or `{name}`

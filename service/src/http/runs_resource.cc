@@ -1,4 +1,4 @@
-// Runs (issue 5 item 3): run-now, progress, cancel, history.
+// Runs: run-now, progress, cancel, history.
 //   POST /api/v1/runs {"drive": ID-or-name, "test": "seq", "force": false}
 //        -> 202 {"id": N, "run": {...}}; 400 unknown drive/test/body; 503
 //        without a running scheduler. The scheduler stores the run first.

@@ -1,4 +1,4 @@
-// FreeBSD drive discovery through the CommandRunner (issue 4 "inventory"):
+// FreeBSD drive discovery through the CommandRunner:
 // `geom disk list` for the disks and their identity, `camcontrol devlist -v`
 // for the bus, `camcontrol identify` for ATA firmware and the full model,
 // `geom label status` for gpt/gptid/diskid aliases. When geom cannot be run

@@ -1,5 +1,4 @@
-// Parsing Linux /proc/mdstat into Pools of kind "md" (issue 4, "Linux md
-// RAID as a second pool kind"): one pool per array, one vdev (its RAID
+// Parsing Linux /proc/mdstat into Pools of kind "md": one pool per array, one vdev (its RAID
 // level), members with state from the (F)/(S)/(W) flags, and the
 // resync/recovery/check/reshape progress as the pool's scan, so a pool that
 // rebuilds is left alone like a resilvering ZFS pool. Pure function.

@@ -1,4 +1,4 @@
-// Linux drive discovery from a sysfs tree (issue 4 "inventory"): whole disks
+// Linux drive discovery from a sysfs tree: whole disks
 // under SYSFS/block (partitions, loop, ram, zram, dm, md, optical and zvol
 // devices are skipped unless listed in inventory.include), with model,
 // serial, WWN and firmware from udev's database when it has them (the full

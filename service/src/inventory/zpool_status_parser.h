@@ -1,4 +1,4 @@
-// Parsing `zpool status` into Pools (issue 4 "pools"): the text of
+// Parsing `zpool status` into Pools: the text of
 // `zpool status [-P] [-p] [-v]` as printed by OpenZFS on Linux and FreeBSD,
 // Solaris and illumos (old "scrub:"/"reason:" spellings, hand-pasted
 // indentation, import-style rows without counters, nested replacing/spare

@@ -1,5 +1,5 @@
 // BenchPoint / BenchReport: what one measurement run produced, in the shape of
-// the `diskpulse bench --json` contract (issue 3) and the store's
+// the `diskpulse bench --json` contract and the store's
 // runs/measurements/histograms tables. Plain value types.
 #pragma once
 

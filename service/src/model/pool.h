@@ -1,6 +1,6 @@
 // Pool, Vdev, PoolMember: a storage pool's layout and state as reported by
 // `zpool status` (or /proc/mdstat). Plain value types; JSON shape is the
-// `diskpulse pools --json` contract (issue 4).
+// `diskpulse pools --json` contract.
 #pragma once
 
 #include <cstdint>

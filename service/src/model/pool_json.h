@@ -1,4 +1,4 @@
-// The `diskpulse pools --json` contract (issue 4), shared by the CLI and the
+// The `diskpulse pools --json` contract, shared by the CLI and the
 // REST API: {"pools":[{"name","state","scan":{"function","state","percent"},
 // "errors","vdevs":[{"name","type","role","state","members":[{"path","state",
 // "read_errors","write_errors","checksum_errors"}]}]}]}. Unknown values are

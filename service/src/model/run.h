@@ -1,5 +1,5 @@
 // Run: one scheduled or requested test of one drive (or pool directory), with
-// its lifecycle. Stored before anything else reads it (issue 5).
+// its lifecycle. Stored before anything else reads it.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SmartSnapshot: SMART health of one drive at one moment, normalised across
 // ATA, NVMe and SCSI. A field the device does not report is nullopt, never 0.
-// Its JSON is the stable `diskpulse smart --json` contract (issue 4).
+// Its JSON is the stable `diskpulse smart --json` contract.
 #pragma once
 
 #include <cstdint>

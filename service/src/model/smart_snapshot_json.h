@@ -1,4 +1,4 @@
-// The normalised SMART JSON of `diskpulse smart ... --json` (issue 4), a stable
+// The normalised SMART JSON of `diskpulse smart ... --json`, a stable
 // contract shared by the CLI, the REST API and the store: one object with
 // protocol, model, serial, wwn, firmware, capacity_bytes, rotation_rpm,
 // health_passed, temperature_c, power_on_hours, power_cycles,

@@ -1,5 +1,5 @@
 // Discovery: the glue that asks inventory and smart what is on the machine
-// and saves it in the Store (issue 4 "store"): drives (found ones upserted,
+// and saves it in the Store: drives (found ones upserted,
 // vanished ones marked missing, never deleted), pools and their membership,
 // and one SMART snapshot per drive (a sleeping drive is skipped, not woken).
 // RunDiscovery is one pass; DiscoveryService runs it at start-up and then

@@ -1,5 +1,5 @@
 // Exclusion and caps: which queued jobs may start next to the running ones,
-// as pure functions (the scheduler's admission rules, issue 5):
+// as pure functions (the scheduler's admission rules):
 //  - one job per drive at a time, whatever the test;
 //  - members of one vdev never run heavy tests (reads, pool writes) at the
 //    same time (their figures would share the vdev's load and bus);

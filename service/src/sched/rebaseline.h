@@ -1,5 +1,4 @@
-// Re-baselining (issue 5: "own baseline ... re-baselined on request, e.g.
-// after a firmware update"). RequestRebaseline records a mark in the store
+// Re-baselining on request, e.g. after a firmware update. RequestRebaseline records a mark in the store
 // (RunEvaluator then forms the drive's baselines anew from the runs that start
 // at or after it: detect's baseline_since) and resolves the drive's active
 // slowdown and trend alerts — of the mark's test, or of every test — with the

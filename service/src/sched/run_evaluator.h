@@ -1,4 +1,4 @@
-// RunEvaluator: the detection pipeline after a run (issue 5 "Wiring"). For a
+// RunEvaluator: the detection pipeline after a run. For a
 // finished run it loads the history of each series the run measured
 // (detect::SeriesOf, Store::History), asks detect for verdicts — own baseline
 // and confirmation, trend (detect::EvaluateSeries, from the drive's latest

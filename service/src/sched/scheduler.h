@@ -1,4 +1,4 @@
-// Scheduler: runs the configured schedules (issue 5). On every tick it asks
+// Scheduler: runs the configured schedules. On every tick it asks
 // NextDue which (schedule, target) pairs are due, queues one job per test —
 // each stored as a Run *before* anything else can see it — and starts queued
 // jobs that the exclusion rules (sched/exclusion.h) and the deferral rules

@@ -6,7 +6,7 @@
 namespace dp {
 namespace {
 
-// Version 1: the first schema (issue 2). Times are unix seconds; booleans are
+// Version 1: the first schema. Times are unix seconds; booleans are
 // 0/1; "none" is NULL where the model says optional.
 const char* const kSchemaV1 = R"sql(
 -- Drives, keyed by stable identity (WWN, else model+serial), never by /dev name.
@@ -238,8 +238,8 @@ const char* const kSchemaV2 = R"sql(
 ALTER TABLE drives ADD COLUMN controller TEXT NOT NULL DEFAULT '';
 )sql";
 
-// Version 3: re-baseline marks (issue 5: "re-baselined on request, e.g.
-// after a firmware update"). Every request is kept; for a drive x test the
+// Version 3: re-baseline marks (a request, e.g. after a
+// firmware update). Every request is kept; for a drive x test the
 // latest mark applying to it wins (test NULL = every test of the drive).
 // An alert closed by a re-baseline says why in alerts.resolution.
 const char* const kSchemaV3 = R"sql(
