@@ -5,7 +5,8 @@ set -euo pipefail
 
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
       libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
-      procps tzdata python3)  # python3: bench/vs_fio.sh only
+      procps tzdata python3  # python3: bench/vs_fio.sh only
+      prometheus prometheus-alertmanager)  # promtool, amtool: metrics lint, contrib/ rules
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi

@@ -496,35 +496,5 @@ TEST_F(ResourcesTest, ScheduleFromSchedulerOrPlan) {
   EXPECT_EQ(Get("/api/v1/schedule?count=0").status, 400);
 }
 
-TEST_F(ResourcesTest, MetricsHavePerDriveGauges) {
-  AddRun("seq", RunOutcome::kOk, 1700000000, {SeqPoint(180)});
-  AddRun("seq", RunOutcome::kOk, 1700086400, {SeqPoint(201.5)});
-  AddRun("seq", RunOutcome::kFailed, 1700090000, {SeqPoint(5)});
-  AddAlert("slowdown:seq:qd8-1m:mb_per_s");
-  SmartSnapshot s;
-  s.temperature_c = 41;
-  s.reallocated_sectors = 8;
-  ASSERT_TRUE(store_->InsertSmartSnapshot(drive_.id, 1700000000, s).ok());
-  std::string text = Get("/metrics").body;
-  std::string labels = "drive=\"" + drive_.id + "\",name=\"sda\"";
-  EXPECT_NE(text.find("diskpulse_drive_read_mb_per_second{" + labels +
-                      ",test=\"seq\",series=\"qd8 1m\"} 201.5"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("diskpulse_drive_alerts_active{" + labels + "} 1"), std::string::npos);
-  EXPECT_NE(text.find("diskpulse_drive_temperature_celsius{" + labels + "} 41"),
-            std::string::npos);
-  EXPECT_NE(text.find("diskpulse_drive_reallocated_sectors{" + labels + "} 8"),
-            std::string::npos);
-  EXPECT_NE(text.find("diskpulse_alerts_active{severity=\"warning\"} 1"), std::string::npos);
-  EXPECT_NE(text.find("diskpulse_drive_read_latency_p99_seconds{" + labels +
-                      ",test=\"seq\",series=\"qd8 1m\"} 0.005"),
-            std::string::npos);
-  // One HELP/TYPE per family.
-  std::size_t first = text.find("# TYPE diskpulse_drive_read_mb_per_second");
-  ASSERT_NE(first, std::string::npos);
-  EXPECT_EQ(text.find("# TYPE diskpulse_drive_read_mb_per_second", first + 1), std::string::npos);
-}
-
 }  // namespace
 }  // namespace dp::http

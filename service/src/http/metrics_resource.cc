@@ -1,17 +1,82 @@
-// GET /metrics: Prometheus text (one Append* function per subject):
-// process, drive counts, per-drive latest figures of each read test (from
-// the newest ok run of that test), open alerts, SMART temperature and
-// defect counters. Per-drive series carry labels drive (the stable id) and
-// name (sda, ...).
+// GET /metrics: Prometheus text, named by the Prometheus conventions (base
+// units, *_total counters, identity in *_info). Per-drive series carry only
+// the stable `drive` id (plus `test`, `series`, `metric` or `kind` where a
+// drive has several); the /dev name, model, serial and firmware, which
+// change or are long, sit once on diskpulse_drive_info for joins.
+//
+// Subjects, one Append* function each: the process; notifications (from the
+// dispatcher, no database); then everything read from the database: drives
+// and their identity, SMART (a field the drive does not report, or a drive
+// without any snapshot, has no series: absent, never 0), the newest
+// successful figures of each read test, detection state (baseline and the
+// newest figure as a ratio of it, computed by detect's own ComputeBaseline
+// over the samples since the latest re-baseline, as the history endpoint
+// does), runs and alerts.
+//
+// A database that does not answer (locked by another process, failing)
+// stops the database part at its first failed query: the scrape still
+// answers, with what it has and diskpulse_db_up 0.
+#include <algorithm>
 #include <map>
+#include <optional>
 
+#include "alert/alert_dispatcher.h"
 #include "base/clock.h"
+#include "detect/baseline.h"
+#include "detect/sample.h"
+#include "detect/series.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
+#include "sched/rebaseline.h"
 #include "store/store.h"
 
 namespace dp::http {
 namespace {
+
+// Drive tests whose newest successful run is reported; the first five are
+// the read tests detection judges.
+constexpr const char* kDriveTests[] = {"seq",      "zones", "sweep",       "random",    "seek",
+                                       "parallel", "smart", "smart-short", "smart-long"};
+bool IsReadTest(const std::string& t) {
+  return t == "seq" || t == "zones" || t == "sweep" || t == "random" || t == "seek";
+}
+
+// The kinds of alert conditions ("slowdown:seq:...", "smart:pending", ...),
+// reported per drive even when none is open so that a rule sees 0, not nothing.
+constexpr const char* kAlertKinds[] = {"slowdown", "trend", "peer", "smart", "zfs"};
+
+std::string KindOf(const std::string& condition) {
+  return condition.substr(0, condition.find(':'));
+}
+
+// The figures of a bench point: detect's metric name, the Prometheus name
+// (base units) and the factor from the stored unit.
+struct Figure {
+  const char* metric;
+  const char* name;
+  const char* help;
+  double scale;
+};
+constexpr Figure kFigures[] = {
+    {"mb_per_s", "read_bytes_per_second", "Read throughput", 1e6},
+    {"iops", "read_operations_per_second", "Read operations per second", 1},
+    {"access_ms", "access_time_seconds", "Mean access time", 1e-3},
+    {"p99_us", "read_latency_p99_seconds", "99th percentile read latency", 1e-6},
+};
+const Figure* FigureOf(const std::string& metric) {
+  for (const Figure& f : kFigures)
+    if (metric == f.metric) return &f;
+  return nullptr;
+}
+
+// The stored value of `metric` in a point; nullopt when the point has none.
+std::optional<double> ValueOf(const BenchPoint& p, const std::string& metric) {
+  if (metric == "mb_per_s" && p.mb_per_s > 0) return p.mb_per_s;
+  if (metric == "iops" && p.iops > 0) return p.iops;
+  if (metric == "access_ms" && p.access_ms) return *p.access_ms;
+  if (metric == "p99_us" && p.latency) return p.latency->p99_us;
+  return std::nullopt;
+}
 
 void AppendProcessMetrics(MetricsText& m, const ApiContext& ctx) {
   m.Gauge("diskpulse_up", "1 while diskpulsed is serving.", 1);
@@ -21,126 +86,273 @@ void AppendProcessMetrics(MetricsText& m, const ApiContext& ctx) {
           static_cast<double>(ToUnixSeconds(ctx.started_at)));
 }
 
-void AppendDriveMetrics(MetricsText& m, const ApiContext& ctx) {
-  auto drives = ctx.store->ListDrives();
-  m.Gauge("diskpulse_db_up", "1 if the database answered this scrape, else 0.",
-          drives.ok() ? 1 : 0);
-  if (!drives.ok()) return;
-  int present = 0, missing = 0;
-  for (const Drive& d : *drives) (d.present ? present : missing)++;
-  m.Gauge("diskpulse_drives", "Drives known to diskpulse, by presence.", present,
-          {{"state", "present"}});
-  m.Gauge("diskpulse_drives", "Drives known to diskpulse, by presence.", missing,
-          {{"state", "missing"}});
+void AppendNotificationMetrics(MetricsText& m, const ApiContext& ctx) {
+  if (!ctx.dispatcher) return;
+  for (const SinkStats& s : ctx.dispatcher->Stats()) {
+    MetricLabels l = {{"sink", s.name}};
+    m.Counter("diskpulse_notifications_sent_total",
+              "Notifications delivered by each sink since diskpulsed started.",
+              static_cast<double>(s.sent), l);
+    m.Counter("diskpulse_notifications_failed_total",
+              "Notifications a sink gave up on after its last retry, since diskpulsed started.",
+              static_cast<double>(s.failed), l);
+    m.Counter("diskpulse_notifications_dropped_total",
+              "Notifications pushed out of a full queue, since diskpulsed started.",
+              static_cast<double>(s.dropped), l);
+    m.Gauge("diskpulse_notifications_queued", "Notifications waiting to be sent by each sink.",
+            static_cast<double>(s.queued), l);
+  }
 }
 
-// Samples grouped per family, so each family's samples are written together.
-class Families {
+// The database part of one scrape. Every query goes through Ok(): after the
+// first failure the rest is skipped, so a locked database costs one busy
+// timeout, not one per query.
+class DbScrape {
  public:
-  void Add(const std::string& name, const std::string& help, double value, MetricLabels labels) {
-    if (!samples_.count(name)) order_.push_back(name);
-    help_[name] = help;
-    samples_[name].emplace_back(std::move(labels), value);
+  DbScrape(MetricsText& m, const ApiContext& ctx) : m_(m), ctx_(ctx), store_(*ctx.store) {}
+
+  void Collect() {
+    auto drives = store_.ListDrives();
+    if (!Ok(drives)) return;
+    AppendFleet(*drives);
+    AppendAlerts(*drives);
+    if (up_) AppendRuns();
+    for (const Drive& d : *drives) {
+      if (!up_) break;
+      AppendDrive(d);
+    }
   }
-  void WriteTo(MetricsText& m) const {
-    for (const std::string& name : order_)
-      for (const auto& [labels, value] : samples_.at(name))
-        m.Gauge(name, help_.at(name), value, labels);
-  }
+  bool up() const { return up_; }
 
  private:
-  std::vector<std::string> order_;
-  std::map<std::string, std::string> help_;
-  std::map<std::string, std::vector<std::pair<MetricLabels, double>>> samples_;
-};
+  template <typename T>
+  bool Ok(const Result<T>& r) {
+    if (!r.ok()) up_ = false;
+    return r.ok();
+  }
 
-std::string SeriesOf(const BenchPoint& p) {
-  std::string s;
-  auto add = [&](const std::string& part) {
-    if (part.empty()) return;
-    if (!s.empty()) s += " ";
-    s += part;
-  };
-  add(p.zone.value_or(""));
-  add(p.stroke.value_or(""));
-  add(p.variant.value_or(""));
-  if (p.queue_depth) add("qd" + std::to_string(p.queue_depth));
-  if (p.block_size)
-    add(p.block_size % 1048576 == 0 ? std::to_string(p.block_size / 1048576) + "m"
-                                    : std::to_string(p.block_size / 1024) + "k");
-  return s;
-}
+  void AppendFleet(const std::vector<Drive>& drives) {
+    int present = 0, missing = 0;
+    for (const Drive& d : drives) (d.present ? present : missing)++;
+    m_.Gauge("diskpulse_drives", "Drives known to diskpulse, by presence.", present,
+             {{"state", "present"}});
+    m_.Gauge("diskpulse_drives", "Drives known to diskpulse, by presence.", missing,
+             {{"state", "missing"}});
+  }
 
-void AppendPerDriveMetrics(MetricsText& m, const ApiContext& ctx) {
-  auto drives = ctx.store->ListDrives();
-  if (!drives.ok()) return;
-  Families f;
-  auto alerts = ctx.store->ListAlerts(AlertFilter{"active", "", 0});
-  std::map<std::string, int> open_by_drive;
-  std::map<std::string, int> open_by_severity = {{"info", 0}, {"warning", 0}, {"critical", 0}};
-  if (alerts.ok())
-    for (const Alert& a : *alerts) {
-      open_by_drive[a.drive_id]++;
-      open_by_severity[a.severity]++;
+  // Alerts are never deleted, so the count of every alert ever opened is a
+  // counter that survives restarts.
+  void AppendAlerts(const std::vector<Drive>& drives) {
+    auto all = store_.ListAlerts(AlertFilter{"", "", 0});
+    if (!Ok(all)) return;
+    std::map<std::string, int> opened, active_by_severity = {
+                                            {"info", 0}, {"warning", 0}, {"critical", 0}};
+    for (const char* kind : kAlertKinds) opened[kind] = 0;
+    for (const Drive& d : drives)
+      for (const char* kind : kAlertKinds) active_[{d.id, kind}] = 0;
+    for (const Alert& a : *all) {
+      opened[KindOf(a.condition)]++;
+      if (a.state == "resolved") continue;
+      active_by_severity[a.severity]++;
+      if (!a.drive_id.empty()) active_[{a.drive_id, KindOf(a.condition)}]++;
     }
-  for (const auto& [severity, n] : open_by_severity)
-    f.Add("diskpulse_alerts_active", "Open or acknowledged alerts, by severity.", n,
-          {{"severity", severity}});
-  for (const Drive& d : *drives) {
-    MetricLabels id = {{"drive", d.id}, {"name", d.name}};
-    f.Add("diskpulse_drive_present", "1 if the drive was seen by the last discovery.",
-          d.present ? 1 : 0, id);
-    f.Add("diskpulse_drive_alerts_active", "Open or acknowledged alerts of the drive.",
-          open_by_drive[d.id], id);
-    if (auto smart = ctx.store->LatestSmart(d.id); smart.ok() && *smart) {
-      const SmartSnapshot& s = **smart;
-      if (s.temperature_c)
-        f.Add("diskpulse_drive_temperature_celsius", "Temperature in the latest SMART snapshot.",
-              *s.temperature_c, id);
-      if (s.health_passed)
-        f.Add("diskpulse_drive_smart_health_passed", "1 if SMART overall health passed.",
-              *s.health_passed ? 1 : 0, id);
-      if (s.reallocated_sectors)
-        f.Add("diskpulse_drive_reallocated_sectors", "Reallocated sectors (ATA 5).",
-              static_cast<double>(*s.reallocated_sectors), id);
-      if (s.pending_sectors)
-        f.Add("diskpulse_drive_pending_sectors", "Current pending sectors (ATA 197).",
-              static_cast<double>(*s.pending_sectors), id);
+    for (const auto& [kind, n] : opened)
+      m_.Counter("diskpulse_alerts_opened_total", "Alerts ever opened, by kind of condition.", n,
+                 {{"kind", kind}});
+    for (const auto& [severity, n] : active_by_severity)
+      m_.Gauge("diskpulse_alerts_active", "Open or acknowledged alerts, by severity.", n,
+               {{"severity", severity}});
+  }
+
+  // Runs are kept for good: finished runs by outcome are counters.
+  void AppendRuns() {
+    RunFilter all;
+    all.limit = 0;
+    auto runs = store_.ListRuns(all);
+    if (!Ok(runs)) return;
+    std::map<RunOutcome, int> n;
+    for (RunOutcome o : {RunOutcome::kQueued, RunOutcome::kRunning, RunOutcome::kOk,
+                         RunOutcome::kFailed, RunOutcome::kDeferred, RunOutcome::kSkipped,
+                         RunOutcome::kCancelled})
+      n[o] = 0;
+    for (const dp::Run& r : *runs) n[r.outcome]++;
+    for (const auto& [outcome, count] : n) {
+      MetricLabels l = {{"outcome", std::string(RunOutcomeName(outcome))}};
+      if (outcome == RunOutcome::kQueued || outcome == RunOutcome::kRunning)
+        m_.Gauge("diskpulse_runs", "Runs waiting or in progress now.", count,
+                 {{"state", std::string(RunOutcomeName(outcome))}});
+      else
+        m_.Counter("diskpulse_runs_total", "Finished runs, by outcome.", count, l);
     }
-    for (const char* test : {"seq", "zones", "sweep", "random", "seek"}) {
-      RunFilter rf;
-      rf.drive_id = d.id;
-      rf.test = test;
-      rf.outcome = RunOutcome::kOk;
-      rf.limit = 1;
-      auto runs = ctx.store->ListRuns(rf);
-      if (!runs.ok() || runs->empty()) continue;
-      const Run& run = runs->front();
-      f.Add("diskpulse_drive_last_run_timestamp_seconds",
-            "Start of the newest successful run of each test.", static_cast<double>(run.started_at),
-            {{"drive", d.id}, {"name", d.name}, {"test", test}});
-      auto points = ctx.store->RunPoints(run.id);
-      if (!points.ok()) continue;
-      for (const BenchPoint& p : *points) {
-        MetricLabels l = {{"drive", d.id}, {"name", d.name}, {"test", test},
-                          {"series", SeriesOf(p)}};
-        if (p.mb_per_s > 0)
-          f.Add("diskpulse_drive_read_mb_per_second",
-                "Read throughput (10^6 bytes/s) in the newest successful run.", p.mb_per_s, l);
-        if (p.iops > 0)
-          f.Add("diskpulse_drive_read_iops", "Read IOPS in the newest successful run.", p.iops, l);
-        if (p.access_ms)
-          f.Add("diskpulse_drive_access_time_seconds",
-                "Mean access time in the newest successful seek run.", *p.access_ms / 1000.0, l);
-        if (p.latency)
-          f.Add("diskpulse_drive_read_latency_p99_seconds",
-                "99th percentile read latency in the newest successful run.",
-                p.latency->p99_us / 1e6, l);
+  }
+
+  void AppendDrive(const Drive& d) {
+    const MetricLabels id = {{"drive", d.id}};
+    m_.Gauge("diskpulse_drive_info",
+             "Identity of each drive (value is always 1); join on drive for names.", 1,
+             {{"drive", d.id},
+              {"name", d.name},
+              {"dev_path", d.dev_path},
+              {"model", d.model},
+              {"serial", d.serial},
+              {"firmware", d.firmware},
+              {"transport", d.transport}});
+    m_.Gauge("diskpulse_drive_present", "1 if the drive was seen by the last discovery.",
+             d.present ? 1 : 0, id);
+    if (d.size_bytes > 0)
+      m_.Gauge("diskpulse_drive_size_bytes", "Capacity of the drive.",
+               static_cast<double>(d.size_bytes), id);
+    if (d.last_seen > 0)
+      m_.Gauge("diskpulse_drive_last_seen_timestamp_seconds",
+               "When discovery last saw the drive, in unix seconds.",
+               static_cast<double>(d.last_seen), id);
+    for (const char* kind : kAlertKinds)
+      m_.Gauge("diskpulse_drive_alerts_active",
+               "Open or acknowledged alerts of the drive, by kind of condition.",
+               active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
+    AppendSmart(d);
+    for (const char* test : kDriveTests) {
+      if (!up_) return;
+      AppendTest(d, test);
+    }
+  }
+
+  void AppendSmart(const Drive& d) {
+    auto newest = store_.SmartHistory(d.id, 0, 1);
+    if (!Ok(newest) || newest->empty()) return;
+    const auto& [at, s] = newest->front();
+    const MetricLabels id = {{"drive", d.id}};
+    auto gauge = [&](const char* name, const char* help, auto value, double scale = 1) {
+      if (value) m_.Gauge(name, help, static_cast<double>(*value) * scale, id);
+    };
+    m_.Gauge("diskpulse_drive_smart_timestamp_seconds",
+             "When the newest SMART snapshot was taken, in unix seconds.",
+             static_cast<double>(at), id);
+    if (s.health_passed)
+      m_.Gauge("diskpulse_drive_smart_healthy", "1 if SMART overall health passed, 0 if failed.",
+               *s.health_passed ? 1 : 0, id);
+    gauge("diskpulse_drive_temperature_celsius", "Temperature in the newest SMART snapshot.",
+          s.temperature_c);
+    gauge("diskpulse_drive_power_on_seconds", "Power-on time SMART reports (hours x 3600).",
+          s.power_on_hours, 3600);
+    gauge("diskpulse_drive_power_cycles", "Power cycles SMART reports.", s.power_cycles);
+    gauge("diskpulse_drive_reallocated_sectors",
+          "Reallocated sectors (ATA 5; SCSI grown defect list).", s.reallocated_sectors);
+    gauge("diskpulse_drive_pending_sectors", "Current pending sectors (ATA 197).",
+          s.pending_sectors);
+    gauge("diskpulse_drive_offline_uncorrectable_sectors", "Offline uncorrectable sectors (ATA 198).",
+          s.offline_uncorrectable);
+    gauge("diskpulse_drive_reported_uncorrectable_errors", "Reported uncorrectable errors (ATA 187).",
+          s.reported_uncorrectable);
+    gauge("diskpulse_drive_command_timeouts", "Command timeouts (ATA 188).", s.command_timeouts);
+    gauge("diskpulse_drive_crc_errors", "Interface CRC errors (ATA 199, UDMA CRC error count).",
+          s.udma_crc_errors);
+    if (s.nvme) {
+      const NvmeHealth& n = *s.nvme;
+      gauge("diskpulse_drive_nvme_percentage_used_ratio",
+            "NVMe Percentage Used / 100: share of rated endurance used (may exceed 1).",
+            n.percentage_used, 0.01);
+      gauge("diskpulse_drive_nvme_available_spare_ratio", "NVMe Available Spare / 100.",
+            n.available_spare, 0.01);
+      gauge("diskpulse_drive_nvme_available_spare_threshold_ratio",
+            "NVMe Available Spare Threshold / 100.", n.available_spare_threshold, 0.01);
+      gauge("diskpulse_drive_media_errors", "NVMe Media and Data Integrity Errors.",
+            n.media_errors);
+      gauge("diskpulse_drive_nvme_critical_warning", "NVMe Critical Warning bits (0 = none).",
+            n.critical_warning);
+    }
+  }
+
+  void AppendTest(const Drive& d, const std::string& test) {
+    RunFilter rf;
+    rf.drive_id = d.id;
+    rf.test = test;
+    rf.outcome = RunOutcome::kOk;
+    rf.limit = 1;
+    auto runs = store_.ListRuns(rf);
+    if (!Ok(runs) || runs->empty()) return;
+    const dp::Run& run = runs->front();
+    m_.Gauge("diskpulse_drive_last_run_timestamp_seconds",
+             "Start of the newest successful run of each test, in unix seconds.",
+             static_cast<double>(run.started_at), {{"drive", d.id}, {"test", test}});
+    if (!IsReadTest(test)) return;
+    auto points = store_.RunPoints(run.id);
+    if (!Ok(points)) return;
+    auto since = BaselineSince(store_, d.id, test);
+    if (!Ok(since)) return;
+    for (const BenchPoint& p : *points) {
+      if (p.test != test) continue;
+      MetricLabels l = {{"drive", d.id}, {"test", test}, {"series", detect::SeriesName(p)}};
+      for (const Figure& f : kFigures)
+        if (auto v = ValueOf(p, f.metric))
+          m_.Gauge(std::string("diskpulse_drive_") + f.name,
+                   std::string(f.help) + " in the newest successful run of the test.",
+                   *v * f.scale, l);
+      if (p.contended || p.partial) continue;  // never judged, so no ratio either
+      for (const detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
+        if (!up_) return;
+        AppendBaseline(spec, ValueOf(p, spec.key.metric), *since);
       }
     }
   }
-  f.WriteTo(m);
-}
+
+  // The series' baseline as detection forms it: the oldest good samples
+  // since the latest re-baseline (detection's own window at the start of the
+  // history, 2 x baseline_max_runs), through ComputeBaseline and BandOf.
+  void AppendBaseline(const detect::SeriesSpec& spec, std::optional<double> newest,
+                      std::int64_t since) {
+    const DetectionConfig& cfg = ctx_.detection;
+    HistoryQuery q;
+    q.drive_id = spec.key.drive_id;
+    q.test = spec.key.test;
+    q.metric = spec.key.metric;
+    q.zone = spec.zone;
+    q.stroke = spec.stroke;
+    q.variant = spec.variant;
+    q.block_size = spec.block_size;
+    q.queue_depth = spec.queue_depth;
+    q.since = since;
+    q.oldest = true;
+    q.limit = 2 * std::max(cfg.baseline_max_runs, cfg.baseline_runs);
+    auto history = store_.History(q);
+    if (!Ok(history)) return;
+    auto samples = detect::ToSamples(*history);
+    detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since);
+    if (b.runs == 0) return;
+    const std::string& metric = spec.key.metric;
+    MetricLabels l = {{"drive", spec.key.drive_id},
+                      {"test", spec.key.test},
+                      {"series", spec.key.series},
+                      {"metric", metric}};
+    m_.Gauge("diskpulse_drive_baseline_ready",
+             "1 once the series' baseline has its wanted number of good runs.", b.ready ? 1 : 0,
+             l);
+    m_.Gauge("diskpulse_drive_baseline_runs", "Good runs in the series' baseline.", b.runs, l);
+    detect::Band band = detect::BandOf(b, cfg);
+    if (const Figure* f = FigureOf(metric)) {
+      MetricLabels fl(l.begin(), l.end() - 1);  // the unit is in the name
+      m_.Gauge(std::string("diskpulse_drive_baseline_") + f->name,
+               std::string(f->help) + ": the series' baseline median.", b.median * f->scale, fl);
+      m_.Gauge(std::string("diskpulse_drive_baseline_low_") + f->name,
+               std::string(f->help) + ": lower edge of the series' single-run band.",
+               band.low * f->scale, fl);
+      m_.Gauge(std::string("diskpulse_drive_baseline_high_") + f->name,
+               std::string(f->help) + ": upper edge of the series' single-run band.",
+               band.high * f->scale, fl);
+    }
+    if (newest && b.median > 0)
+      m_.Gauge("diskpulse_drive_baseline_ratio",
+               "Newest successful figure / baseline median (1 = at baseline; below 1 is worse "
+               "for throughput, above 1 worse for latency and access time).",
+               *newest / b.median, l);
+  }
+
+  MetricsText& m_;
+  const ApiContext& ctx_;
+  Store& store_;
+  bool up_ = true;
+  std::map<std::pair<std::string, std::string>, int> active_;  // (drive, kind) -> open
+};
 
 }  // namespace
 
@@ -148,8 +360,11 @@ void AddMetricsResource(Router& router, const ApiContext& ctx) {
   router.Get("/metrics", [ctx](const Request&, const PathParams&) {
     MetricsText m;
     AppendProcessMetrics(m, ctx);
-    AppendDriveMetrics(m, ctx);
-    AppendPerDriveMetrics(m, ctx);
+    AppendNotificationMetrics(m, ctx);
+    DbScrape db(m, ctx);
+    db.Collect();
+    m.Gauge("diskpulse_db_up", "1 if the database answered every query of this scrape, else 0.",
+            db.up() ? 1 : 0);
     Response r;
     r.content_type = std::string(MetricsText::kContentType);
     r.body = m.text();

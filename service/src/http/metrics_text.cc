@@ -6,11 +6,25 @@
 namespace dp::http {
 namespace {
 
-std::string EscapeLabel(std::string_view v) {
+// Label values: backslash, double quote and line feed are escaped.
+std::string EscapeLabelValue(std::string_view v) {
   std::string out;
+  out.reserve(v.size());
   for (char c : v) {
     if (c == '\\') out += "\\\\";
     else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+// HELP text: only backslash and line feed are escaped.
+std::string EscapeHelp(std::string_view v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\') out += "\\\\";
     else if (c == '\n') out += "\\n";
     else out += c;
   }
@@ -29,40 +43,48 @@ std::string FormatValue(double v) {
 
 void MetricsText::Gauge(std::string_view name, std::string_view help, double value,
                         const MetricLabels& labels) {
-  Sample("gauge", name, help, value, labels);
+  Add("gauge", name, help, value, labels);
 }
 
 void MetricsText::Counter(std::string_view name, std::string_view help, double value,
                           const MetricLabels& labels) {
-  Sample("counter", name, help, value, labels);
+  Add("counter", name, help, value, labels);
 }
 
-void MetricsText::Sample(std::string_view type, std::string_view name, std::string_view help,
-                         double value, const MetricLabels& labels) {
-  if (!families_.count(name)) {
-    families_.emplace(name);
-    text_ += "# HELP ";
-    text_ += name;
-    text_ += ' ';
-    for (char c : help) text_ += c == '\n' ? ' ' : c;
-    text_ += "\n# TYPE ";
-    text_ += name;
-    text_ += ' ';
-    text_ += type;
-    text_ += '\n';
+void MetricsText::Add(std::string_view type, std::string_view name, std::string_view help,
+                      double value, const MetricLabels& labels) {
+  auto it = families_.find(name);
+  if (it == families_.end()) {
+    it = families_.emplace(std::string(name), Family{std::string(type), std::string(help), {}})
+             .first;
+    order_.emplace_back(name);
   }
-  text_ += name;
+  std::string& s = it->second.samples;
+  s += name;
   if (!labels.empty()) {
-    text_ += '{';
+    s += '{';
     for (std::size_t i = 0; i < labels.size(); ++i) {
-      if (i) text_ += ',';
-      text_ += labels[i].first + "=\"" + EscapeLabel(labels[i].second) + "\"";
+      if (i) s += ',';
+      s += labels[i].first;
+      s += "=\"";
+      s += EscapeLabelValue(labels[i].second);
+      s += '"';
     }
-    text_ += '}';
+    s += '}';
   }
-  text_ += ' ';
-  text_ += FormatValue(value);
-  text_ += '\n';
+  s += ' ';
+  s += FormatValue(value);
+  s += '\n';
+}
+
+std::string MetricsText::text() const {
+  std::string out;
+  for (const std::string& name : order_) {
+    const Family& f = families_.find(name)->second;
+    out += "# HELP " + name + ' ' + EscapeHelp(f.help) + "\n# TYPE " + name + ' ' + f.type +
+           '\n' + f.samples;
+  }
+  return out;
 }
 
 }  // namespace dp::http

@@ -1,0 +1,114 @@
+// contrib/prometheus and contrib/grafana against the real thing: promtool
+// checks and unit-tests the alert rules and checks the Prometheus config,
+// amtool checks the Alertmanager example, the dashboard is well-formed JSON,
+// and every diskpulse_* series the rules, their tests and the dashboard use
+// is one the real /metrics exposition has (MetricsFleet). Skipped with a
+// reason where promtool or amtool is missing (scripts/setup.sh installs them).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "http/metrics_fleet_util.h"
+#include "support/daemon_process.h"
+
+namespace dp::http {
+namespace {
+
+using dp::testing::ReadFile;
+
+const std::string kContrib = std::string(DP_SOURCE_DIR) + "/contrib";
+
+void ExpectPromtoolOk(const std::vector<std::string>& args) {
+  auto r = dp::testing::RunPromtool(args);
+  if (!r) GTEST_SKIP() << "promtool is not installed (Debian package prometheus)";
+  EXPECT_EQ(r->first, 0) << r->second;
+  EXPECT_NE(r->second.find("SUCCESS"), std::string::npos) << r->second;
+}
+
+TEST(MonitoringContrib, PromtoolChecksTheRules) {
+  ExpectPromtoolOk({"check", "rules", kContrib + "/prometheus/diskpulse_rules.yml"});
+}
+
+TEST(MonitoringContrib, RuleUnitTestsPass) {
+  ExpectPromtoolOk({"test", "rules", kContrib + "/prometheus/diskpulse_rules_test.yml"});
+}
+
+TEST(MonitoringContrib, PrometheusConfigIsValid) {
+  ExpectPromtoolOk({"check", "config", kContrib + "/prometheus/prometheus.yml"});
+}
+
+TEST(MonitoringContrib, AlertmanagerConfigIsValid) {
+  if (dp::testing::RunProgram({"/bin/sh", "-c", "command -v amtool"}).exit_code != 0)
+    GTEST_SKIP() << "amtool is not installed (Debian package prometheus-alertmanager)";
+  auto r = dp::testing::RunProgram(
+      {"/bin/sh", "-c", "amtool check-config '" + kContrib + "/prometheus/alertmanager.yml'"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+std::set<std::string> DiskpulseNames(const std::string& text) {
+  std::set<std::string> out;
+  static const std::regex name(R"(diskpulse_[a-z0-9_]+\b(?!\.))");  // not file names
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator();
+       ++it)
+    out.insert(it->str());
+  return out;
+}
+
+// Every string of the dashboard that holds a query (targets' expr,
+// template variables' query/definition), at any depth.
+void CollectQueries(const nlohmann::json& j, std::string& out, int& exprs) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if ((key == "expr" || key == "query" || key == "definition") && value.is_string()) {
+        out += value.get<std::string>() + "\n";
+        if (key == "expr") ++exprs;
+      }
+      CollectQueries(value, out, exprs);
+    }
+  } else if (j.is_array()) {
+    for (const auto& v : j) CollectQueries(v, out, exprs);
+  }
+}
+
+class ContribSeriesTest : public ::testing::Test {
+ protected:
+  void ExpectExposed(const std::string& what, const std::string& text) {
+    std::set<std::string> names = DiskpulseNames(text);
+    EXPECT_GT(names.size(), 5u) << what;
+    for (const std::string& n : names)
+      EXPECT_NE(exposition_.find("# TYPE " + n + " "), std::string::npos)
+          << what << " uses " << n << ", which /metrics does not have";
+  }
+  dp::testing::MetricsFleet fleet_;
+  std::string exposition_ = fleet_.Scrape();
+};
+
+TEST_F(ContribSeriesTest, RulesUseOnlyExposedSeries) {
+  ExpectExposed("diskpulse_rules.yml", ReadFile(kContrib + "/prometheus/diskpulse_rules.yml"));
+  ExpectExposed("diskpulse_rules_test.yml",
+                ReadFile(kContrib + "/prometheus/diskpulse_rules_test.yml"));
+}
+
+TEST_F(ContribSeriesTest, DashboardIsJsonAndUsesOnlyExposedSeries) {
+  std::string text = ReadFile(kContrib + "/grafana/diskpulse-dashboard.json");
+  ASSERT_FALSE(text.empty());
+  nlohmann::json dash = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(dash.is_discarded()) << "contrib/grafana/diskpulse-dashboard.json is not JSON";
+  ASSERT_TRUE(dash["panels"].is_array());
+  EXPECT_GT(dash["panels"].size(), 10u);
+  std::set<std::string> vars;
+  for (const auto& v : dash["templating"]["list"]) vars.insert(v["name"].get<std::string>());
+  EXPECT_EQ(vars, (std::set<std::string>{"datasource", "instance", "drive"}));
+  std::string queries;
+  int exprs = 0;
+  CollectQueries(dash, queries, exprs);
+  EXPECT_GT(exprs, 20);
+  ExpectExposed("the dashboard", queries);
+  // Names that are not diskpulse's own are Prometheus's (up) or PromQL.
+  EXPECT_EQ(queries.find("mb_per_second"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dp::http
