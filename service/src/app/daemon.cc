@@ -189,6 +189,7 @@ Status Daemon::BuildSchedulerAndAlerts() {
 
 void Daemon::OnDiscovery(const DiscoveryReport& report) {
   if (scheduler_) scheduler_->UpdateInventory(report.drives, report.pools);
+  if (options_.on_status) options_.on_status(StatusLine(report));
   if (!alerts_) return;
   // ZFS error counters and member states of each pool.
   for (const auto& pool : report.pools) {
@@ -296,6 +297,16 @@ void Daemon::Stop() {
   store_.reset();
   pidfile_.reset();
   database_lock_.reset();
+}
+
+std::string Daemon::StatusLine(const DiscoveryReport& report) const {
+  std::string line = "serving " + url() + "; " + report.Summary();
+  std::optional<SysTime> next;
+  if (scheduler_)
+    for (const PlannedTarget& t : scheduler_->Upcoming(1))
+      if (!t.due.empty() && (!next || t.due.front() < *next)) next = t.due.front();
+  line += next ? "; next run " + FormatUtc(*next) : "; no run scheduled";
+  return line;
 }
 
 std::string Daemon::url() const { return server_ ? server_->url() : std::string(); }

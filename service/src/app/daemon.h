@@ -15,6 +15,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,10 @@ class Server;
 
 struct DaemonOptions {
   bool foreground = true;  // false: detached, so stderr logging goes to syslog
+  // After each discovery pass, one line for the service manager's status
+  // ("serving URL; 4 drives, 1 pool; ...; next run 2026-01-04T03:00Z");
+  // called on the discovery thread.
+  std::function<void(const std::string&)> on_status;
 };
 
 class Daemon {
@@ -128,6 +133,7 @@ class Daemon {
   // After each discovery pass: inventory to the scheduler, pool verdicts and
   // due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
+  std::string StatusLine(const DiscoveryReport& report) const;
 };
 
 }  // namespace dp

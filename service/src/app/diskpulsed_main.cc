@@ -8,12 +8,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/daemon.h"
 #include "app/daemon_args.h"
+#include "app/service_notifier.h"
 #include "app/show_schedule.h"
 #include "app/signal_waiter.h"
 #include "base/log.h"
@@ -72,8 +74,13 @@ int main(int argc, char** argv) {
   // any thread exists so every thread inherits the mask.
   dp::SignalWaiter signals;
   ::signal(SIGPIPE, SIG_IGN);
-  dp::DaemonOptions options{.foreground = args->foreground};
-  dp::Daemon::ConfigureLogging(*config, {.foreground = true});
+  dp::Daemon::ConfigureLogging(*config, dp::DaemonOptions{});  // stderr until detached
+  // systemd's notify socket and watchdog (Type=notify); off when not asked.
+  dp::ServiceNotifier notifier = dp::ServiceNotifier::FromProcessEnvironment();
+  dp::DaemonOptions options;
+  options.foreground = args->foreground;
+  if (notifier.enabled())
+    options.on_status = [&notifier](const std::string& line) { notifier.SetStatus(line); };
 
   // 2. Root-only resources: database folder and locks, database, port.
   auto daemon = dp::Daemon::Create(std::move(config).value(), options);
@@ -87,22 +94,46 @@ int main(int argc, char** argv) {
     if (::daemon(0, 0) != 0) return Fail(dp::ErrnoStatus(errno, "cannot detach"), true);
   }
 
-  // 4. Pidfile, privileges, threads.
+  // 4. Pidfile, privileges, threads (discovery's first pass starts here).
+  const std::string serving = "serving " + (*daemon)->url();
+  notifier.SetStatus(serving + "; discovering drives");
   if (auto st = (*daemon)->Start(); !st.ok()) return Fail(st, !args->foreground);
+  notifier.Ready("");
 
-  // 5. Serve until told to stop.
+  // 5. Serve until told to stop, pinging the watchdog when one is set.
+  const auto watchdog = notifier.watchdog_interval();
+  if (watchdog)
+    dp::LogInfo("service manager: watchdog ping every " + std::to_string(watchdog->count() / 1000) +
+                " ms");
+  auto next_ping = std::chrono::steady_clock::now();
   while (true) {
-    int sig = signals.Wait();
+    int sig = 0;
+    if (watchdog) {
+      auto now = std::chrono::steady_clock::now();
+      if (now >= next_ping) {
+        notifier.Watchdog();
+        next_ping = now + *watchdog;
+      }
+      sig = signals.WaitFor(
+          std::chrono::duration_cast<std::chrono::milliseconds>(next_ping - now) +
+          std::chrono::milliseconds(1));
+      if (sig == 0) continue;
+    } else {
+      sig = signals.Wait();
+    }
     if (sig == SIGHUP) {
+      notifier.Reloading();
       if (auto st = (*daemon)->Reload(); st.ok())
         dp::LogInfo("configuration reloaded from " + (*daemon)->config().source);
       else
         dp::LogError("reload failed, keeping the current configuration:\n" + st.message());
+      notifier.Ready(serving + "; configuration reloaded");
       continue;
     }
     dp::LogInfo(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
     break;
   }
+  notifier.Stopping();
   (*daemon)->Stop();
   dp::LogInfo("stopped");
   return 0;

@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <cerrno>
+
 namespace dp {
 
 SignalWaiter::SignalWaiter() {
@@ -17,6 +19,18 @@ int SignalWaiter::Wait() {
   while (sigwait(&set_, &sig) != 0) {
   }
   return sig;
+}
+
+int SignalWaiter::WaitFor(std::chrono::milliseconds timeout) {
+  if (timeout.count() < 0) timeout = std::chrono::milliseconds(0);
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+  ts.tv_nsec = static_cast<long>(timeout.count() % 1000) * 1000000;
+  while (true) {
+    int sig = sigtimedwait(&set_, nullptr, &ts);
+    if (sig > 0) return sig;
+    if (errno == EAGAIN) return 0;  // EINTR: a signal outside the set; wait again
+  }
 }
 
 }  // namespace dp

@@ -6,6 +6,8 @@
 
 #include <signal.h>
 
+#include <chrono>
+
 namespace dp {
 
 class SignalWaiter {
@@ -13,6 +15,9 @@ class SignalWaiter {
   SignalWaiter();
   // Blocks until one of the signals arrives; returns its number.
   int Wait();
+  // Like Wait, but returns 0 when no signal came within timeout (the main
+  // loop's watchdog pings).
+  int WaitFor(std::chrono::milliseconds timeout);
 
  private:
   sigset_t set_;
