@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
       libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
       procps tzdata python3  # python3: bench/vs_fio.sh only
-      prometheus prometheus-alertmanager)  # promtool, amtool: metrics lint, contrib/ rules
+      prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
+      dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi
