@@ -9,6 +9,7 @@
 
 #include "bench/bench_test_util.h"
 #include "support/loop_device.h"
+#include "support/staged_binary.h"
 
 namespace dp {
 namespace {
@@ -134,9 +135,13 @@ TEST_F(BenchCommandTest, BadInputIsAClearErrorAndWritesNothing) {
 
 TEST_F(BenchCommandTest, PermissionDenied) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to drop to another user";
+  // The user must reach the CLI itself, or the exec fails (127) before the
+  // open it is meant to be refused; a copy in a world-readable folder does.
+  auto cli = testing::StagedBinary::Create(DP_CLI_BIN, 65534, 65534);
+  if (!cli.ok()) GTEST_SKIP() << "uid 65534 cannot run a copy of the CLI: " << cli.status().ToString();
   std::string secret = Make("secret.img", 8 << 20, 0600);
   ::chmod(base_.c_str(), 0755);
-  auto r = RunCli({secret, "--test", "seq"}, 65534);
+  auto r = RunCli({secret, "--test", "seq"}, 65534, (*cli)->path());
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "");

@@ -1,6 +1,7 @@
 #include "bench/bench_test_util.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,14 +21,14 @@ std::string Drain(int fd) {
 
 }  // namespace
 
-CliResult RunCli(const std::vector<std::string>& args, int uid) {
+CliResult RunCli(const std::vector<std::string>& args, int uid, const std::string& binary) {
   CliResult r;
   char out_tmpl[] = "/tmp/dp-cli-out-XXXXXX";
   char err_tmpl[] = "/tmp/dp-cli-err-XXXXXX";
   int out_fd = mkstemp(out_tmpl), err_fd = mkstemp(err_tmpl);
   ::unlink(out_tmpl);
   ::unlink(err_tmpl);
-  std::vector<std::string> argv = {DP_CLI_BIN, "bench"};
+  std::vector<std::string> argv = {binary.empty() ? std::string(DP_CLI_BIN) : binary, "bench"};
   argv.insert(argv.end(), args.begin(), args.end());
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -35,8 +36,8 @@ CliResult RunCli(const std::vector<std::string>& args, int uid) {
     ::dup2(err_fd, 2);
     int devnull = ::open("/dev/null", O_RDONLY);
     ::dup2(devnull, 0);
-    if (uid >= 0 &&
-        (::setgid(static_cast<gid_t>(uid)) != 0 || ::setuid(static_cast<uid_t>(uid)) != 0))
+    if (uid >= 0 && (::setgroups(0, nullptr) != 0 || ::setgid(static_cast<gid_t>(uid)) != 0 ||
+                     ::setuid(static_cast<uid_t>(uid)) != 0))
       ::_exit(126);
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());

@@ -12,8 +12,11 @@ struct CliResult {
   std::string out, err;
 };
 
-// Runs DP_CLI_BIN with args; `uid` >= 0 drops to that user first.
-CliResult RunCli(const std::vector<std::string>& args, int uid = -1);
+// Runs `diskpulse bench` with args; `uid` >= 0 drops to that user first.
+// `binary` defaults to DP_CLI_BIN; a test that drops privileges passes a
+// StagedBinary's path, which that user can reach.
+CliResult RunCli(const std::vector<std::string>& args, int uid = -1,
+                 const std::string& binary = "");
 
 // Deterministic contents for offset `offset` of a test file (any length).
 std::string PatternBytes(std::uint64_t offset, std::size_t length);

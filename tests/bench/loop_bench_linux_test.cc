@@ -34,7 +34,7 @@ using testing::LoopDevice;
 #define REQUIRE_CGROUP()                                                      \
   do {                                                                        \
     std::string why = CgroupThrottle::Unavailable();                          \
-    if (!why.empty()) GTEST_SKIP() << "cgroup v1 blkio unavailable: " << why; \
+    if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why; \
   } while (0)
 
 BenchOptions Options(std::vector<BenchTest> tests, double seconds) {

@@ -1,7 +1,8 @@
 // End-to-end: the real diskpulsed with a loop device as a config target and
 // an @every schedule — discovery -> scheduler -> bench -> store -> detection
-// -> alerts -> webhook — on a real kernel. The slowdown is made by a cgroup v1
-// blkio read_bps_device throttle on the daemon at ~70% of the rate it measured.
+// -> alerts -> webhook — on a real kernel. The slowdown is made by a kernel
+// read-bandwidth throttle (cgroup v1 blkio or v2 io.max) on the daemon at ~70%
+// of the rate it measured.
 //
 // A loop device over a sparse file has no speed of its own: its reads are
 // memory copies whose rate swings 50x with the machine's CPU load (measured
@@ -9,7 +10,8 @@
 // loop device read through a kernel cap of kDriveBps (a drive of known
 // speed), and the slowdown is a tighter cap at 70% of what the daemon
 // measured; "throttle removed" restores the healthy cap.
-// Needs root, losetup and cgroup v1 blkio; skips otherwise.
+// Needs root, losetup and a kernel throttle (cgroup v1 blkio, or cgroup v2 with
+// the io controller); skips otherwise.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -194,7 +196,7 @@ class SchedulerE2eTest : public ::testing::Test {
 // the alert resolves after resolve_after_clear_runs clear runs.
 TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
   std::string why = CgroupThrottle::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "cgroup v1 blkio unavailable: " << why;
+  if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why;
 
   WebhookReceiver good(200), broken(500);
   json hooks = json::array({
@@ -204,7 +206,7 @@ TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
       {{"name", "hook-down"}, {"url", "http://127.0.0.1:1/nothing"}, {"max_attempts", 2},
        {"retry_initial_seconds", 1}, {"timeout_seconds", 2}},
   });
-  ASSERT_TRUE(CapDrive()) << "cannot cap the drive with cgroup v1 blkio";
+  ASSERT_TRUE(CapDrive()) << "cannot cap the drive with a kernel throttle";
   ASSERT_TRUE(StartDaemon(Patch("@every 2s", {{"webhooks", hooks}})).ok()) << Dump();
 
   // Baseline: 3 good runs, plus one judged.
@@ -276,8 +278,8 @@ TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
 // b. Steady state: no alert across the same number of runs.
 TEST_F(SchedulerE2eTest, SteadyDriveRaisesNoAlert) {
   std::string why = CgroupThrottle::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "cgroup v1 blkio unavailable (no drive of known speed): " << why;
-  ASSERT_TRUE(CapDrive()) << "cannot cap the drive with cgroup v1 blkio";
+  if (!why.empty()) GTEST_SKIP() << "no kernel throttle (no drive of known speed): " << why;
+  ASSERT_TRUE(CapDrive()) << "cannot cap the drive with a kernel throttle";
   ASSERT_TRUE(StartDaemon(Patch("@every 2s")).ok()) << Dump();
   ASSERT_TRUE(Eventually([&] { return OkRuns().size() >= 12; }, std::chrono::seconds(90)))
       << Dump();
