@@ -3,7 +3,7 @@
 # that are missing (apt-get runs only when something is absent). Idempotent.
 set -euo pipefail
 
-pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev libssl-dev
+pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libssl-dev
       libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
       procps tzdata python3  # python3: bench/vs_fio.sh only
       prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules

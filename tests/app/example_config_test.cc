@@ -52,6 +52,7 @@ TEST(ExampleConfig, StatesTheCompiledDefaults) {
   EXPECT_EQ(c->bench.max_seconds, d.bench.max_seconds);
   EXPECT_EQ(c->bench.max_bytes, d.bench.max_bytes);
   EXPECT_EQ(c->bench.busy_threshold, d.bench.busy_threshold);
+  EXPECT_EQ(c->retention, d.retention);
   EXPECT_TRUE(c->targets.empty());
 }
 

@@ -325,3 +325,39 @@ TEST(LoadConfigFileTest, MissingUnreadableAndDirectory) {
 
 }  // namespace
 }  // namespace dp
+
+namespace dp {
+namespace {
+
+TEST(ConfigRetentionTest, KeysAreReadAndChecked) {
+  auto c = ParseConfig(R"({"retention": {"enabled": false, "interval_hours": 6,
+      "smart_full_days": 3, "smart_daily_days": 30, "smart_runs_days": 10,
+      "histogram_days": 20, "detail_days": 40}})",
+                       "t.json");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_FALSE(c->retention.enabled);
+  EXPECT_EQ(c->retention.interval_hours, 6);
+  EXPECT_EQ(c->retention.smart_full_days, 3);
+  EXPECT_EQ(c->retention.smart_daily_days, 30);
+  EXPECT_EQ(c->retention.smart_runs_days, 10);
+  EXPECT_EQ(c->retention.histogram_days, 20);
+  EXPECT_EQ(c->retention.detail_days, 40);
+
+  auto bad = ParseConfig(R"({"retention": {"smart_full_days": 0}})", "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              ::testing::HasSubstr("retention.smart_full_days: must be between 1 and 3650"));
+  bad = ParseConfig(R"({"retention": {"smart_full_days": 30, "smart_daily_days": 7}})", "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(),
+              ::testing::HasSubstr("retention.smart_daily_days: must be at least smart_full_days"));
+  bad = ParseConfig(R"({"retention": {"enabled": "yes"}})", "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("retention.enabled: expected true"));
+  bad = ParseConfig(R"({"retention": {"keep": 1}})", "t.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("retention.keep"));
+}
+
+}  // namespace
+}  // namespace dp

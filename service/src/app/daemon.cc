@@ -13,6 +13,7 @@
 #include "app/priv_client.h"
 #include "app/priv_helper.h"
 #include "app/privileges.h"
+#include "app/retention_task.h"
 #include "base/log.h"
 #include "base/replay_command_runner.h"
 #include "bench/block_device.h"
@@ -44,6 +45,7 @@ std::vector<std::string> RestartOnlyChanges(const Config& a, const Config& b) {
   if (a.schedules != b.schedules) keys.push_back("schedules");
   if (a.alerts != b.alerts) keys.push_back("alerts");
   if (a.targets.size() != b.targets.size()) keys.push_back("targets");
+  if (a.retention != b.retention) keys.push_back("retention");
   return keys;
 }
 
@@ -119,6 +121,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   d->discovery_ = std::make_unique<DiscoveryService>(
       d->config_, *d->runner_, *d->store_, d->clock_,
       [self](const DiscoveryReport& report) { self->OnDiscovery(report); }, d->alerts_.get());
+
+  d->retention_ = std::make_unique<RetentionTask>(*d->store_, d->clock_, c.retention);
 
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));
@@ -224,6 +228,7 @@ Status Daemon::Start() {
   dispatcher_->Start();
   DP_RETURN_IF_ERROR(scheduler_->Start());  // gets its inventory from the first discovery pass
   discovery_->Start();  // first pass now, then every inventory.interval_seconds
+  retention_->Start();  // first pass now, then every retention.interval_hours
   return Status::Ok();
 }
 
@@ -248,6 +253,7 @@ Status Daemon::Reload() {
   next.scheduler = config_.scheduler;
   next.targets = config_.targets;
   next.bench = config_.bench;
+  next.retention = config_.retention;
   next.alerts = config_.alerts;
   next.alerts_config = config_.alerts_config;
 
@@ -270,6 +276,7 @@ void Daemon::Stop() {
     discovery_->Stop();
     discovery_.reset();
   }
+  retention_.reset();
   // Running tests are cancelled and recorded; unstarted slots are given back.
   if (scheduler_) {
     scheduler_->Stop();

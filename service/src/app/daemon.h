@@ -40,6 +40,7 @@ class AlertDispatcher;
 class AlertService;
 class RunEvaluator;
 class PrivChannel;
+class RetentionTask;
 struct DiscoveryReport;
 namespace http {
 class Server;
@@ -126,6 +127,8 @@ class Daemon {
   std::unique_ptr<Scheduler> scheduler_;
   // Discovery feeds the scheduler its inventory after every pass.
   std::unique_ptr<DiscoveryService> discovery_;
+  // Keeps the database small: thins old detail daily (retention.*).
+  std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
 
   // Builds the alert service and the scheduler (Create; nothing starts).

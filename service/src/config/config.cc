@@ -54,6 +54,13 @@ class Reader {
     }
   }
 
+  void Bool(const char* key, bool& out) {
+    if (const json* v = Find(key)) {
+      if (v->is_boolean()) out = v->get<bool>();
+      else Error(key, std::string("expected true or false, found ") + JsonKind(*v));
+    }
+  }
+
   void StringList(const char* key, std::vector<std::string>& out) {
     const json* v = Find(key);
     if (!v) return;
@@ -224,6 +231,19 @@ void ParseRoot(Reader& r, Config& c) {
     b.Number("max_seconds", c.bench.max_seconds, 1, 86400);
     b.Number("max_bytes", c.bench.max_bytes, 1 << 20, 1e15);
     b.Number("busy_threshold", c.bench.busy_threshold, 0, 1);
+  });
+  r.Object("retention", [&](Reader& k) {
+    RetentionConfig& rc = c.retention;
+    k.Bool("enabled", rc.enabled);
+    k.Number("interval_hours", rc.interval_hours, 1, 24 * 31);
+    k.Number("smart_full_days", rc.smart_full_days, 1, 3650);
+    k.Number("smart_daily_days", rc.smart_daily_days, 1, 36500);
+    k.Number("smart_runs_days", rc.smart_runs_days, 1, 36500);
+    k.Number("histogram_days", rc.histogram_days, 1, 36500);
+    k.Number("detail_days", rc.detail_days, 1, 36500);
+    if (rc.smart_daily_days < rc.smart_full_days)
+      k.Error("smart_daily_days", "must be at least smart_full_days (" +
+                                      std::to_string(rc.smart_full_days) + ")");
   });
   if (const json* t = r.Find("targets")) {
     if (!t->is_array()) {

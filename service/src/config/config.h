@@ -13,6 +13,7 @@
 #include "base/result.h"
 #include "config/schedule_config.h"
 #include "config/alerts_config.h"
+#include "config/retention_config.h"
 
 namespace dp {
 
@@ -79,6 +80,7 @@ struct Config {
   ToolsConfig tools;
   InventoryConfig inventory;
   BenchConfig bench;
+  RetentionConfig retention;            // how long the database keeps each detail
   std::vector<TargetConfig> targets;
   nlohmann::json schedules = nlohmann::json::array();  // parsed by sched
   nlohmann::json alerts = nlohmann::json::object();     // parsed by alert

@@ -119,8 +119,8 @@ Status Validate(SqliteDb& db, const std::string& path, int latest) {
 
 int Store::LatestSchemaVersion() { return SchemaMigrations().back().version; }
 
-Store::Store(std::string path, std::unique_ptr<SqliteDb> db)
-    : path_(std::move(path)), db_(std::move(db)) {}
+Store::Store(std::string path, std::unique_ptr<SqliteDb> db, StoreOptions options)
+    : path_(std::move(path)), options_(options), db_(std::move(db)) {}
 
 Store::~Store() {
   // Keeps the query planner's statistics fresh as the history grows (cheap;
@@ -128,7 +128,7 @@ Store::~Store() {
   if (db_) (void)db_->Exec("PRAGMA optimize");
 }
 
-Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+Result<std::unique_ptr<Store>> Store::Open(const std::string& path, StoreOptions options) {
   if (path.empty()) return InvalidArgument("database path is empty");
   bool exists = false, empty = true;
   DP_RETURN_IF_ERROR(Precheck(path, exists, empty));
@@ -142,6 +142,9 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   if (!empty) DP_RETURN_IF_ERROR(Validate(*db, path, latest));
 
   // From here on the file is known to be ours (or new) and may be written.
+  // A new file returns freed pages to the file system on each retention
+  // pass (PRAGMA incremental_vacuum); only possible before the first table.
+  if (empty) DP_RETURN_IF_ERROR(db->Exec("PRAGMA auto_vacuum = INCREMENTAL"));
   {
     DP_ASSIGN_OR_RETURN(Statement mode, db->Prepare("PRAGMA journal_mode = WAL"));
     DP_ASSIGN_OR_RETURN(bool row, mode.Step());
@@ -157,7 +160,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   if (fk != 1) return Unsupported(path + ": this SQLite cannot enforce foreign keys");
 
   DP_RETURN_IF_ERROR(ApplyMigrations(*db, SchemaMigrations()));
-  return std::unique_ptr<Store>(new Store(path, std::move(db)));
+  return std::unique_ptr<Store>(new Store(path, std::move(db), options));
 }
 
 Result<std::string> Store::QuickCheck() {

@@ -255,6 +255,15 @@ CREATE INDEX rebaselines_by_drive ON rebaselines (drive_id, at);
 ALTER TABLE alerts ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: retention. smart_snapshots.attributes, self_tests and raw_json
+// may hold a zlib-compressed BLOB instead of text (store/compressed_text.h);
+// raw_from names the snapshot holding this one's smartctl output when it was
+// the same bytes as the drive's previous one (raw_json is then NULL).
+const char* const kSchemaV4 = R"sql(
+ALTER TABLE smart_snapshots ADD COLUMN raw_from INTEGER;
+CREATE INDEX smart_snapshots_raw_from ON smart_snapshots (raw_from) WHERE raw_from IS NOT NULL;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -262,6 +271,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {1, "first schema", kSchemaV1},
       {2, "drive controller", kSchemaV2},
       {3, "re-baseline marks", kSchemaV3},
+      {4, "compressed SMART output, retention", kSchemaV4},
   };
   return kMigrations;
 }

@@ -1,4 +1,8 @@
-// Store: SMART snapshots.
+// Store: SMART snapshots. The attribute and self-test lists and smartctl's
+// output are stored zlib-compressed (compressed_text.h); an output equal to
+// the drive's previous one is not stored again: raw_from names the snapshot
+// that holds those bytes.
+#include "store/compressed_text.h"
 #include "store/json_columns.h"
 #include "store/sqlite_db.h"
 #include "store/store.h"
@@ -19,6 +23,14 @@ const char* const kSmartColumns =
 std::optional<int> OptInt32(const Statement& st, int col) {
   if (auto v = st.OptInt(col)) return static_cast<int>(*v);
   return std::nullopt;
+}
+
+// A text column that may hold a compressed BLOB; "" when it does not inflate
+// (the lists then read back empty rather than failing the query).
+std::string TextColumn(const Statement& st, int col) {
+  if (!st.IsBlob(col)) return st.Text(col);
+  auto text = Inflate(st.Blob(col));
+  return text.ok() ? *text : std::string();
 }
 
 // Reads kSmartColumns (column 0 is `at`; raw_json, if selected after them, is
@@ -54,8 +66,8 @@ SmartSnapshot ReadSnapshot(const Statement& st) {
     s.nvme = n;
   }
   s.smartctl_exit_status = OptInt32(st, 26);
-  s.attributes = SmartAttributesFromJson(st.Text(27));
-  s.self_tests = SmartSelfTestsFromJson(st.Text(28));
+  s.attributes = SmartAttributesFromJson(TextColumn(st, 27));
+  s.self_tests = SmartSelfTestsFromJson(TextColumn(st, 28));
   s.messages = StringsFromJson(st.Text(29));
   s.device_path = st.Text(30);
   s.device_type = st.Text(31);
@@ -71,13 +83,39 @@ SmartSnapshot ReadSnapshot(const Statement& st) {
 
 Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std::int64_t at,
                                                 const SmartSnapshot& s) {
+  const bool compress = options_.compress;
+  auto stored = [compress](const std::string& text) {
+    if (!compress || text.size() < kCompressMinBytes) return std::make_pair(text, false);
+    std::string z = Deflate(text);
+    return z.empty() ? std::make_pair(text, false) : std::make_pair(std::move(z), true);
+  };
+  // Compressed outside the lock: other threads' queries need not wait for zlib.
+  const auto attributes = stored(SmartAttributesToJson(s.attributes));
+  const auto self_tests = stored(SmartSelfTestsToJson(s.self_tests));
+  const auto raw = stored(s.raw_json);
+
   std::lock_guard lock(mu_);
+  Transaction tx(*db_);
+  DP_RETURN_IF_ERROR(tx.status());
+  // The drive's previous output, wherever its bytes are kept.
+  std::optional<std::int64_t> raw_from;
+  if (!s.raw_json.empty()) {
+    DP_ASSIGN_OR_RETURN(
+        Statement prev,
+        db_->Prepare("SELECT coalesce(s.raw_from, s.id), r.raw_json FROM smart_snapshots s "
+                     "JOIN smart_snapshots r ON r.id = coalesce(s.raw_from, s.id) "
+                     "WHERE s.drive_id = ?1 ORDER BY s.at DESC, s.id DESC LIMIT 1"));
+    prev.Bind(1, drive_id);
+    DP_ASSIGN_OR_RETURN(bool row, prev.Step());
+    if (row && !prev.IsNull(1) && prev.IsBlob(1) == raw.second && prev.Blob(1) == raw.first)
+      raw_from = prev.Int(0);
+  }
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare(std::string("INSERT INTO smart_snapshots (drive_id, ") + kSmartColumns +
-                   ", raw_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-                   "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, "
-                   "?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39)"));
+                   ", raw_json, raw_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                   "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, "
+                   "?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)"));
   const NvmeHealth none;
   const NvmeHealth& n = s.nvme ? *s.nvme : none;
   st.Bind(1, drive_id)
@@ -108,8 +146,6 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       .Bind(26, n.unsafe_shutdowns)
       .Bind(27, n.num_err_log_entries)
       .Bind(28, s.smartctl_exit_status)
-      .Bind(29, SmartAttributesToJson(s.attributes))
-      .Bind(30, SmartSelfTestsToJson(s.self_tests))
       .Bind(31, StringsToJson(s.messages))
       .Bind(32, s.device_path)
       .Bind(33, s.device_type)
@@ -118,7 +154,15 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       .Bind(36, s.self_test_running)
       .Bind(37, s.self_test_remaining_percent)
       .Bind(38, StringsToJson(s.parse_warnings))
-      .BindTextOrNull(39, s.raw_json);
+      .Bind(40, raw_from);
+  auto bind_stored = [&st](int i, const std::pair<std::string, bool>& v) {
+    if (v.second) st.BindBlob(i, v.first);
+    else st.Bind(i, v.first);
+  };
+  bind_stored(29, attributes);
+  bind_stored(30, self_tests);
+  if (s.raw_json.empty() || raw_from) st.BindNull(39);
+  else bind_stored(39, raw);
   Status run = st.Run();
   if (!run.ok()) {
     if (db_->LastErrorWasForeignKey())
@@ -126,19 +170,25 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
                              "': store the drive first (UpsertDrive)");
     return run;
   }
-  return db_->LastInsertId();
+  const std::int64_t id = db_->LastInsertId();
+  DP_RETURN_IF_ERROR(tx.Commit());
+  return id;
 }
 
 Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive_id) {
   std::lock_guard lock(mu_);
-  DP_ASSIGN_OR_RETURN(Statement st,
-                      db_->Prepare(std::string("SELECT ") + kSmartColumns +
-                                   ", raw_json FROM smart_snapshots WHERE drive_id = ?1 "
-                                   "ORDER BY at DESC, id DESC LIMIT 1"));
+  // The columns are unqualified in kSmartColumns: only `s` has them all
+  // (`r` is joined for its raw_json alone, under another name).
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare(std::string("SELECT ") + kSmartColumns +
+                   ", (SELECT r.raw_json FROM smart_snapshots r "
+                   "   WHERE r.id = coalesce(smart_snapshots.raw_from, smart_snapshots.id)) "
+                   "FROM smart_snapshots WHERE drive_id = ?1 ORDER BY at DESC, id DESC LIMIT 1"));
   st.Bind(1, drive_id);
   return st.OptionalRow<SmartSnapshot>([](const Statement& row) {
     SmartSnapshot s = ReadSnapshot(row);
-    s.raw_json = row.Text(37);
+    s.raw_json = TextColumn(row, 37);
     return s;
   });
 }

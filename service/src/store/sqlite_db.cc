@@ -74,6 +74,8 @@ Result<std::int64_t> Statement::RunReturningId() {
 
 bool Statement::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
+bool Statement::IsBlob(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_BLOB; }
+
 std::int64_t Statement::Int(int col) const { return sqlite3_column_int64(stmt_, col); }
 
 double Statement::Double(int col) const { return sqlite3_column_double(stmt_, col); }
@@ -179,6 +181,13 @@ Status SqliteDb::Error(int rc, std::string_view what) const {
     msg = sqlite3_errstr(rc);
   }
   msg = path_ + ": " + msg;
+  // For I/O, full and read-only errors the file system's own reason
+  // ("No space left on device", "Read-only file system") says what to fix.
+  if (db_ && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL ||
+              (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)) {
+    if (int err = sqlite3_system_errno(db_); err != 0)
+      msg += " (" + std::string(std::strerror(err)) + ")";
+  }
   switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:

@@ -83,6 +83,7 @@ class Statement {
   }
 
   bool IsNull(int col) const;
+  bool IsBlob(int col) const;
   std::int64_t Int(int col) const;
   double Double(int col) const;
   std::string Text(int col) const;  // "" for NULL

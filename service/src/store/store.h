@@ -29,6 +29,7 @@
 
 #include "base/result.h"
 #include "base/status.h"
+#include "config/retention_config.h"
 #include "model/alert.h"
 #include "model/bench_result.h"
 #include "model/drive.h"
@@ -97,6 +98,24 @@ struct RebaselineMark {
   std::string who;       // "api 127.0.0.1", "discovery", ...
 };
 
+struct StoreOptions {
+  // false: large text is stored uncompressed, as before schema version 4
+  // (bench/db_size measures the difference; both forms read back alike).
+  bool compress = true;
+};
+
+// What one ApplyRetention pass did.
+struct RetentionReport {
+  std::int64_t raw_outputs_dropped = 0;   // smartctl outputs no longer kept
+  std::int64_t raw_outputs_compressed = 0;  // older rows' plain text compressed
+  std::int64_t snapshots_thinned = 0;     // SMART snapshots summarised away
+  std::int64_t smart_runs_deleted = 0;
+  std::int64_t histograms_dropped = 0;
+  std::int64_t measurements_dropped = 0;  // secondary figures of old runs
+  std::int64_t bytes_before = 0, bytes_after = 0;  // the database file
+  std::string Summary() const;
+};
+
 class Store {
  public:
   // The schema version this binary creates and understands.
@@ -111,7 +130,7 @@ class Store {
   //   - a database newer than this binary (FailedPrecondition: "database
   //     schema version N is newer than this diskpulse (knows M); upgrade
   //     diskpulse").
-  static Result<std::unique_ptr<Store>> Open(const std::string& path);
+  static Result<std::unique_ptr<Store>> Open(const std::string& path, StoreOptions options = {});
 
   ~Store();
   Store(const Store&) = delete;
@@ -143,7 +162,9 @@ class Store {
   Result<std::vector<Pool>> LatestPools();
 
   // --- SMART (smart_store.cc). Normalised fields in columns, attributes and
-  // self-tests as JSON, smartctl's output kept whole (until PruneBefore).
+  // self-tests as JSON, smartctl's output kept whole (until retention drops
+  // it); the three large ones compressed, an output equal to the drive's
+  // previous one stored once.
   Result<std::int64_t> InsertSmartSnapshot(const std::string& drive_id, std::int64_t at,
                                            const SmartSnapshot& snapshot);
   Result<std::optional<SmartSnapshot>> LatestSmart(const std::string& drive_id);
@@ -196,14 +217,33 @@ class Store {
   Result<std::optional<std::string>> GetSchedulerState(const std::string& key);
 
   // --- Retention (retention.cc): drops latency histograms of runs started
-  // before `at` and the raw smartctl JSON of snapshots taken before `at`.
-  // Measurements, runs, normalised SMART fields and alerts are kept.
+  // before `at` and the raw smartctl JSON of snapshots taken before `at`
+  // (each drive's latest output stays). Measurements, runs, normalised SMART
+  // fields and alerts are kept.
   Status PruneBefore(std::int64_t at);
 
+  // One retention pass as of `now` (config/retention_config.h has the
+  // windows): recent data stays whole; older SMART snapshots are thinned to
+  // one a day, then one a week, keeping every one whose counters changed and
+  // each drive's latest; old `smart` runs that succeeded go; histograms and
+  // the secondary figures (p50, p90, p99.9, max, mean) of old runs go, while
+  // every run keeps mb_per_s, iops, access_ms and p99_us (what detection and
+  // trends read, whatever their age); then the freed pages are returned to
+  // the file system (incremental vacuum, converting an older file once with
+  // a VACUUM). Works in short transactions, so other callers wait at most
+  // one batch. Nothing is removed when cfg.enabled is false.
+  Result<RetentionReport> ApplyRetention(const RetentionConfig& cfg, std::int64_t now);
+
  private:
-  Store(std::string path, std::unique_ptr<SqliteDb> db);
+  Store(std::string path, std::unique_ptr<SqliteDb> db, StoreOptions options);
+
+  // One batch of ApplyRetention (retention.cc), under mu_.
+  Status ThinSnapshotsOfDrive(const std::string& drive_id, std::int64_t full_cutoff,
+                              std::int64_t daily_cutoff, std::int64_t& thinned);
+  Result<std::int64_t> CompressRawBatch(int batch);
 
   const std::string path_;
+  const StoreOptions options_;
   std::mutex mu_;  // guards db_ and every statement in it
   std::unique_ptr<SqliteDb> db_;
 };
