@@ -9,7 +9,7 @@ pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev z
       prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
       dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
-  pkgs+=(chromium)
+  pkgs+=(chromium npm)  # npm: axe-core for the page's accessibility check (below)
 fi
 
 missing=()
@@ -27,4 +27,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The page's accessibility check (tests/webui) runs axe-core from npm in the
+# browser; installed globally so every worktree and CI's clone find it at
+# $(npm root -g)/axe-core/axe.min.js.
+if [ "${DP_SETUP_BROWSER:-0}" = 1 ] && command -v npm >/dev/null 2>&1; then
+  if [ ! -f "$(npm root -g)/axe-core/axe.min.js" ]; then
+    echo "setup: installing axe-core (npm)"
+    npm install -g --no-fund --no-audit axe-core@4 >/dev/null
+  fi
 fi

@@ -79,7 +79,7 @@ TEST_F(PageTest, EmptyStateAndHealth) {
       << dom;
   EXPECT_NE(dom.find("diskpulse " DP_VERSION), std::string::npos) << dom;
   // The page asked the API itself (not just the static HTML).
-  EXPECT_NE((*d)->Output().find("GET /api/v1/drives -> 200"), std::string::npos)
+  EXPECT_NE((*d)->Output().find("GET /api/v1/overview -> 200"), std::string::npos)
       << (*d)->Output();
 }
 

@@ -39,9 +39,13 @@ export const getHealth = () => getJson('/api/v1/health');
 export const getDrives = () => getJson('/api/v1/drives');
 
 export const getDrive = (id) => getJson(`/api/v1/drives/${encodeURIComponent(id)}`);
-export const getHistory = (id, test, metric) =>
+export const getHistory = (id, test, metric, since = 0) =>
   getJson(`/api/v1/drives/${encodeURIComponent(id)}/history?test=${encodeURIComponent(test)}` +
-    `&metric=${encodeURIComponent(metric)}`);
+    `&metric=${encodeURIComponent(metric)}&limit=2000${since ? `&since=${since}` : ''}`);
+export const getSmartHistory = (id, since = 0, points = 300) =>
+  getJson(`/api/v1/drives/${encodeURIComponent(id)}/smart?points=${points}` +
+    (since ? `&since=${since}` : ''));
+export const getOverview = () => getJson('/api/v1/overview');
 export const getAlerts = (state = 'active', drive = '') =>
   getJson(`/api/v1/alerts?state=${encodeURIComponent(state)}` +
     (drive ? `&drive=${encodeURIComponent(drive)}` : ''));

@@ -20,6 +20,7 @@ function node(tag, attrs = {}, text) {
 // "1.23k", "950", "0.42"
 export function formatValue(v) {
   const a = Math.abs(v);
+  if (a >= 1e7) return v.toExponential(1);
   if (a >= 10000) return `${(v / 1000).toFixed(a >= 100000 ? 0 : 1)}k`;
   if (a >= 100) return v.toFixed(0);
   if (a >= 10) return v.toFixed(1);
@@ -39,11 +40,14 @@ function niceTicks(lo, hi, count = 4) {
 function dateLabel(unix, spanDays) {
   const d = new Date(unix * 1000);
   if (spanDays < 2) return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (spanDays > 200) return d.toLocaleDateString([], { year: 'numeric', month: 'short' });
   return d.toLocaleDateString([], { month: 'short', day: 'numeric' });
 }
 
 // series: [{key, samples: [{at, value, contended, partial, run_id}], baseline}]
-// options: {scale (multiply values), unit (label), title}
+// options: {scale (multiply values), unit (label), title, dots (false: no
+// marks for good points, only the line), minSpan (smallest value range
+// drawn, so 37 vs 38 °C is not a full-height zigzag)}
 export function lineChart(series, options = {}) {
   const scale = options.scale || 1;
   const svg = node('svg', {
@@ -65,8 +69,14 @@ export function lineChart(series, options = {}) {
       vMax = Math.max(vMax, s.baseline.high * scale);
     }
   }
+  if (options.minSpan && vMax - vMin < options.minSpan) {
+    const mid = (vMax + vMin) / 2;
+    vMin = mid - options.minSpan / 2;
+    vMax = mid + options.minSpan / 2;
+  }
   const margin = (vMax - vMin) * 0.08 || Math.abs(vMax) * 0.1 || 1;
-  vMin = Math.max(0, vMin - margin);
+  // Rates start at 0; a series that goes below (a -40 °C reading) keeps its own floor.
+  vMin = vMin >= 0 ? Math.max(0, vMin - margin) : vMin - margin;
   vMax += margin;
   const x = (t) => PAD.left + ((t - tMin) / (tMax - tMin)) * (W - PAD.left - PAD.right);
   const y = (v) => H - PAD.bottom - ((v - vMin) / (vMax - vMin)) * (H - PAD.top - PAD.bottom);
@@ -129,8 +139,10 @@ export function lineChart(series, options = {}) {
         mark = node('rect', { class: 'pt partial', x: cx - 3.5, y: cy - 3.5, width: 7, height: 7 });
       } else if (p.contended) {
         mark = node('circle', { class: 'pt contended', cx, cy, r: 4 });
+      } else if (options.dots === false) {
+        continue;  // a dense series (temperature): the line says it all
       } else {
-        mark = node('circle', { class: 'pt', cx, cy, r: 2.8, fill: color });
+        mark = node('circle', { class: 'pt', cx, cy, r: s.samples.length > 120 ? 1.7 : 2.8, fill: color });
       }
       mark.append(node('title', {},
         `${s.key}: ${formatValue(p.value * scale)} ${options.unit || ''} · ${when} · run ${p.run_id}` +
@@ -139,5 +151,47 @@ export function lineChart(series, options = {}) {
     }
     svg.append(g);
   });
+  return svg;
+}
+
+// A small inline trend line (no axes) for the overview and attribute rows.
+// points: [{at, value, contended?, partial?}]; flagged points are left out
+// of the line and drawn hollow. Returns an <svg> or a text node when there
+// is nothing to draw.
+export function sparkline(points, options = {}) {
+  const w = options.width || 120;
+  const h = options.height || 28;
+  const label = options.label || 'trend';
+  const pts = (Array.isArray(points) ? points : [])
+    .filter((p) => typeof p.value === 'number' && Number.isFinite(p.value));
+  if (pts.length < 2) {
+    return document.createTextNode(options.empty === undefined ? 'no trend yet' : options.empty);
+  }
+  const svg = node('svg', { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: 'spark',
+    role: 'img', 'aria-label': label });
+  const t0 = pts[0].at;
+  const t1 = pts[pts.length - 1].at;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of pts) {
+    if (p.value < lo) lo = p.value;
+    if (p.value > hi) hi = p.value;
+  }
+  if (!(hi > lo)) { lo -= 1; hi += 1; }
+  const x = (t) => (t1 > t0 ? ((t - t0) / (t1 - t0)) * (w - 4) + 2 : w / 2);
+  const y = (v) => h - 3 - ((v - lo) / (hi - lo)) * (h - 6);
+  const good = pts.filter((p) => !p.contended && !p.partial);
+  if (good.length > 1) {
+    svg.append(node('polyline', { class: 'spark-line',
+      points: good.map((p) => `${x(p.at).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ') }));
+  }
+  for (const p of pts) {
+    if (p.contended || p.partial) {
+      svg.append(node('circle', { class: 'spark-flag', cx: x(p.at).toFixed(1), cy: y(p.value).toFixed(1), r: 2 }));
+    }
+  }
+  const last = pts[pts.length - 1];
+  svg.append(node('circle', { class: 'spark-last', cx: x(last.at).toFixed(1), cy: y(last.value).toFixed(1), r: 2.2 }));
+  svg.append(node('title', {}, label));
   return svg;
 }

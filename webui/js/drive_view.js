@@ -1,21 +1,49 @@
-// One drive's panel: identity, latest SMART, pool membership, trend charts
-// (MB/s, IOPS, p99 latency, access time) with the detector's baseline band,
-// its alerts with evidence and ack, its recent runs with outcome/reason, and
-// a "Re-baseline" button (after a firmware update, a new cable, ...).
-import { getAlerts, getDrive, getHistory, getRuns } from './api.js';
+// One drive's page: identity, SMART (health, attribute table with a
+// sparkline per attribute and Backblaze-informed context, NVMe health log,
+// self-test log, temperature history), a chart for every judged test —
+// sequential, zones (outer/middle/inner), the seek profile, random IOPS and
+// latency — each with the detector's band and its contended/partial marks,
+// a time range (30 days, 1 year, all), its alerts with evidence, its runs
+// with reasons, run-now for any test, and re-baseline.
+import { getAlerts, getDrive, getHistory, getRuns, getSmartHistory } from './api.js';
 import { postWithToken, renderAlerts } from './alerts_view.js';
-import { lineChart } from './chart.js';
+import { lineChart, sparkline } from './chart.js';
 import { el } from './dom.js';
-import { driveKind, formatAgo, formatBytes } from './format.js';
+import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
+import { TESTS, runsTable, startRun } from './schedule_view.js';
 
-// What the page charts: one chart per (test, metric).
+// What the page charts: one chart per (test, metric); every series of the
+// answer (zones, strokes, queue depths) is a line of its own.
 export const CHARTS = [
   { id: 'seq-mbps', title: 'Sequential read', test: 'seq', metric: 'mb_per_s', unit: 'MB/s' },
+  { id: 'zones-mbps', title: 'Zones (outer / middle / inner)', test: 'zones', metric: 'mb_per_s', unit: 'MB/s' },
+  { id: 'seek-access', title: 'Seek profile (access time per stroke)', test: 'seek', metric: 'access_ms', unit: 'ms' },
   { id: 'random-iops', title: 'Random read IOPS', test: 'random', metric: 'iops', unit: 'IOPS' },
   { id: 'random-p99', title: 'Random read p99 latency', test: 'random', metric: 'p99_us',
     unit: 'ms', scale: 1e-3 },
-  { id: 'seek-access', title: 'Access time (seek)', test: 'seek', metric: 'access_ms', unit: 'ms' },
 ];
+
+export const RANGES = [
+  { id: '30d', label: '30 days', days: 30 },
+  { id: '1y', label: '1 year', days: 365 },
+  { id: 'all', label: 'All', days: 0 },
+];
+let range = '1y';
+
+// The five attributes Backblaze's drive statistics single out: among their
+// fleet, drives that failed showed a raw value above zero in one of them far
+// more often than drives that kept working (Backblaze blog, "What SMART Stats
+// Tell Us About Hard Drives", 2016). Context for people, not a verdict.
+const BACKBLAZE = {
+  5: 'Sectors already remapped to spares. In Backblaze\'s fleet a raw value above 0 was much more ' +
+    'common in drives that later failed; a count that keeps rising matters more than its size.',
+  187: 'Reads the drive could not correct. One of Backblaze\'s five failure signals: above 0 is worth watching.',
+  188: 'Commands that timed out; cabling and power cause them too, yet Backblaze saw them more often in ' +
+    'drives that failed.',
+  197: 'Sectors waiting to be remapped after a failed read. One of Backblaze\'s five signals; they can ' +
+    'clear when the sector is rewritten, but growth is a warning.',
+  198: 'Sectors the drive\'s own offline scan could not read. One of Backblaze\'s five failure signals.',
+};
 
 function fact(label, value, cls = '') {
   return el('div', { class: 'fact' }, el('span', { class: 'muted' }, label),
@@ -27,27 +55,54 @@ function smartFacts(smart) {
   const health = smart.health_passed === true ? 'passed' : smart.health_passed === false ? 'FAILING' : '–';
   return [
     fact('SMART health', health, smart.health_passed === false ? 'error' : ''),
-    fact('Temperature', typeof smart.temperature_c === 'number' ? `${smart.temperature_c} °C` : '–'),
-    fact('Power-on', typeof smart.power_on_hours === 'number' ? `${smart.power_on_hours} h` : '–'),
+    fact('Temperature', formatTemp(smart.temperature_c)),
+    fact('Power-on', typeof smart.power_on_hours === 'number'
+      ? `${smart.power_on_hours} h (${formatPowerOn(smart.power_on_hours)})` : '–'),
     fact('Reallocated', smart.reallocated_sectors, smart.reallocated_sectors > 0 ? 'warn' : ''),
     fact('Pending', smart.pending_sectors, smart.pending_sectors > 0 ? 'warn' : ''),
     fact('CRC errors', smart.udma_crc_errors),
   ];
 }
 
+function identityFacts(d) {
+  const sectors = d.logical_block_size
+    ? `${d.logical_block_size} / ${d.physical_block_size || d.logical_block_size} B` : '–';
+  return [
+    fact('Capacity', formatBytes(d.size_bytes)),
+    fact('Type', driveKind(d)),
+    fact('Device', d.dev_path, 'mono'),
+    fact('State', d.present ? 'present' : 'missing', d.present ? '' : 'warn'),
+    fact('Firmware', d.firmware, 'mono'),
+    fact('WWN', d.wwn, 'mono'),
+    fact('Sectors (logical / physical)', sectors),
+    fact('Bus', d.transport ? d.transport.toUpperCase() : '–'),
+    fact('Controller', d.controller, 'mono small'),
+  ];
+}
+
 function poolFacts(pools) {
   if (!Array.isArray(pools) || pools.length === 0) return [fact('Pool', 'not in a pool')];
   return pools.map((p) => fact('Pool',
-    `${p.pool} / ${p.vdev} (${p.state || '?'}` +
+    `${p.pool} / ${p.vdev} · ${p.role || 'data'} (${p.state || '?'}` +
     `${p.checksum_errors ? `, ${p.checksum_errors} cksum errors` : ''}` +
     `${p.scan_state === 'in_progress' ? `, ${p.scan} running` : ''})`));
 }
 
-function chartCard(def, history) {
-  const series = history && Array.isArray(history.series) ? history.series : [];
-  const body = series.length === 0
-    ? el('p', { class: 'placeholder chart-empty' }, `No ${def.test} runs yet.`)
-    : lineChart(series, { unit: def.unit, scale: def.scale, title: def.title });
+// since: the first time shown (0 = all). The answer holds the whole history
+// so that the band is the one the detector formed from the start (since the
+// re-baseline), not one formed from the first samples of the range.
+function chartCard(def, history, error, since) {
+  const series = (history && Array.isArray(history.series) ? history.series : [])
+    .map((s) => ({ ...s, samples: s.samples.filter((p) => p.at >= since) }))
+    .filter((s) => s.samples.length > 0);
+  let body;
+  if (error) body = el('p', { class: 'error chart-empty' }, `Cannot load: ${error.message}`);
+  else if (series.length === 0) body = el('p', { class: 'placeholder chart-empty' }, `No ${def.test} runs in this range.`);
+  else if (series.every((s) => s.samples.every((p) => p.contended || p.partial))) {
+    body = el('div', {},
+      el('p', { class: 'placeholder small' }, `Only contended or partial ${def.test} runs: nothing here is evidence yet.`),
+      lineChart(series, { unit: def.unit, scale: def.scale, title: def.title }));
+  } else body = lineChart(series, { unit: def.unit, scale: def.scale, title: def.title });
   const legend = series.length > 1 || series.some((s) => s.baseline)
     ? el('div', { class: 'legend muted' },
       series.map((s) => el('span', {}, s.key,
@@ -55,7 +110,7 @@ function chartCard(def, history) {
           `${(s.baseline.median * (def.scale || 1)).toFixed(def.scale ? 2 : 1)} ${def.unit}` : '')))
     : null;
   return el('figure', { class: 'chart-card', id: `chart-${def.id}`,
-    dataset: { points: series.reduce((n, s) => n + s.samples.length, 0) } },
+    dataset: { points: series.reduce((n, s) => n + s.samples.length, 0), series: series.length } },
   el('figcaption', {}, def.title), body, legend);
 }
 
@@ -93,41 +148,124 @@ async function rebaseline(d, button, status, onChange) {
   }
 }
 
-const OUTCOME_CLASS = { ok: 'ok', failed: 'bad', cancelled: 'muted', skipped: 'warn', deferred: 'warn',
-  running: 'accent', queued: 'muted' };
-
-function runsTable(runs) {
-  if (!Array.isArray(runs) || runs.length === 0) {
-    return el('p', { class: 'placeholder', id: 'runs-empty' },
-      'No runs yet: scheduled tests appear here when they run (or run one now).');
+// The drive's own flags on an attribute, and Backblaze's context for the five.
+function attributeStatus(a) {
+  if (a.when_failed === 'now') return { cls: 'bad', text: 'failing now', why: 'the drive flags this attribute as failing now (value at or below its threshold)' };
+  if (a.when_failed === 'past') return { cls: 'warn', text: 'failed before', why: 'the drive says this attribute was below its threshold in the past' };
+  if (typeof a.value === 'number' && typeof a.thresh === 'number' && a.thresh > 0 && a.value <= a.thresh) {
+    return { cls: 'bad', text: 'at threshold', why: `normalised value ${a.value} is at or below the threshold ${a.thresh}` };
   }
-  return el('div', { class: 'table-wrap' }, el('table', { id: 'runs-table' },
-    el('thead', {}, el('tr', {}, ['Run', 'Test', 'Trigger', 'Started', 'Outcome', 'Reason / flags']
-      .map((h) => el('th', {}, h)))),
-    el('tbody', {}, runs.map((r) => {
-      const flags = [r.contended ? 'contended' : '', r.partial ? 'partial' : ''].filter(Boolean);
-      const outcome = r.outcome === 'running' ? `running ${Math.round((r.progress || 0) * 100)}%` : r.outcome;
-      return el('tr', { dataset: { runId: r.id } },
-        el('td', { class: 'num' }, `#${r.id}`),
-        el('td', {}, r.test),
-        el('td', { class: 'muted' }, r.trigger),
-        el('td', { title: new Date(r.started_at * 1000).toLocaleString() }, formatAgo(r.started_at)),
-        el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
-        el('td', {}, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
-          .filter(Boolean).join(' ')));
+  if (BACKBLAZE[a.id] && typeof a.raw === 'number' && a.raw > 0) {
+    return { cls: 'warn', text: `raw ${a.raw}`, why: BACKBLAZE[a.id] };
+  }
+  return { cls: 'ok', text: 'ok', why: 'above its threshold; not flagged by the drive' };
+}
+
+function attributeTable(smart, history) {
+  const attrs = smart && Array.isArray(smart.attributes) ? smart.attributes : [];
+  if (attrs.length === 0) {
+    return el('p', { class: 'placeholder', id: 'attributes-empty' },
+      smart ? 'This drive reports no ATA attributes (NVMe and SCSI drives report a health log instead).'
+        : 'No SMART data yet: the drive has not been read (asleep, no smartctl, or not root).');
+  }
+  const byId = {};
+  for (const h of (history && history.attributes) || []) byId[h.id] = h.samples;
+  return el('div', { class: 'table-wrap' }, el('table', { id: 'attributes-table' },
+    el('thead', {}, el('tr', {}, ['ID', 'Attribute', 'Value', 'Worst', 'Thresh', 'Raw', 'Status', 'History']
+      .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : '' }, h)))),
+    el('tbody', {}, attrs.map((a) => {
+      const st = attributeStatus(a);
+      const samples = (byId[a.id] || []).map((s) => ({ at: s.at, value: typeof s.raw === 'number' && BACKBLAZE[a.id] ? s.raw : s.value }));
+      const context = BACKBLAZE[a.id];
+      return el('tr', { dataset: { attr: a.id }, class: context ? 'backblaze' : '' },
+        el('td', { class: 'num' }, String(a.id)),
+        el('td', {}, a.name, context ? el('span', { class: 'chip bb', title: context }, 'Backblaze') : null,
+          context ? el('div', { class: 'muted small wrap bb-text' }, context) : null),
+        el('td', { class: 'num' }, a.value ?? '–'),
+        el('td', { class: 'num' }, a.worst ?? '–'),
+        el('td', { class: 'num' }, a.thresh ?? '–'),
+        el('td', { class: 'num mono' }, a.raw_string || (a.raw ?? '–')),
+        el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
+        el('td', {}, sparkline(samples, { width: 100, height: 22, empty: '–',
+          label: `${a.name} ${BACKBLAZE[a.id] ? 'raw' : 'normalised'} over time` })));
     }))));
 }
 
+function nvmeLog(smart) {
+  const n = smart && smart.nvme;
+  if (!n) return null;
+  return el('div', { class: 'facts', id: 'nvme-log' },
+    fact('Critical warning', n.critical_warning, n.critical_warning > 0 ? 'error' : ''),
+    fact('Percentage used', typeof n.percentage_used === 'number' ? `${n.percentage_used}%` : null),
+    fact('Available spare', typeof n.available_spare === 'number'
+      ? `${n.available_spare}% (threshold ${n.available_spare_threshold ?? '–'}%)` : null),
+    fact('Media errors', n.media_errors, n.media_errors > 0 ? 'warn' : ''),
+    fact('Unsafe shutdowns', n.unsafe_shutdowns),
+    fact('Error log entries', n.num_err_log_entries));
+}
+
+function selfTests(smart) {
+  const tests = smart && Array.isArray(smart.self_tests) ? smart.self_tests : [];
+  if (tests.length === 0) return el('p', { class: 'placeholder small', id: 'selftests-empty' }, 'No self-test logged.');
+  return el('div', { class: 'table-wrap' }, el('table', { id: 'selftest-table' },
+    el('thead', {}, el('tr', {}, ['Type', 'Status', 'Result', 'At power-on hour']
+      .map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, tests.slice(0, 10).map((t) => el('tr', {},
+      el('td', {}, t.type || '–'),
+      el('td', { class: 'wrap' }, t.status || '–'),
+      el('td', {}, el('span', { class: `chip ${t.passed === false ? 'bad' : t.passed ? 'ok' : ''}` },
+        t.passed === false ? 'failed' : t.passed ? 'passed' : '–')),
+      el('td', { class: 'num' }, t.lifetime_hours ?? '–'))))));
+}
+
+function temperatureCard(history, error) {
+  const samples = history && Array.isArray(history.samples)
+    ? history.samples.filter((s) => typeof s.temperature_c === 'number')
+      .map((s, i) => ({ at: s.at, value: s.temperature_c, run_id: i })) : [];
+  let body;
+  if (error) body = el('p', { class: 'error chart-empty' }, `Cannot load: ${error.message}`);
+  else if (samples.length === 0) body = el('p', { class: 'placeholder chart-empty' }, 'No temperature readings in this range.');
+  else {
+    body = lineChart([{ key: 'temperature', samples, baseline: null }],
+      { unit: '°C', title: 'Temperature', dots: false, minSpan: 10 });
+  }
+  return el('figure', { class: 'chart-card', id: 'chart-temperature', dataset: { points: samples.length } },
+    el('figcaption', {}, 'Temperature'), body);
+}
+
+function rangeButtons(onPick) {
+  return el('div', { class: 'range', role: 'group', 'aria-label': 'time range' },
+    RANGES.map((r) => {
+      const b = el('button', { type: 'button', class: `button small${r.id === range ? ' active' : ''}`,
+        'aria-pressed': r.id === range ? 'true' : 'false', dataset: { range: r.id } }, r.label);
+      b.addEventListener('click', () => { range = r.id; onPick(); });
+      return b;
+    }));
+}
+
+function runNowControls(d, onChange) {
+  const test = el('select', { id: 'drive-run-test', 'aria-label': 'test to run' },
+    TESTS.map((t) => el('option', { value: t }, t)));
+  const go = el('button', { type: 'button', class: 'button', id: 'run-now',
+    title: 'Queue this test on this drive now (needs the API token)' }, 'Run now');
+  const box = el('span', { class: 'muted run-status', id: 'run-now-status', 'aria-live': 'polite' });
+  go.addEventListener('click', () => startRun(d.id, test.value, go, box, onChange));
+  return [test, go, box];
+}
+
 // Loads everything about one drive into container. onChange: called after
-// an alert was acknowledged or a run requested (to refresh the page).
-export async function renderDrivePanel(container, driveId, { onChange, onRunNow } = {}) {
-  container.dataset.state = 'loading';
-  const [drive, alerts, runs, ...histories] = await Promise.allSettled([
+// an alert was acknowledged or a run finished (to refresh the page).
+export async function renderDrivePanel(container, driveId, { onChange } = {}) {
+  const days = RANGES.find((r) => r.id === range).days;
+  const since = days ? Math.floor(Date.now() / 1000) - days * 86400 : 0;
+  const [drive, alerts, runs, smartHistory, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
     getRuns(driveId, 15),
+    getSmartHistory(driveId, since),
     ...CHARTS.map((c) => getHistory(driveId, c.test, c.metric)),
   ]);
+  if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
   container.replaceChildren();
   if (drive.status !== 'fulfilled') {
     container.dataset.state = 'error';
@@ -137,41 +275,42 @@ export async function renderDrivePanel(container, driveId, { onChange, onRunNow 
   const d = drive.value;
   container.dataset.state = 'loaded';
   container.dataset.driveId = d.id;
-  const runNow = el('button', { type: 'button', class: 'button', id: 'run-now',
-    title: 'Queue a sequential read test now (needs the API token)' }, 'Run seq test now');
-  const runStatus = el('span', { class: 'muted', id: 'run-now-status' });
-  if (onRunNow) runNow.addEventListener('click', () => onRunNow(d, runNow, runStatus));
+  const status = el('span', { class: 'muted', id: 'panel-status' });
   const rebase = el('button', { type: 'button', class: 'button', id: 'rebaseline',
     title: 'Start this drive\'s baselines anew, e.g. after a firmware update (needs the API token)' },
   'Re-baseline');
-  rebase.addEventListener('click', () => rebaseline(d, rebase, runStatus, onChange));
-  container.append(
-    el('div', { class: 'card-head' },
+  rebase.addEventListener('click', () => rebaseline(d, rebase, status, onChange));
+  const sh = smartHistory.status === 'fulfilled' ? smartHistory.value : null;
+  const paths = Array.isArray(d.stable_paths) ? d.stable_paths : [];
+  container.append(...[
+    el('div', { class: 'card-head wrap-head' },
       el('h2', { id: 'drive-title' }, d.name || d.id),
       el('span', { class: 'muted' }, [d.model, d.serial].filter(Boolean).join(' · ')),
-      runNow, rebase, runStatus,
       el('a', { href: '#', class: 'button', id: 'drive-close' }, 'Close')),
-    el('div', { class: 'facts' },
-      fact('Capacity', formatBytes(d.size_bytes)),
-      fact('Type', driveKind(d)),
-      fact('Device', d.dev_path, 'mono'),
-      fact('State', d.present ? 'present' : 'missing', d.present ? '' : 'warn'),
-      fact('Firmware', d.firmware, 'mono'),
-      baselineFact(d),
-      ...smartFacts(d.smart),
-      ...poolFacts(d.pools)),
-    el('h3', {}, 'Trends'),
+    el('div', { class: 'actions' }, ...runNowControls(d, onChange), rebase, status),
+    el('div', { class: 'facts' }, ...identityFacts(d), baselineFact(d), ...smartFacts(d.smart), ...poolFacts(d.pools)),
+    paths.length ? el('details', { class: 'paths small' }, el('summary', {}, `Stable paths (${paths.length})`),
+      el('ul', { class: 'mono' }, paths.map((p) => el('li', {}, p)))) : null,
+    el('div', { class: 'section-head' }, el('h3', {}, 'Trends'), rangeButtons(() => renderDrivePanel(container, driveId, { onChange }))),
     el('p', { class: 'muted small' },
       'Shaded: the detector\'s baseline band. Hollow orange: contended run; hollow grey square: ' +
       'partial run — neither counts as evidence.'),
     el('div', { class: 'charts' }, CHARTS.map((c, i) =>
-      chartCard(c, histories[i].status === 'fulfilled' ? histories[i].value : null))),
+      chartCard(c, histories[i].status === 'fulfilled' ? histories[i].value : null,
+        histories[i].status === 'rejected' ? histories[i].reason : null, since)),
+    temperatureCard(sh, smartHistory.status === 'rejected' ? smartHistory.reason : null)),
+    el('h3', {}, 'SMART attributes'),
+    attributeTable(d.smart, sh),
+    d.smart && d.smart.nvme ? el('h3', {}, 'NVMe health log') : null,
+    nvmeLog(d.smart),
+    el('h3', {}, 'Self-test log'),
+    selfTests(d.smart),
     el('h3', {}, 'Alerts'),
     el('div', { id: 'drive-alerts' }),
     el('h3', {}, 'Recent runs'),
     runs.status === 'fulfilled' ? runsTable(runs.value)
       : el('p', { class: 'error' }, `Cannot load runs: ${runs.reason.message}`),
-  );
+  ].filter(Boolean));
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));

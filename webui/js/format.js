@@ -44,3 +44,31 @@ export function formatDuration(seconds) {
   if (m > 0) return `${m} min`;
   return `${s} s`;
 }
+
+// 38 -> "38 °C"; null/absurd-free: shows what the drive said, "–" when unknown.
+export function formatTemp(c) {
+  return typeof c === 'number' && Number.isFinite(c) ? `${Math.round(c)} °C` : '–';
+}
+
+// Power-on hours -> "3.2 y", "140 d", "20 h"; "–" when unknown.
+export function formatPowerOn(hours) {
+  if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0) return '–';
+  if (hours >= 24 * 365) return `${(hours / (24 * 365)).toFixed(1)} y`;
+  if (hours >= 48) return `${Math.floor(hours / 24)} d`;
+  return `${Math.floor(hours)} h`;
+}
+
+// 97.4 -> "97%"; "–" when unknown.
+export function formatPercent(p) {
+  return typeof p === 'number' && Number.isFinite(p) ? `${Math.round(p)}%` : '–';
+}
+
+// A rate for people: 0.5 -> "0.50", 182.3 -> "182", 1e12 -> "1.0e12".
+export function formatNumber(v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  if (a >= 1e7) return v.toExponential(1);
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  return v.toFixed(2);
+}

@@ -1,21 +1,47 @@
-// Entry point of the diskpulse page: shows the daemon's health, the active
-// alerts and the drives, refreshing every 30 seconds; a click on a drive (or
-// #drive=ID in the address) opens its panel with trends, alerts and runs.
-import { getAlerts, getDrives, getHealth } from './api.js';
+// Entry point of the diskpulse page: the daemon's health, the overview (one
+// card per drive, worst first, and the pool map) from one API call, the
+// alerts, the schedule and runs, and — for #drive=ID in the address, set by
+// a click on a card — the drive's own page. Refreshes every 30 seconds;
+// when the daemon stops answering, one banner says so and the page retries
+// every 5 seconds, keeping what it last showed.
+import { getAlerts, getHealth, getOverview } from './api.js';
 import { postWithToken, renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
-import { renderDrives, renderDrivesError } from './drives_view.js';
+import { el } from './dom.js';
 import { formatDuration } from './format.js';
+import { renderOverview, renderOverviewError, renderPools } from './overview_view.js';
+import { renderSchedule } from './schedule_view.js';
 
 const REFRESH_MS = 30000;
+const RETRY_MS = 5000;
+
+let driveNames = {};
+let drives = [];
+let lastGood = 0;
+let timer = 0;
+
+function banner(text) {
+  const b = document.getElementById('banner');
+  if (!text) {
+    b.hidden = true;
+    b.replaceChildren();
+    return;
+  }
+  b.hidden = false;
+  b.replaceChildren(el('strong', {}, text.title), ' ', text.detail);
+}
 
 function showHealth(health, error) {
   const status = document.getElementById('status');
   const text = document.getElementById('status-text');
+  document.body.dataset.daemon = error ? 'down' : health.status === 'ok' ? 'ok' : 'degraded';
   if (error) {
     status.dataset.state = 'down';
     text.textContent = 'diskpulsed unreachable';
     status.title = error.message;
+    const since = lastGood ? ` What you see is from ${new Date(lastGood).toLocaleTimeString()}.` : '';
+    banner({ title: 'diskpulsed is not answering.',
+      detail: `It may have stopped or restarted.${since} The page retries every ${RETRY_MS / 1000} s.` });
     return;
   }
   const ok = health.status === 'ok';
@@ -25,27 +51,13 @@ function showHealth(health, error) {
     : `database: ${health.db}`;
   status.title = `status ${health.status}, database ${health.db}`;
   document.getElementById('version').textContent = `diskpulse ${health.version}`;
+  if (ok) banner(null);
+  else banner({ title: 'The database is not answering.', detail: `diskpulsed says: ${health.db}. Figures may be missing or stale.` });
 }
-
-let driveNames = {};
 
 function selectedDrive() {
   const m = /^#drive=(.+)$/.exec(window.location.hash);
   return m ? decodeURIComponent(m[1]) : '';
-}
-
-async function runNow(drive, button, status) {
-  button.disabled = true;
-  status.textContent = 'queueing…';
-  try {
-    const r = await postWithToken('/api/v1/runs', { drive: drive.id, test: 'seq' });
-    status.textContent = `run #${r.id} queued`;
-    setTimeout(() => showPanel(), 1500);
-  } catch (err) {
-    status.textContent = `not queued: ${err.message}`;
-  } finally {
-    button.disabled = false;
-  }
 }
 
 async function showPanel() {
@@ -57,62 +69,113 @@ async function showPanel() {
     return;
   }
   panel.hidden = false;
-  await renderDrivePanel(panel, id, { onChange: () => refresh(), onRunNow: runNow });
+  await renderDrivePanel(panel, id, { onChange: () => refresh() });
 }
 
 async function refreshAlerts() {
   const container = document.getElementById('alerts');
   const count = document.getElementById('alert-count');
+  const state = document.getElementById('alert-state').value;
   try {
-    const alerts = await getAlerts('active');
+    const alerts = await getAlerts(state);
     renderAlerts(container, alerts, driveNames, () => refresh());
     const open = alerts.filter((a) => a.state === 'open').length;
-    count.textContent = alerts.length === 0 ? ''
-      : `${open} open${alerts.length > open ? `, ${alerts.length - open} acknowledged` : ''}`;
+    const acked = alerts.filter((a) => a.state === 'acknowledged').length;
+    const parts = [];
+    if (open) parts.push(`${open} open`);
+    if (acked) parts.push(`${acked} acknowledged`);
+    if (alerts.length - open - acked) parts.push(`${alerts.length - open - acked} resolved`);
+    count.textContent = parts.join(', ');
   } catch (err) {
     renderAlertsError(container, err);
     count.textContent = '';
   }
 }
 
-async function refresh() {
-  const [health, drives] = await Promise.allSettled([getHealth(), getDrives()]);
-  if (drives.status === 'fulfilled') {
-    driveNames = Object.fromEntries(drives.value.map((d) => [d.id, d.name || d.id]));
+async function refreshSchedule() {
+  const container = document.getElementById('schedule');
+  try {
+    await renderSchedule(container, drives, () => refresh());
+  } catch (err) {
+    container.replaceChildren(el('p', { class: 'error' }, err.message));
   }
+}
+
+async function refresh() {
+  clearTimeout(timer);
+  const [health, overview] = await Promise.allSettled([getHealth(), getOverview()]);
+  let down = false;
   if (health.status === 'fulfilled') showHealth(health.value, null);
   else if (health.reason && health.reason.body && health.reason.body.status) {
     showHealth(health.reason.body, null);  // 503 still carries the health document
-  } else showHealth(null, health.reason);
+  } else {
+    showHealth(null, health.reason);
+    down = true;
+  }
+  if (down) {
+    // Keep what is shown; try again soon.
+    timer = setTimeout(refresh, RETRY_MS);
+    return;
+  }
+  lastGood = Date.now();
 
   const container = document.getElementById('drives');
   const count = document.getElementById('drive-count');
-  if (drives.status === 'fulfilled') {
-    renderDrives(container, drives.value);
-    const n = drives.value.length;
-    const present = drives.value.filter((d) => d.present).length;
-    count.textContent = n === 0 ? '' : `${present} present${n > present ? `, ${n - present} missing` : ''}`;
+  if (overview.status === 'fulfilled') {
+    drives = overview.value.drives || [];
+    driveNames = Object.fromEntries(drives.map((d) => [d.id, d.name || d.id]));
+    renderOverview(container, overview.value);
+    // How long the first screen took from navigation (read by tests and bench/page_draw).
+    if (!document.body.dataset.overviewMs) {
+      document.body.dataset.overviewMs = String(Math.round(performance.now()));
+    }
+    renderPools(document.getElementById('pools'), overview.value.pools);
+    const n = drives.length;
+    const present = drives.filter((d) => d.present).length;
+    const bad = drives.filter((d) => d.status !== 'healthy' && d.status !== 'asleep').length;
+    count.textContent = n === 0 ? '' : `${present} present${n > present ? `, ${n - present} missing` : ''}` +
+      `${bad ? ` · ${bad} need a look` : ''}`;
   } else {
-    renderDrivesError(container, drives.reason);
+    renderOverviewError(container, overview.reason);
     count.textContent = '';
   }
-  await Promise.allSettled([refreshAlerts(), showPanel()]);
+  await Promise.allSettled([refreshAlerts(), refreshSchedule(), showPanel()]);
   document.getElementById('updated').textContent =
     `updated ${new Date().toLocaleTimeString()}`;
+  document.body.dataset.loaded = 'yes';
+  timer = setTimeout(refresh, REFRESH_MS);
 }
 
-// A click on a drive row opens its panel.
-document.getElementById('drives').addEventListener('click', (event) => {
-  const row = event.target.closest('tr[data-drive-id]');
-  if (row) window.location.hash = `drive=${encodeURIComponent(row.dataset.driveId)}`;
-});
 window.addEventListener('hashchange', () => {
   showPanel().then(() => {
     const panel = document.getElementById('drive-panel');
-    if (!panel.hidden) panel.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    if (!panel.hidden) {
+      panel.scrollIntoView({ block: 'start' });
+      const title = document.getElementById('drive-title');
+      if (title) {
+        title.tabIndex = -1;
+        title.focus({ preventScroll: true });
+      }
+    }
   });
 });
 
 document.getElementById('refresh').addEventListener('click', () => refresh());
+document.getElementById('alert-state').addEventListener('change', () => refreshAlerts());
+document.getElementById('alert-test').addEventListener('click', async (event) => {
+  const button = event.currentTarget;
+  const status = document.getElementById('alert-test-status');
+  button.disabled = true;
+  status.textContent = 'sending…';
+  try {
+    const r = await postWithToken('/api/v1/alerts/test', {});
+    const sinks = Array.isArray(r.sinks) ? r.sinks : [];
+    status.textContent = sinks.length === 0 ? 'No notification channel is configured (alerts.sinks).'
+      : sinks.map((s) => `${s.sink}: ${s.ok ? 'sent' : `failed (${s.error || "?"})`}`).join(' · ');
+  } catch (err) {
+    status.textContent = `not sent: ${err.message}`;
+  } finally {
+    button.disabled = false;
+  }
+});
 refresh();
-setInterval(refresh, REFRESH_MS);

@@ -164,8 +164,10 @@ Status Daemon::BuildSchedulerAndAlerts() {
   if (priv_channel_) opener_ = std::make_unique<PrivilegedDeviceOpener>(*priv_channel_);
   else opener_ = std::make_unique<PosixDeviceOpener>();
   sched_store_ = std::make_unique<StoreSchedulerStore>(*store_);
-  executor_ = std::make_unique<DeviceJobExecutor>(c, *runner_, *store_, clock_, *opener_);
-  probe_ = std::make_unique<DeviceStateProbe>(c, *runner_, *store_, *opener_);
+  if (options_.make_executor) executor_ = options_.make_executor(*store_, clock_);
+  else executor_ = std::make_unique<DeviceJobExecutor>(c, *runner_, *store_, clock_, *opener_);
+  if (options_.make_probe) probe_ = options_.make_probe();
+  else probe_ = std::make_unique<DeviceStateProbe>(c, *runner_, *store_, *opener_);
   evaluator_ = std::make_unique<RunEvaluator>(
       *store_, alerts_.get(), c.alerts_config.detection,
       [this](const std::string& drive_id, const std::string& test) {
@@ -227,7 +229,8 @@ Status Daemon::Start() {
   LogInfo("serving " + url() + " (database " + config_.database + ")");
   dispatcher_->Start();
   DP_RETURN_IF_ERROR(scheduler_->Start());  // gets its inventory from the first discovery pass
-  discovery_->Start();  // first pass now, then every inventory.interval_seconds
+  // Discovery's first pass now, then every inventory.interval_seconds.
+  if (options_.discovery) discovery_->Start();
   retention_->Start();  // first pass now, then every retention.interval_hours
   return Status::Ok();
 }

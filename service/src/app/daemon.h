@@ -52,6 +52,11 @@ struct DaemonOptions {
   // ("serving URL; 4 drives, 1 pool; ...; next run 2026-01-04T03:00Z");
   // called on the discovery thread.
   std::function<void(const std::string&)> on_status;
+  // Demo mode (app/demo_mode.h) replaces the devices: runs go to this
+  // executor and the scheduler asks this probe; null = the real ones.
+  std::function<std::unique_ptr<JobExecutor>(Store&, const Clock&)> make_executor;
+  std::function<std::unique_ptr<DriveStateProbe>()> make_probe;
+  bool discovery = true;  // false: no discovery passes (the demo feeds its own inventory)
 };
 
 class Daemon {

@@ -30,6 +30,16 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
       out.version = true;
     } else if (a == "-h" || a == "--help") {
       out.help = true;
+    } else if (a == "--demo") {
+      out.demo = true;
+    } else if (a == "--demo-weeks") {
+      if (i + 1 >= args.size()) return InvalidArgument(a + " needs a number of weeks");
+      const std::string& v = args[++i];
+      if (v.empty() || v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoi(v) < 1 || std::stoi(v) > 1040)
+        return InvalidArgument("--demo-weeks needs 1 to 1040, not '" + v + "'");
+      out.demo_weeks = std::stoi(v);
+      out.demo = true;
     } else if (a == "--replay") {
       if (i + 1 >= args.size()) return InvalidArgument(a + " needs a DIR");
       out.replay_dir = args[++i];
@@ -45,7 +55,7 @@ Result<DaemonArgs> ParseDaemonArgs(const std::vector<std::string>& args) {
 
 std::string DaemonUsage() {
   return std::string("usage: diskpulsed [-c FILE] [--foreground] [--pidfile FILE] [--check-config]\n"
-                     "                  [--version]\n"
+                     "                  [--version] [--replay DIR] [--demo]\n"
                      "\n"
                      "  -c, --config FILE   configuration (default ") +
          kDefaultConfigPath +
@@ -56,6 +66,9 @@ std::string DaemonUsage() {
          "  --show-schedule     print when each schedule next runs on each drive, exit\n"
          "  -V, --version       print the version\n"
          "  --replay DIR        run no tool: answer from a `diskpulse record DIR` recording\n"
+         "  --demo              simulated NAS (raidz2, SLOG, spare; two years of history) in a\n"
+         "                      temporary database: the page without real drives\n"
+         "  --demo-weeks N      with --demo: N weeks of history instead of 104\n"
          "\n"
          "Signals: SIGHUP reloads the configuration; SIGTERM or SIGINT stop.\n";
 }

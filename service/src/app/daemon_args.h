@@ -1,6 +1,6 @@
 // The command line of diskpulsed, parsed. Pure.
 //   diskpulsed [-c FILE] [--foreground] [--pidfile FILE] [--check-config]
-//              [--version] [--help]
+//              [--version] [--help] [--replay DIR] [--demo]
 #pragma once
 
 #include <optional>
@@ -23,6 +23,8 @@ struct DaemonArgs {
   bool version = false;
   bool help = false;
   std::string replay_dir;     // --replay DIR: answer tools from a `diskpulse record` recording
+  bool demo = false;          // --demo: simulated drives in a temporary database (app/demo_mode.h)
+  int demo_weeks = 104;       // --demo-weeks N: weeks of seeded history (tests use fewer)
 };
 
 // InvalidArgument with a one-line reason for an unknown flag or a missing value.

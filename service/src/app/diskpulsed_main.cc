@@ -10,15 +10,19 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/daemon.h"
 #include "app/daemon_args.h"
+#include "app/demo_executor.h"
+#include "app/demo_mode.h"
 #include "app/service_notifier.h"
 #include "app/show_schedule.h"
 #include "app/signal_waiter.h"
 #include "base/log.h"
+#include "sched/scheduler.h"
 #include "config/config.h"
 
 namespace {
@@ -70,6 +74,20 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  // Demo mode: the simulated NAS, seeded before the daemon opens its store.
+  std::optional<dp::DemoSetup> demo;
+  if (args->demo) {
+    std::printf("diskpulsed: demo: seeding %d weeks of simulated history...\n", args->demo_weeks);
+    std::fflush(stdout);
+    auto setup = dp::PrepareDemo(*config, dp::ToUnixSeconds(dp::SystemClock().Now()),
+                                 args->demo_weeks);
+    if (!setup.ok()) return Fail(setup.status());
+    demo = std::move(setup).value();
+    std::printf("diskpulsed: demo: %d runs, %d open alerts in %s (removed on exit); API token "
+                "'%s'\n", demo->seeded_runs, demo->alerts, demo->dir.c_str(),
+                config->api_token.c_str());
+  }
+
   // Signals are taken synchronously by the main thread; block them before
   // any thread exists so every thread inherits the mask.
   dp::SignalWaiter signals;
@@ -81,10 +99,24 @@ int main(int argc, char** argv) {
   options.foreground = args->foreground;
   if (notifier.enabled())
     options.on_status = [&notifier](const std::string& line) { notifier.SetStatus(line); };
+  if (demo) {
+    auto world = demo->world;
+    options.make_executor = [world](dp::Store& store, const dp::Clock& clock) {
+      return std::unique_ptr<dp::JobExecutor>(std::make_unique<dp::DemoJobExecutor>(
+          world, store, clock, std::chrono::milliseconds(4000)));
+    };
+    options.make_probe = [world] {
+      return std::unique_ptr<dp::DriveStateProbe>(std::make_unique<dp::DemoStateProbe>(world));
+    };
+    options.discovery = false;
+  }
 
   // 2. Root-only resources: database folder and locks, database, port.
   auto daemon = dp::Daemon::Create(std::move(config).value(), options);
-  if (!daemon.ok()) return Fail(daemon.status());
+  if (!daemon.ok()) {
+    if (demo) dp::RemoveDemo(*demo);
+    return Fail(daemon.status());
+  }
   std::printf("diskpulsed: listening on %s\n", (*daemon)->url().c_str());
   std::fflush(stdout);
 
@@ -99,6 +131,7 @@ int main(int argc, char** argv) {
   notifier.SetStatus(serving + "; discovering drives");
   if (auto st = (*daemon)->Start(); !st.ok()) return Fail(st, !args->foreground);
   notifier.Ready("");
+  if (demo) (*daemon)->scheduler()->UpdateInventory(demo->world->drives(), demo->world->pools());
 
   // 5. Serve until told to stop, pinging the watchdog when one is set.
   const auto watchdog = notifier.watchdog_interval();
@@ -135,6 +168,7 @@ int main(int argc, char** argv) {
   }
   notifier.Stopping();
   (*daemon)->Stop();
+  if (demo) dp::RemoveDemo(*demo);
   dp::LogInfo("stopped");
   return 0;
 }

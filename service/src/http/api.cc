@@ -7,6 +7,9 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddHealthResource(*router, context);
   AddDrivesResource(*router, context);
   AddHistoryResource(*router, context);
+  AddSmartHistoryResource(*router, context);
+  AddOverviewResource(*router, context);
+  AddPoolsResource(*router, context);
   AddRebaselineResource(*router, context);
   AddRunsResource(*router, context);
   AddAlertsResource(*router, context);

@@ -60,6 +60,12 @@ void AddAlertsResource(Router& router, const ApiContext& context);
 void AddRebaselineResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/history.
 void AddHistoryResource(Router& router, const ApiContext& context);
+// GET /api/v1/overview (the page's first screen in one answer).
+void AddOverviewResource(Router& router, const ApiContext& context);
+// GET /api/v1/pools (pool -> vdevs -> members).
+void AddPoolsResource(Router& router, const ApiContext& context);
+// GET /api/v1/drives/{id}/smart (SMART over time).
+void AddSmartHistoryResource(Router& router, const ApiContext& context);
 // GET /api/v1/schedule.
 void AddScheduleResource(Router& router, const ApiContext& context);
 // GET /metrics (Prometheus text).

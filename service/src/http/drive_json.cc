@@ -9,6 +9,7 @@ nlohmann::json DriveToJson(const Drive& d) {
   j["explicit_target"] = d.explicit_target;
   j["first_seen"] = d.first_seen;
   j["last_seen"] = d.last_seen;
+  j["controller"] = d.controller;
   return j;
 }
 

@@ -207,4 +207,35 @@ Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
   return out;
 }
 
+Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistorySpread(
+    const std::string& drive_id, std::int64_t since, int max_points) {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::int64_t, SmartSnapshot>> out;
+  DP_ASSIGN_OR_RETURN(Statement range,
+                      db_->Prepare("SELECT min(at), max(at), count(*) FROM smart_snapshots "
+                                   "WHERE drive_id = ?1 AND at >= ?2"));
+  range.Bind(1, drive_id).Bind(2, since);
+  std::int64_t lo = 0, hi = 0, count = 0;
+  DP_RETURN_IF_ERROR(range.ForEachRow([&](const Statement& row) {
+    lo = row.OptInt(0).value_or(0);
+    hi = row.OptInt(1).value_or(0);
+    count = row.Int(2);
+  }));
+  if (count == 0) return out;
+  const std::int64_t slices = max_points > 0 ? max_points : count;
+  // One slice per snapshot when they fit; otherwise the newest of each slice
+  // (the id order is the insertion order, which is time order).
+  const std::int64_t width = count <= slices ? 0 : (hi - lo) / slices + 1;
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare(std::string("SELECT ") + kSmartColumns +
+                   " FROM smart_snapshots WHERE id IN (SELECT max(id) FROM smart_snapshots "
+                   "WHERE drive_id = ?1 AND at >= ?2 GROUP BY CASE WHEN ?4 = 0 THEN id "
+                   "ELSE (at - ?3) / ?4 END) ORDER BY at, id"));
+  st.Bind(1, drive_id).Bind(2, since).Bind(3, lo).Bind(4, width);
+  DP_RETURN_IF_ERROR(st.ForEachRow(
+      [&](const Statement& row) { out.emplace_back(row.Int(0), ReadSnapshot(row)); }));
+  return out;
+}
+
 }  // namespace dp

@@ -172,6 +172,12 @@ class Store {
   // raw_json is left empty here (use LatestSmart for the whole output).
   Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> SmartHistory(
       const std::string& drive_id, std::int64_t since, int limit);
+  // Snapshots with at >= since spread over time, oldest first: at most about
+  // max_points, the newest of each of max_points equal time slices (so the
+  // newest snapshot is always there and years of 4-hourly snapshots cost a
+  // chart's worth of rows). raw_json is left empty.
+  Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> SmartHistorySpread(
+      const std::string& drive_id, std::int64_t since, int max_points);
 
   // --- Runs (run_store.cc). run.drive_id must name a known drive, or be ""
   // for a pool-level run.

@@ -1,0 +1,363 @@
+// The page as a NAS owner uses it, in headless Chromium driven over the
+// DevTools protocol (browser_util.h): against the real `diskpulsed --demo`
+// (simulated raidz2 with SLOG and spare, two years of history judged by the
+// real detection), the overview's badges and worst-first order, the pool
+// map, a drive page with its attribute table and every chart (zones
+// included), the schedule, run-now with live progress, acknowledging an
+// alert, dark mode, a phone's viewport, no console errors, an axe-core
+// accessibility check, and the daemon going away while the page is open;
+// then bad input on a seeded store behind an in-process server (100 drives,
+// names with <script>, no SMART, no runs, only contended runs, absurd
+// values). Screenshots go to DP_SCREENSHOT_DIR, else build/webui-screenshots.
+// Skipped (with the reason) when Chromium is not installed.
+#include <signal.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "base/clock.h"
+#include "http/api.h"
+#include "http/server.h"
+#include "store/store.h"
+#include "support/daemon_process.h"
+#include "support/temp_dir.h"
+#include "webui/browser_util.h"
+
+namespace dp {
+namespace {
+
+using dp::testing::Browser;
+using dp::testing::DaemonProcess;
+using dp::testing::TempDir;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+std::string ShotDir() {
+  // The build folder (the daemon's binary is in BUILD/service/).
+  std::string dir = std::getenv("DP_SCREENSHOT_DIR")
+                        ? std::getenv("DP_SCREENSHOT_DIR")
+                        : std::filesystem::path(DP_DAEMON_BIN).parent_path().parent_path().string() +
+                              "/webui-screenshots";
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string AxeSource() {
+  for (const char* p : {"/usr/lib/node_modules/axe-core/axe.min.js",
+                        "/usr/local/lib/node_modules/axe-core/axe.min.js"}) {
+    std::ifstream f(p);
+    if (f) return std::string(std::istreambuf_iterator<char>(f), {});
+  }
+  return "";
+}
+
+class PageBrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    chromium_ = Browser::FindChromium();
+    if (chromium_.empty())
+      GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
+                      "DP_SETUP_BROWSER=1)";
+    auto b = Browser::Launch(chromium_, tmp_.Path("profile"));
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    browser_ = std::move(b).value();
+  }
+  json Eval(const std::string& js) {
+    auto v = browser_->Eval(js);
+    EXPECT_TRUE(v.ok()) << v.status().ToString();
+    return v.ok() ? *v : json(nullptr);
+  }
+  void Wait(const std::string& js, std::chrono::milliseconds t = 30s) {
+    Status s = browser_->WaitFor(js, t);
+    ASSERT_TRUE(s.ok()) << s.ToString() << "\nerrors: " << ErrorsText();
+  }
+  void Shot(const std::string& name) {
+    Status s = browser_->Screenshot(ShotDir() + "/" + name + ".png");
+    EXPECT_TRUE(s.ok()) << s.ToString();
+  }
+  std::string ErrorsText() {
+    std::string out;
+    for (const auto& e : browser_->Errors()) out += e + "\n";
+    return out;
+  }
+  // Serious or critical axe-core violations, as "id: help (n nodes)".
+  std::vector<std::string> A11yViolations() {
+    std::string axe = AxeSource();
+    if (axe.empty()) {
+      ADD_FAILURE() << "axe-core is not installed (scripts/setup.sh installs it with DP_SETUP_BROWSER=1)";
+      return {};
+    }
+    EXPECT_TRUE(browser_->Eval(axe + "\n;true").ok());
+    json v = Eval(R"((async () => {
+      const r = await axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+    })())");
+    std::vector<std::string> out;
+    if (v.is_array())
+      for (const auto& s : v) out.push_back(s.get<std::string>());
+    return out;
+  }
+
+  std::string chromium_;
+  TempDir tmp_;
+  std::unique_ptr<Browser> browser_;
+};
+
+// Worst first: the rank of each status in the overview's order.
+constexpr const char* kRankJs = R"(
+  (() => { const rank = {failing: 0, slowing: 1, watch: 2, missing: 3, asleep: 4, healthy: 5};
+    const s = [...document.querySelectorAll('.drive-card')].map((c) => rank[c.dataset.status]);
+    return s.every((v, i) => i === 0 || s[i - 1] <= v); })())";
+
+TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
+  TempDir dir;
+  json config = DaemonProcess::DefaultConfig(dir.path());
+  config["api_token"] = "demo-token";
+  const std::string config_path = dir.Path("diskpulse.json");
+  std::ofstream(config_path) << config.dump(2);
+  // Half a year of history: the same kinds of findings, seeded faster.
+  auto daemon = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
+                                           "--demo-weeks", "30"});
+  ASSERT_TRUE(daemon->WaitForOutput("listening on", 240s)) << daemon->Output();
+  std::smatch m;
+  const std::string out = daemon->Output();
+  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))")))
+      << out;
+  const std::string url = m[1];
+
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Eval("sessionStorage.setItem('diskpulse.api_token', 'demo-token'); true");
+  Wait("document.body.dataset.loaded === 'yes'");
+  Shot("overview");
+
+  // Overview: eight drives, the three with something to find not healthy,
+  // worst first, each with a reason on hover.
+  json cards = Eval(R"([...document.querySelectorAll('.drive-card')].map((c) => ({
+      name: c.querySelector('.drive-name').textContent, status: c.dataset.status,
+      reason: c.querySelector('.badge').title, text: c.textContent,
+      spark: !!c.querySelector('svg.spark polyline')})))");
+  ASSERT_EQ(cards.size(), 8u) << cards.dump(1);
+  EXPECT_TRUE(Eval(kRankJs).get<bool>()) << cards.dump(1);
+  std::map<std::string, json> by_name;
+  for (const auto& c : cards) by_name[c["name"].get<std::string>()] = c;
+  EXPECT_EQ(by_name["sdd"]["status"], "failing") << by_name["sdd"].dump();
+  EXPECT_NE(by_name["sdd"]["reason"].get<std::string>().find("pending"), std::string::npos);
+  EXPECT_EQ(by_name["sde"]["status"], "slowing") << by_name["sde"].dump();
+  EXPECT_EQ(by_name["sdb"]["status"], "slowing") << by_name["sdb"].dump();
+  EXPECT_EQ(by_name["sda"]["status"], "healthy") << by_name["sda"].dump();
+  EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("°C"), std::string::npos);
+  EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("% of baseline"), std::string::npos);
+  EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("tank / raidz2-0 · data"), std::string::npos);
+  EXPECT_NE(by_name["nvme0n1"]["text"].get<std::string>().find("tank / nvme0n1 · log"), std::string::npos);
+  EXPECT_TRUE(by_name["sda"]["spark"].get<bool>());
+
+  // Pool map: tank -> raidz2-0 (6 members), log, spare, with counters.
+  json pool = Eval(R"([...document.querySelectorAll('#pools .vdev')].map((v) => ({
+      name: v.dataset.vdev, role: v.dataset.role, members: v.querySelectorAll('tbody tr').length})))");
+  EXPECT_EQ(pool, json::parse(R"([{"name":"raidz2-0","role":"data","members":6},
+      {"name":"nvme0n1","role":"log","members":1},{"name":"sdg","role":"spare","members":1}])"));
+  EXPECT_EQ(Eval("document.querySelector('#pools .members td.num').textContent"), "0");
+
+  // Schedule: next runs per drive and the recent runs.
+  Wait("document.querySelectorAll('#schedule-table tbody tr').length >= 8");
+
+  // The drive page of the degrading drive: attribute table and every chart.
+  Eval("location.hash = '#drive=sdb'; true");
+  Wait("document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "document.querySelector('#drive-panel').dataset.driveId.length > 0");
+  Wait("document.querySelectorAll('#attributes-table tbody tr').length > 5");
+  json charts = Eval(R"(Object.fromEntries([...document.querySelectorAll('#drive-panel .chart-card')].map(
+      (c) => [c.id, { points: Number(c.dataset.points), series: Number(c.dataset.series || 0),
+                      band: !!c.querySelector('.band'), line: !!c.querySelector('polyline') }])))");
+  for (const char* id : {"chart-seq-mbps", "chart-zones-mbps", "chart-seek-access",
+                         "chart-random-iops", "chart-random-p99"}) {
+    ASSERT_TRUE(charts.contains(id)) << charts.dump(1);
+    EXPECT_GT(charts[id]["points"].get<int>(), 40) << id;
+    EXPECT_TRUE(charts[id]["band"].get<bool>()) << id;
+    EXPECT_TRUE(charts[id]["line"].get<bool>()) << id;
+  }
+  EXPECT_EQ(charts["chart-zones-mbps"]["series"], 3);
+  EXPECT_GT(charts["chart-temperature"]["points"].get<int>(), 100);
+  EXPECT_NE(Eval("document.querySelector('#attributes-table').textContent").get<std::string>()
+                .find("Backblaze"), std::string::npos);
+  Eval("document.querySelector('[data-range=\"all\"]').click(); true");
+  Wait("document.querySelector('[data-range=\"all\"]').getAttribute('aria-pressed') === 'true'");
+  Wait("Number(document.querySelector('#chart-seq-mbps').dataset.points) > 100");
+  Shot("drive_page");
+
+  // Run-now of another test than seq, with its progress shown until done
+  // (on the SLOG, alone in its vdev; it may wait behind scheduled runs).
+  Eval("location.hash = '#drive=nvme0n1'; true");
+  Wait("document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "document.querySelector('#drive-title').textContent === 'nvme0n1'");
+  Eval("document.querySelector('#drive-run-test').value = 'random'; "
+       "document.querySelector('#run-now').click(); true");
+  Wait("(() => { const p = document.querySelector('#run-now-status progress');"
+       " return p && p.value > 0 && p.value < 100; })()", 180s);
+  Shot("run_now_progress");
+  Wait("document.querySelector('#run-now-status').dataset.outcome === 'ok'", 60s);
+  EXPECT_NE(Eval("document.querySelector('#run-now-status').textContent").get<std::string>()
+                .find("random: ok"), std::string::npos);
+
+  // Acknowledge an open alert.
+  Eval("location.hash = ''; true");
+  Wait("document.querySelector('[data-ack]') !== null");
+  const int acked_before = Eval("document.querySelectorAll('.alert .chip').length").get<int>();
+  EXPECT_GT(acked_before, 0);
+  Eval("document.querySelector('[data-ack]').click(); true");
+  Wait("[...document.querySelectorAll('.ack-status')].some((s) => s.textContent === 'acknowledged')"
+       " || [...document.querySelectorAll('#alerts .chip')].some((c) => c.textContent === 'acknowledged')");
+
+  // Accessibility (serious and critical violations) and console errors.
+  auto violations = A11yViolations();
+  EXPECT_TRUE(violations.empty()) << ::testing::PrintToString(violations);
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
+
+  // Dark mode follows the system.
+  ASSERT_TRUE(browser_->EmulateDark(true).ok());
+  Wait("getComputedStyle(document.body).backgroundColor === 'rgb(15, 20, 25)'");
+  Shot("overview_dark");
+  ASSERT_TRUE(browser_->EmulateDark(false).ok());
+
+  // A phone: one column, nothing wider than the screen.
+  ASSERT_TRUE(browser_->SetViewport(390, 844, true).ok());
+  Wait("document.documentElement.scrollWidth <= 392");
+  Shot("overview_phone");
+  ASSERT_TRUE(browser_->SetViewport(1280, 900, false).ok());
+
+  // The daemon goes away: one clear message, the page keeps what it showed.
+  daemon->Signal(SIGTERM);
+  ASSERT_TRUE(daemon->WaitExit(30s).has_value());
+  Eval("document.querySelector('#refresh').click(); true");
+  Wait("!document.querySelector('#banner').hidden && "
+       "document.querySelector('#status').dataset.state === 'down'");
+  EXPECT_NE(Eval("document.querySelector('#banner').textContent").get<std::string>()
+                .find("diskpulsed is not answering."), std::string::npos);
+  EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 8);
+  EXPECT_EQ(Eval("document.querySelectorAll('#banner').length"), 1);
+  Shot("daemon_gone");
+}
+
+// --- bad input behind an in-process server
+
+BenchPoint Seq(double mb, bool contended) {
+  BenchPoint p;
+  p.test = "seq";
+  p.block_size = 1048576;
+  p.queue_depth = 8;
+  p.bytes = 1000000;
+  p.seconds = 1;
+  p.mb_per_s = mb;
+  p.contended = contended;
+  return p;
+}
+
+TEST_F(PageBrowserTest, BadInputStaysTextAndSaysWhatIsMissing) {
+  TempDir dir;
+  auto store = Store::Open(dir.Path("dp.db"));
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  SystemClock clock;
+  const std::int64_t now = ToUnixSeconds(clock.Now());
+  auto add_run = [&](const std::string& drive_id, const std::string& test, std::int64_t at,
+                     BenchPoint p) {
+    dp::Run r;
+    r.drive_id = drive_id;
+    r.test = test;
+    r.started_at = at;
+    r.ended_at = at + 10;
+    r.outcome = RunOutcome::kOk;
+    r.contended = p.contended;
+    auto id = (*store)->InsertRun(r);
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE((*store)->AddMeasurements(*id, {p}).ok());
+  };
+  for (int i = 0; i < 100; ++i) {
+    Drive d;
+    d.id = "drive-" + std::to_string(i);
+    d.name = i == 0 ? "<script>window.pwned=1</script>" : "disk" + std::to_string(i);
+    d.model = i == 1 ? "<img src=x onerror=\"window.pwned=2\">" : "MODEL";
+    d.dev_path = "/dev/disk" + std::to_string(i);
+    d.size_bytes = 4000787030016;
+    ASSERT_TRUE((*store)->UpsertDrive(d, now - 86400).ok());
+  }
+  // drive-2: only contended runs; drive-3: 0 MB/s and 1e12 IOPS; drive-4: -40 °C.
+  for (int w = 0; w < 8; ++w) {
+    add_run("drive-2", "seq", now - (8 - w) * 86400, Seq(150, true));
+    add_run("drive-3", "seq", now - (8 - w) * 86400, Seq(0, false));
+    BenchPoint r;
+    r.test = "random";
+    r.block_size = 4096;
+    r.queue_depth = 1;
+    r.iops = 1e12;
+    r.mb_per_s = 4e9;
+    add_run("drive-3", "random", now - (8 - w) * 86400, r);
+  }
+  SmartSnapshot cold;
+  cold.protocol = "ATA";
+  cold.temperature_c = -40;
+  ASSERT_TRUE((*store)->InsertSmartSnapshot("drive-4", now - 60, cold).ok());
+
+  http::ApiContext ctx;
+  ctx.store = store->get();
+  ctx.clock = &clock;
+  ctx.started_at = clock.Now();
+  ctx.webui_root = std::string(DP_SOURCE_DIR) + "/webui";
+  http::ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  auto server = http::Server::Bind(options, http::BuildApiRouter(ctx));
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  (*server)->Start();
+  const std::string url = (*server)->url();
+
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Wait("document.body.dataset.loaded === 'yes'");
+  EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 100);
+  EXPECT_EQ(Eval("typeof window.pwned"), "undefined");
+  EXPECT_EQ(Eval("document.querySelectorAll('script').length"), 1);
+  EXPECT_EQ(Eval("document.querySelectorAll('img').length"), 1);  // the logo
+  EXPECT_NE(Eval("document.querySelector('#drives').textContent").get<std::string>()
+                .find("<script>window.pwned=1</script>"), std::string::npos);
+  EXPECT_NE(Eval("document.querySelector('[data-drive-id=\"drive-5\"]').textContent")
+                .get<std::string>().find("no read test yet"), std::string::npos);
+  EXPECT_NE(Eval("document.querySelector('[data-drive-id=\"drive-2\"]').textContent")
+                .get<std::string>().find("not evidence"), std::string::npos);
+  EXPECT_NE(Eval("document.querySelector('[data-drive-id=\"drive-4\"]').textContent")
+                .get<std::string>().find("-40 °C"), std::string::npos);
+  EXPECT_EQ(Eval("document.body.innerHTML.includes('NaN')"), false);
+  Shot("bad_input_overview");
+
+  Eval("location.hash = '#drive=drive-2'; true");
+  Wait("document.querySelector('#drive-panel').dataset.state === 'loaded'");
+  EXPECT_NE(Eval("document.querySelector('#chart-seq-mbps').textContent").get<std::string>()
+                .find("Only contended or partial"), std::string::npos);
+  EXPECT_NE(Eval("document.querySelector('#attributes-empty').textContent").get<std::string>()
+                .find("No SMART data yet"), std::string::npos);
+  EXPECT_NE(Eval("document.querySelector('#chart-zones-mbps').textContent").get<std::string>()
+                .find("No zones runs"), std::string::npos);
+
+  Eval("location.hash = '#drive=drive-3'; true");
+  Wait("document.querySelector('#drive-panel').dataset.driveId === 'drive-3' && "
+       "document.querySelector('#chart-random-iops svg') !== null");
+  EXPECT_EQ(Eval("document.querySelector('#drive-panel').innerHTML.includes('NaN')"), false);
+  EXPECT_NE(Eval("document.querySelector('#chart-random-iops').textContent").get<std::string>()
+                .find("e+12"), std::string::npos);
+  Shot("bad_input_drive");
+
+  Eval("location.hash = '#drive=drive-0'; true");
+  Wait("document.querySelector('#drive-panel').dataset.driveId === 'drive-0'");
+  EXPECT_EQ(Eval("typeof window.pwned"), "undefined");
+  EXPECT_NE(Eval("document.querySelector('#drive-title').textContent").get<std::string>()
+                .find("<script>"), std::string::npos);
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
+  (*server)->Stop();
+}
+
+}  // namespace
+}  // namespace dp

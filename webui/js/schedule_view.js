@@ -1,0 +1,142 @@
+// Schedule and runs: what runs next on which drive (GET /api/v1/schedule,
+// what `diskpulsed --show-schedule` prints), the recent runs of every drive
+// with deferred and skipped ones and their reasons, and "Run now" for any
+// test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
+import { getJson } from './api.js';
+import { postWithToken } from './alerts_view.js';
+import { el } from './dom.js';
+import { formatAgo } from './format.js';
+
+// The tests a drive can be asked for (config KnownTests(); pool-level ones
+// take the pool from the drive's membership).
+export const TESTS = ['seq', 'zones', 'seek', 'random', 'sweep', 'smart', 'smart-short',
+  'smart-long', 'parallel', 'pool-write'];
+
+const OUTCOME_CLASS = { ok: 'ok', failed: 'bad', cancelled: 'muted', skipped: 'warn', deferred: 'warn',
+  running: 'accent', queued: 'muted' };
+
+function when(unix) {
+  if (!unix) return '–';
+  const d = new Date(unix * 1000);
+  const s = Math.round(unix - Date.now() / 1000);
+  const rel = s <= 0 ? 'due now' : s < 3600 ? `in ${Math.ceil(s / 60)} min`
+    : s < 86400 ? `in ${Math.round(s / 3600)} h` : `in ${Math.round(s / 86400)} d`;
+  return el('span', { title: d.toLocaleString() }, rel);
+}
+
+function scheduleTable(plan) {
+  const targets = plan && Array.isArray(plan.targets) ? plan.targets : [];
+  if (targets.length === 0) {
+    return el('p', { class: 'placeholder', id: 'schedule-empty' }, 'Nothing scheduled: no drive matches a schedule.');
+  }
+  const rows = [...targets].sort((a, b) => ((a.due || [])[0] || Infinity) - ((b.due || [])[0] || Infinity));
+  return el('div', { class: 'table-wrap' }, el('table', { id: 'schedule-table' },
+    el('thead', {}, el('tr', {}, ['Target', 'Schedule', 'Tests', 'Last run', 'Next', 'Then']
+      .map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows.slice(0, 60).map((t) => el('tr', {},
+      el('td', {}, t.label || t.target),
+      el('td', { class: 'muted' }, t.schedule),
+      el('td', {}, (t.tests || []).join(', ')),
+      el('td', {}, t.last_run ? formatAgo(t.last_run) : 'never'),
+      el('td', {}, when((t.due || [])[0])),
+      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))));
+}
+
+// Runs with outcome and reason; with `names` (drive id -> name) a drive column.
+export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
+  if (!Array.isArray(runs) || runs.length === 0) {
+    return el('p', { class: 'placeholder', id: `${id}-empty` },
+      'No runs yet: scheduled tests appear here when they run (or run one now).');
+  }
+  const heads = ['Run', ...(names ? ['Drive'] : []), 'Test', 'Trigger', 'Started', 'Outcome', 'Reason / flags'];
+  return el('div', { class: 'table-wrap' }, el('table', { id },
+    el('thead', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, runs.map((r) => {
+      const flags = [r.contended ? 'contended' : '', r.partial ? 'partial' : ''].filter(Boolean);
+      const outcome = r.outcome === 'running' ? `running ${Math.round((r.progress || 0) * 100)}%` : r.outcome;
+      return el('tr', { dataset: { runId: r.id, outcome: r.outcome } },
+        el('td', { class: 'num' }, `#${r.id}`),
+        names ? el('td', {}, names[r.drive_id] || r.drive_id || 'pool') : null,
+        el('td', {}, r.test),
+        el('td', { class: 'muted' }, r.trigger),
+        el('td', { title: new Date(r.started_at * 1000).toLocaleString() }, formatAgo(r.started_at)),
+        el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
+        el('td', { class: 'wrap' }, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
+          .filter(Boolean).join(' ')));
+    }))));
+}
+
+// Polls the run until it ends, showing its progress in `box`.
+export async function follow(id, box, onDone) {
+  const bar = el('progress', { max: 100, value: 0, id: 'run-progress', 'aria-label': `run ${id} progress` });
+  const text = el('span', { id: 'run-progress-text' }, `run #${id} queued`);
+  box.replaceChildren(bar, ' ', text);
+  for (let i = 0; i < 900; i += 1) {
+    let run;
+    try {
+      run = await getJson(`/api/v1/runs/${id}`);
+    } catch (err) {
+      text.textContent = `run #${id}: ${err.message}`;
+      return;
+    }
+    const r = run.run || run;
+    bar.value = Math.round((r.progress || 0) * 100);
+    text.textContent = `run #${id} ${r.test}: ${r.outcome}` +
+      (r.outcome === 'running' ? ` ${bar.value}%` : '') + (r.reason ? ` (${r.reason})` : '');
+    box.dataset.outcome = r.outcome;
+    if (!r.active) {
+      if (onDone) onDone();
+      return;
+    }
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+  }
+}
+
+// Queues `test` on the drive (asking for the API token when needed) and
+// follows the run in `box`; `button` is disabled meanwhile.
+export async function startRun(driveId, test, button, box, onDone) {
+  button.disabled = true;
+  box.textContent = 'queueing…';
+  try {
+    const r = await postWithToken('/api/v1/runs', { drive: driveId, test });
+    await follow(r.id, box, onDone);
+  } catch (err) {
+    box.textContent = `not queued: ${err.message}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function runNowForm(drives, onDone) {
+  const drive = el('select', { id: 'run-drive', 'aria-label': 'drive' },
+    drives.map((d) => el('option', { value: d.id }, d.name || d.id)));
+  const test = el('select', { id: 'run-test', 'aria-label': 'test' },
+    TESTS.map((t) => el('option', { value: t }, t)));
+  const go = el('button', { type: 'submit', class: 'button', id: 'run-go' }, 'Run now');
+  const box = el('div', { class: 'run-status small', id: 'run-status', 'aria-live': 'polite' });
+  const form = el('form', { class: 'run-form', id: 'run-form' },
+    el('label', {}, 'Drive ', drive), el('label', {}, 'Test ', test), go, box);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    startRun(drive.value, test.value, go, box, onDone);
+  });
+  return form;
+}
+
+// drives: the overview's drives (for names and the run-now form).
+export async function renderSchedule(container, drives, onDone) {
+  const names = Object.fromEntries((drives || []).map((d) => [d.id, d.name || d.id]));
+  const [plan, runs] = await Promise.allSettled([
+    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=25')]);
+  const keepForm = container.querySelector('#run-form');
+  const busy = keepForm && keepForm.querySelector('#run-go').disabled;
+  container.replaceChildren(
+    busy ? keepForm : runNowForm((drives || []).filter((d) => d.present), onDone),
+    el('h3', {}, 'Next runs'),
+    plan.status === 'fulfilled' ? scheduleTable(plan.value)
+      : el('p', { class: 'error' }, `Cannot load the schedule: ${plan.reason.message}`),
+    el('h3', {}, 'Recent runs'),
+    runs.status === 'fulfilled' ? runsTable(runs.value, { names, id: 'all-runs-table' })
+      : el('p', { class: 'error' }, `Cannot load the runs: ${runs.reason.message}`));
+  container.dataset.state = 'loaded';
+}
