@@ -28,7 +28,7 @@
 namespace {
 
 using namespace dp;
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 constexpr std::int64_t kWeek = 7 * 86400;
 
@@ -169,9 +169,9 @@ Timing Time(int rounds, F call) {
   std::vector<double> ms;
   Timing t;
   for (int r = 0; r < rounds; ++r) {
-    auto start = Clock::now();
+    auto start = Steady::now();
     auto [status, bytes] = call();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    ms.push_back(std::chrono::duration<double, std::milli>(Steady::now() - start).count());
     t.bytes = bytes;
     t.status = status;
   }
@@ -209,17 +209,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", store.status().ToString().c_str());
     return 1;
   }
-  SystemClock clock;
+  dp::SystemClock clock;
   const std::int64_t now = ToUnixSeconds(clock.Now());
   if (fresh) {
-    auto start = Clock::now();
+    auto start = Steady::now();
     Status s = Seed(**store, a, now);
     if (!s.ok()) {
       std::fprintf(stderr, "seeding failed: %s\n", s.ToString().c_str());
       return 1;
     }
     std::printf("seeded %s: %d drives x %d years in %.0f s\n", a.db.c_str(), a.drives, a.years,
-                std::chrono::duration<double>(Clock::now() - start).count());
+                std::chrono::duration<double>(Steady::now() - start).count());
   } else {
     std::printf("reusing %s (delete it to seed anew)\n", a.db.c_str());
   }

@@ -266,6 +266,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     ...CHARTS.map((c) => getHistory(driveId, c.test, c.metric)),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
+  // The last run-now's outcome stays in view across the refresh it causes.
+  const lastRun = container.dataset.ref === driveId ? container.querySelector('#run-now-status') : null;
   container.replaceChildren();
   if (drive.status !== 'fulfilled') {
     container.dataset.state = 'error';
@@ -275,6 +277,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   const d = drive.value;
   container.dataset.state = 'loaded';
   container.dataset.driveId = d.id;
+  container.dataset.ref = driveId;
   const status = el('span', { class: 'muted', id: 'panel-status' });
   const rebase = el('button', { type: 'button', class: 'button', id: 'rebaseline',
     title: 'Start this drive\'s baselines anew, e.g. after a firmware update (needs the API token)' },
@@ -311,6 +314,11 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     runs.status === 'fulfilled' ? runsTable(runs.value)
       : el('p', { class: 'error' }, `Cannot load runs: ${runs.reason.message}`),
   ].filter(Boolean));
+  const box = container.querySelector('#run-now-status');
+  if (lastRun && box) {
+    box.replaceChildren(...lastRun.childNodes);
+    if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
+  }
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));

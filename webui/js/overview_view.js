@@ -57,7 +57,6 @@ function driveCard(d) {
   return el('a', {
     class: `drive-card status-${d.status}`, href: `#drive=${encodeURIComponent(d.id)}`,
     dataset: { driveId: d.id, status: d.status },
-    'aria-label': `${name}: ${d.status}, ${d.reason}`,
   },
   el('div', { class: 'drive-card-head' },
     el('strong', { class: 'drive-name' }, name), badge(d.status, d.reason),
