@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "bench/workload_runner.h"
+
 namespace dp {
 namespace {
 
@@ -37,6 +39,20 @@ std::vector<BenchTest> AllReadTests(std::size_t target_count) {
   return v;
 }
 
+Result<std::uint32_t> ParseJobs(std::string_view text) {
+  if (text == "auto") return kAutoJobs;
+  std::uint32_t n = 0;
+  bool digits = !text.empty() && text.size() <= 6;
+  for (char c : text) {
+    if (c < '0' || c > '9') digits = false;
+    if (digits) n = n * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  if (!digits || n < 1 || n > kMaxJobs)
+    return InvalidArgument("--jobs must be auto or a number from 1 to " +
+                           std::to_string(kMaxJobs) + " (got '" + std::string(text) + "')");
+  return n;
+}
+
 Status BenchOptions::Validate() const {
   if (tests.empty()) return InvalidArgument("--test: no test given");
   if (!(seconds > 0) || seconds > 86400)
@@ -48,6 +64,8 @@ Status BenchOptions::Validate() const {
     return InvalidArgument("--bs must be between 512 bytes and 64 MiB");
   if (zone_sweep_points != 0 && (zone_sweep_points < 2 || zone_sweep_points > 64))
     return InvalidArgument("zone sweep points must be 0 or 2..64");
+  if (jobs > kMaxJobs)
+    return InvalidArgument("--jobs must be auto or a number from 1 to " + std::to_string(kMaxJobs));
   if (busy_threshold < 0 || busy_threshold > 1)
     return InvalidArgument("busy threshold must be in 0..1");
   if (min_free_percent < 0 || min_free_percent >= 100)
@@ -61,6 +79,7 @@ BenchOptions BenchOptionsFromConfig(const BenchConfig& c) {
   o.seconds = c.max_seconds;
   o.max_bytes = c.max_bytes;
   o.busy_threshold = c.busy_threshold;
+  o.jobs = c.jobs;
   o.min_free_percent = c.min_free_percent;
   return o;
 }

@@ -31,6 +31,9 @@ struct BenchOptions {
   std::uint32_t block_size =
       0;  // 0 = each test's own (seq/zones 1 MiB, random/seek 4 KiB); sweep ignores it
   EngineKind engine = EngineKind::kAuto;
+  // Submitting threads per point on one target (fio's numjobs), reported as
+  // one result; kAutoJobs = pick from a short probe (workload_runner.h).
+  std::uint32_t jobs = 1;
   int zone_sweep_points =
       0;  // zones: also an N-point transfer sweep across the surface (0 = off, else 2..64)
   double busy_threshold = 0.05;     // foreign share of I/O above which a point is "contended"
@@ -42,6 +45,12 @@ struct BenchOptions {
   // Errors (InvalidArgument) name the option: "--seconds must be > 0", ...
   Status Validate() const;
 };
+
+constexpr std::uint32_t kAutoJobs = 0;
+
+// "auto" -> kAutoJobs, "1".."64" -> N. Errors name the value: "--jobs must
+// be auto or a number from 1 to 64 (got '0')".
+Result<std::uint32_t> ParseJobs(std::string_view text);
 
 // Defaults for a scheduled run from the config's bench section.
 BenchOptions BenchOptionsFromConfig(const BenchConfig& config);

@@ -162,6 +162,13 @@ Result<std::vector<Workload>> PlanReadTest(BenchTest test, const DeviceInfo& dev
       return InvalidArgument("pool-write is not a read test");
   }
   SplitBudget(pts, weights, o);
+  for (Workload& w : pts) {
+    w.jobs = o.jobs;
+    if (dev.max_queue_depth && w.queue_depth > *dev.max_queue_depth) {
+      w.queue_depth_requested = w.queue_depth;
+      w.queue_depth = *dev.max_queue_depth;
+    }
+  }
   for (const Workload& w : pts) {
     // Keep sequential reads inside their region for the byte budget too.
     DP_RETURN_IF_ERROR(w.Validate(lbs));

@@ -53,6 +53,11 @@ std::string Flags(const BenchPoint& p) {
   std::string f;
   if (p.partial) f += "  [partial]";
   if (p.contended) f += Printf("  [contended: %.0f%% foreign I/O]", p.foreign_share * 100);
+  if (p.jobs > 1) f += Printf("  [%u jobs]", p.jobs);
+  if (p.queue_depth_requested)
+    f += Printf("  [queue depth %u clamped to the device's limit %u]", *p.queue_depth_requested,
+                p.queue_depth);
+  if (p.unwritten) f += "  [unwritten: " + p.unwritten_reason + "]";
   return f;
 }
 
@@ -95,7 +100,11 @@ json BenchReportToJson(const BenchReport& r) {
               {"latency_us", LatencyJson(p.latency)},
               {"contended", p.contended},
               {"foreign_share", p.foreign_share},
-              {"partial", p.partial}};
+              {"partial", p.partial},
+              {"unwritten", p.unwritten},
+              {"jobs", p.jobs}};
+    if (p.unwritten) e["unwritten_reason"] = p.unwritten_reason;
+    if (p.queue_depth_requested) e["queue_depth_requested"] = *p.queue_depth_requested;
     if (p.stroke) e["stroke"] = *p.stroke;
     if (p.access_ms) e["access_ms"] = *p.access_ms;
     if (p.variant) e["variant"] = *p.variant;
@@ -104,7 +113,9 @@ json BenchReportToJson(const BenchReport& r) {
   json device = {{"size_bytes", r.device.size_bytes},
                  {"logical_block_size", r.device.logical_block_size},
                  {"physical_block_size", r.device.physical_block_size},
-                 {"rotational", r.device.rotational ? json(*r.device.rotational) : json(nullptr)}};
+                 {"rotational", r.device.rotational ? json(*r.device.rotational) : json(nullptr)},
+                 {"max_queue_depth",
+                  r.device.max_queue_depth ? json(*r.device.max_queue_depth) : json(nullptr)}};
   json out = {{"target", r.target}, {"device", device}, {"engine", r.engine}, {"results", results}};
   out["partial"] = r.partial;
   if (!r.error.empty()) out["error"] = r.error;

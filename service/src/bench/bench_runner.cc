@@ -9,6 +9,7 @@
 
 #include "bench/bench_plan.h"
 #include "bench/pool_write.h"
+#include "bench/unwritten_region.h"
 
 namespace dp {
 namespace {
@@ -67,13 +68,15 @@ struct PointOutcome {
 
 Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const BenchOptions& o,
                                   const std::atomic<bool>* cancel, const ProgressFn& progress) {
-  DP_ASSIGN_OR_RETURN(auto engine, target.MakeEngine(w.queue_depth));
   std::optional<DeviceCounters> before = target.ReadCounters();
-  DP_ASSIGN_OR_RETURN(WorkloadResult r,
-                      RunWorkload(*engine, w, target.info().logical_block_size,
-                                  target.buffer_alignment(), target.clock(), cancel, progress));
+  DP_ASSIGN_OR_RETURN(
+      WorkloadResult r,
+      RunWorkloadJobs([&](std::uint32_t qd) { return target.MakeEngine(qd); }, w,
+                      target.info().logical_block_size, target.buffer_alignment(), target.clock(),
+                      cancel, progress));
   std::optional<DeviceCounters> after = target.ReadCounters();
   PointOutcome out{ToPoint(w, r), r.error};
+  AnnotatePoint(w, r, target.info(), out.point);
   if (before && after) {
     ForeignIo f = EstimateForeignIo(*before, *after, {r.total_ios, r.total_bytes, w.block_size});
     out.point.foreign_share = f.share;

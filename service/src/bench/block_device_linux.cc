@@ -20,14 +20,20 @@ std::string DevKey(dev_t d) { return std::to_string(major(d)) + ":" + std::to_st
 
 // /sys/dev/block/MAJ:MIN/queue/rotational; a partition keeps its queue in
 // the parent's folder.
-std::optional<bool> ReadRotational(dev_t d) {
+std::optional<long> ReadQueueValue(dev_t d, const std::string& name) {
   const std::string base = "/sys/dev/block/" + DevKey(d);
-  for (const char* rel : {"/queue/rotational", "/../queue/rotational"}) {
-    std::ifstream in(base + rel);
-    int v = -1;
-    if (in >> v && (v == 0 || v == 1)) return v == 1;
+  for (const char* rel : {"/queue/", "/../queue/"}) {
+    std::ifstream in(base + rel + name);
+    long v = -1;
+    if (in >> v && v >= 0) return v;
   }
   return std::nullopt;
+}
+
+std::optional<bool> ReadRotational(dev_t d) {
+  auto v = ReadQueueValue(d, "rotational");
+  if (!v || *v > 1) return std::nullopt;
+  return *v == 1;
 }
 
 }  // namespace
@@ -47,6 +53,10 @@ Status ReadGeometry(int fd, const struct stat& st, const std::string& path, Devi
     info.logical_block_size = static_cast<std::uint32_t>(lbs);
     info.physical_block_size = pbs ? pbs : static_cast<std::uint32_t>(lbs);
     info.rotational = ReadRotational(st.st_rdev);
+    // The block layer's request queue holds nr_requests reads at most; more in
+    // flight only wait in the kernel, and the figure would be of that wait.
+    if (auto n = ReadQueueValue(st.st_rdev, "nr_requests"); n && *n > 0)
+      info.max_queue_depth = static_cast<std::uint32_t>(*n);
     stats_key = DevKey(st.st_rdev);
     return Status::Ok();
   }

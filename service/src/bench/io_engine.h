@@ -23,6 +23,9 @@ struct IoRequest {
   std::uint32_t length = 0;     // multiple of the logical block size
   std::byte* buffer = nullptr;  // aligned (AlignedBuffer), `length` bytes, untouched until reaped
   std::uint64_t tag = 0;        // returned in the completion
+  // Index into the buffers given to RegisterBuffers when it returned true
+  // (`buffer` is then that buffer); -1 otherwise.
+  std::int32_t buffer_index = -1;
 };
 
 struct IoCompletion {
@@ -37,6 +40,9 @@ class IoEngine {
 
   // "pread" | "uring" | "simulated".
   virtual std::string_view name() const = 0;
+  // False for an engine that never fills the buffers (a modelled drive):
+  // its data says nothing about the device.
+  virtual bool returns_data() const { return true; }
   // Most reads in flight at once; Submit refuses more.
   virtual std::uint32_t queue_depth() const = 0;
 
@@ -49,6 +55,18 @@ class IoEngine {
   // returns how many. min_complete is capped at the number in flight.
   virtual Result<std::size_t> Reap(std::size_t min_complete, std::chrono::nanoseconds timeout,
                                    std::vector<IoCompletion>& out) = 0;
+
+  // Offers the runner's buffers (each `length` bytes, alive until the engine
+  // is destroyed) for registration with the kernel, so reads into them skip
+  // pinning pages each time (io_uring fixed buffers). True when registered:
+  // requests may then carry buffer_index. An empty list unregisters (call it,
+  // with nothing in flight, before the buffers are freed). The default engine
+  // does nothing.
+  virtual bool RegisterBuffers(const std::vector<std::byte*>& buffers, std::uint32_t length) {
+    (void)buffers;
+    (void)length;
+    return false;
+  }
 
   // Reads submitted but not yet reaped.
   virtual std::uint32_t in_flight() const = 0;

@@ -88,6 +88,8 @@ class SimulatedEngine final : public IoEngine {
   SimulatedEngine(SimulatedDrive drive, std::uint32_t queue_depth, FakeClock& clock);
 
   std::string_view name() const override { return "simulated"; }
+  // A modelled drive has no data: buffers are left as they were.
+  bool returns_data() const override { return false; }
   std::uint32_t queue_depth() const override { return queue_depth_; }
   Status Submit(const IoRequest& request) override;
   Result<std::size_t> Reap(std::size_t min_complete, std::chrono::nanoseconds timeout,

@@ -39,6 +39,22 @@ class UringEngine final : public IoEngine {
     return Status::Ok();
   }
 
+  bool RegisterBuffers(const std::vector<std::byte*>& buffers, std::uint32_t length) override {
+    if (fixed_buffers_) {
+      io_uring_unregister_buffers(&ring_);
+      fixed_buffers_ = false;
+    }
+    if (buffers.empty()) return false;
+    std::vector<iovec> iov;
+    iov.reserve(buffers.size());
+    for (std::byte* b : buffers) iov.push_back({b, length});
+    // May fail under RLIMIT_MEMLOCK (pinned pages are charged to it); plain
+    // reads then pin per read as before.
+    fixed_buffers_ =
+        io_uring_register_buffers(&ring_, iov.data(), static_cast<unsigned>(iov.size())) == 0;
+    return fixed_buffers_;
+  }
+
   std::string_view name() const override { return "uring"; }
   std::uint32_t queue_depth() const override { return queue_depth_; }
   std::uint32_t in_flight() const override { return in_flight_; }
@@ -54,7 +70,11 @@ class UringEngine final : public IoEngine {
     free_.pop_back();
     slots_[slot].tag = r.tag;
     unprepared_.push_back(slot);
-    io_uring_prep_read(sqe, fixed_file_ ? 0 : fd_, r.buffer, r.length, r.offset);
+    const int fd = fixed_file_ ? 0 : fd_;
+    if (fixed_buffers_ && r.buffer_index >= 0)
+      io_uring_prep_read_fixed(sqe, fd, r.buffer, r.length, r.offset, r.buffer_index);
+    else
+      io_uring_prep_read(sqe, fd, r.buffer, r.length, r.offset);
     if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data64(sqe, slot);
     ++in_flight_;
@@ -123,6 +143,7 @@ class UringEngine final : public IoEngine {
   io_uring ring_{};
   bool ready_ = false;
   bool fixed_file_ = false;
+  bool fixed_buffers_ = false;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> unprepared_;

@@ -30,7 +30,10 @@ struct Workload {
 
   AccessPattern pattern = AccessPattern::kSequential;
   std::uint32_t block_size = 1 << 20;  // bytes; multiple of the logical block size
-  std::uint32_t queue_depth = 1;       // reads in flight
+  std::uint32_t queue_depth = 1;       // reads in flight (per job)
+  std::uint32_t jobs = 1;              // submitting threads (RunWorkloadJobs); 0 = auto
+  // The queue depth asked for when the plan clamped it to the device's limit.
+  std::optional<std::uint32_t> queue_depth_requested;
   std::uint64_t region_begin = 0;      // reads stay inside [region_begin, region_end)
   std::uint64_t region_end = 0;
   std::int64_t stride = 0;                  // kStride step; kStroke creep per pair

@@ -42,6 +42,8 @@ constexpr const char* kUsage =
     "  --qd N            queue depth (default: per test; seq/zones 8, random 1 and 32)\n"
     "  --bs SIZE         block size (default: per test; seq/zones 1M, random/seek 4K)\n"
     "  --engine E        auto | pread | uring (default auto)\n"
+    "  --jobs N          threads reading each target at once, 1..64 or auto (default 1;\n"
+    "                    one result per point, like fio --numjobs --group_reporting)\n"
     "  --zone-points N   zones: also an N-point transfer sweep across the surface\n"
     "  --min-free-percent P  pool-write: keep at least P% free (default 10)\n"
     "  --config FILE     take defaults from the config's bench section\n"
@@ -118,6 +120,7 @@ int RunBenchCommand(const Args& args) {
   BenchOptions& o = req.options;
   bool json = false, tests_given = false, all = false;
   bool seconds_set = false, bytes_set = false, engine_set = false, free_set = false;
+  bool jobs_set = false;
   std::string config_path;
   std::vector<std::string> test_names;
 
@@ -168,6 +171,12 @@ int RunBenchCommand(const Args& args) {
       if (!e.ok()) return UsageError("--engine: " + e.status().message());
       o.engine = *e;
       engine_set = true;
+    } else if (a == "--jobs") {
+      if (!value(v)) return UsageError("--jobs needs auto or a number from 1 to 64");
+      auto j = ParseJobs(v);
+      if (!j.ok()) return UsageError(j.status().message());
+      o.jobs = *j;
+      jobs_set = true;
     } else if (a == "--zone-points") {
       std::uint64_t n = 0;
       if (!value(v) || !ParseUint(v, n) || n < 2 || n > 64)
@@ -198,6 +207,7 @@ int RunBenchCommand(const Args& args) {
     if (!bytes_set) o.max_bytes = d.max_bytes;
     if (!engine_set) o.engine = d.engine;
     if (!free_set) o.min_free_percent = d.min_free_percent;
+    if (!jobs_set) o.jobs = d.jobs;
     o.busy_threshold = d.busy_threshold;
   }
   o.tests.clear();

@@ -231,6 +231,12 @@ void ParseRoot(Reader& r, Config& c) {
     b.Number("max_seconds", c.bench.max_seconds, 1, 86400);
     b.Number("max_bytes", c.bench.max_bytes, 1 << 20, 1e15);
     b.Number("busy_threshold", c.bench.busy_threshold, 0, 1);
+    if (const json* j = b.Find("jobs"); j && j->is_string()) {
+      if (*j == "auto") c.bench.jobs = 0;
+      else b.Error("jobs", "expected auto or a number from 1 to 64, found " + j->dump());
+    } else {
+      b.Number("jobs", c.bench.jobs, 1, 64);
+    }
   });
   r.Object("retention", [&](Reader& k) {
     RetentionConfig& rc = c.retention;

@@ -57,6 +57,7 @@ struct BenchConfig {
   int max_seconds = 60;                 // per test, per drive
   std::uint64_t max_bytes = 8ULL << 30;  // per test, per drive
   double busy_threshold = 0.05;         // foreign share of I/O above which a run is "contended"
+  std::uint32_t jobs = 1;               // submitting threads per point, 1..64; 0 = "auto"
 };
 
 struct TargetConfig {

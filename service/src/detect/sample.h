@@ -18,10 +18,13 @@ struct Sample {
   bool contended = false;  // foreign I/O during the run: never evidence
   bool partial = false;    // stopped early: never evidence
   bool failed = false;     // the run failed: never evidence
+  bool unwritten = false;  // read flash blocks never written: never evidence
 
   // Only good samples are evidence (contended, partial or failed
   // runs are never evidence of slowness, nor of health).
-  bool Good() const { return !contended && !partial && !failed && std::isfinite(value); }
+  bool Good() const {
+    return !contended && !partial && !failed && !unwritten && std::isfinite(value);
+  }
 };
 
 // Converts anything with run_id, at, value, contended, partial fields (the
@@ -37,6 +40,7 @@ std::vector<Sample> ToSamples(const std::vector<T>& in) {
     x.value = s.value;
     x.contended = s.contended;
     x.partial = s.partial;
+    x.unwritten = s.unwritten;
     out.push_back(x);
   }
   return out;

@@ -4,7 +4,7 @@
 //   {"drive_id", "test", "metric", "unit", "direction": "higher_is_better"|
 //    "lower_is_better", "series": [{"key", "zone", "stroke", "variant",
 //    "block_size", "queue_depth", "samples": [{"run_id", "at", "value",
-//    "contended", "partial"}], "baseline": null | {"ready", "runs", "wanted",
+//    "contended", "partial", "unwritten"}], "baseline": null | {"ready", "runs", "wanted",
 //    "median", "low", "high"}}], "baseline_since": unix seconds of the latest
 //    re-baseline of this drive x test (0 = never)}
 // The baseline and band are detect's own (ComputeBaseline/BandOf) over the
@@ -99,7 +99,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"at", s.at},
                         {"value", s.value},
                         {"contended", s.contended},
-                        {"partial", s.partial}});
+                        {"partial", s.partial},
+                        {"unwritten", s.unwritten}});
     auto base = baseline_samples.find(key);
     auto det = detect::ToSamples(base != baseline_samples.end() ? base->second : list);
     detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since);

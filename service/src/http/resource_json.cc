@@ -87,6 +87,8 @@ nlohmann::json PointToJson(const BenchPoint& p) {
       {"p99_us", p.latency ? nlohmann::json(p.latency->p99_us) : nlohmann::json(nullptr)},
       {"contended", p.contended},
       {"partial", p.partial},
+      {"unwritten", p.unwritten},
+      {"unwritten_reason", p.unwritten ? nlohmann::json(p.unwritten_reason) : nlohmann::json(nullptr)},
   };
   return j;
 }

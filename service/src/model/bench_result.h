@@ -31,6 +31,14 @@ struct BenchPoint {
   bool contended = false;
   double foreign_share = 0;            // foreign I/O / all I/O on the device during the point
   bool partial = false;                // stopped early (error, budget exhausted before warm-up end)
+  // Read blocks the flash never wrote (all zeros, faster than flash): says
+  // nothing about the drive, never evidence (bench/unwritten_region.h).
+  bool unwritten = false;
+  std::string unwritten_reason;        // "" unless unwritten
+  std::uint32_t jobs = 1;              // submitting threads that ran
+  // Set when the queue depth asked for was above the device's limit and was
+  // clamped to it (queue_depth is then what ran).
+  std::optional<std::uint32_t> queue_depth_requested;
 };
 
 struct DeviceInfo {
@@ -38,6 +46,8 @@ struct DeviceInfo {
   std::uint32_t logical_block_size = 512;
   std::uint32_t physical_block_size = 512;
   std::optional<bool> rotational;
+  // Most requests the device queues at once (Linux queue/nr_requests); unset when unknown.
+  std::optional<std::uint32_t> max_queue_depth;
 };
 
 struct BenchReport {

@@ -97,8 +97,9 @@ Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>
           Statement st,
           db_->Prepare("INSERT INTO bench_points (run_id, seq, test, zone, stroke, variant, "
                        "  block_size, queue_depth, bytes, seconds, contended, foreign_share, "
-                       "  partial) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"));
+                       "  partial, unwritten, unwritten_reason, jobs) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                       "  ?16)"));
       st.Bind(1, run_id)
           .Bind(2, seq++)
           .Bind(3, p.test)
@@ -111,7 +112,10 @@ Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>
           .Bind(10, p.seconds)
           .Bind(11, p.contended)
           .Bind(12, p.foreign_share)
-          .Bind(13, p.partial);
+          .Bind(13, p.partial)
+          .Bind(14, p.unwritten)
+          .Bind(15, p.unwritten_reason)
+          .Bind(16, p.jobs);
       DP_RETURN_IF_ERROR(st.Run());
       point_id = db_->LastInsertId();
     }
@@ -120,9 +124,9 @@ Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>
           Statement st,
           db_->Prepare("INSERT INTO measurements (point_id, run_id, drive_id, at, test, metric, "
                        "  unit, zone, stroke, variant, block_size, queue_depth, value, "
-                       "  contended, partial) "
+                       "  contended, partial, unwritten) "
                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-                       "  ?15)"));
+                       "  ?15, ?16)"));
       st.Bind(1, point_id)
           .Bind(2, run_id)
           .Bind(3, drive_id)
@@ -137,7 +141,8 @@ Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>
           .Bind(12, p.queue_depth)
           .Bind(13, m.value)
           .Bind(14, p.contended || run_contended)
-          .Bind(15, p.partial || run_partial);
+          .Bind(15, p.partial || run_partial)
+          .Bind(16, p.unwritten);
       DP_RETURN_IF_ERROR(st.Run());
     }
     if (!p.histogram.empty()) {
@@ -160,7 +165,7 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
         Statement st,
         db_->Prepare("SELECT bench_points.id, test, zone, stroke, variant, block_size, "
                      "  queue_depth, bytes, seconds, contended, foreign_share, partial, "
-                     "  latency_histograms.data "
+                     "  latency_histograms.data, unwritten, unwritten_reason, jobs "
                      "FROM bench_points LEFT JOIN latency_histograms "
                      "  ON latency_histograms.point_id = bench_points.id "
                      "WHERE run_id = ?1 ORDER BY seq"));
@@ -180,6 +185,9 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
       p.foreign_share = row.Double(10);
       p.partial = row.Int(11) != 0;
       p.histogram = row.Blob(12);
+      p.unwritten = row.Int(13) != 0;
+      p.unwritten_reason = row.Text(14);
+      p.jobs = static_cast<std::uint32_t>(row.Int(15));
       points.push_back(std::move(p));
     }));
   }
@@ -202,7 +210,7 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   // for the oldest).
   const std::string sql =
       "SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
-      "  block_size, queue_depth FROM measurements "
+      "  block_size, queue_depth, unwritten FROM measurements "
       "WHERE drive_id = ?1 AND test = ?2 AND metric = ?3 AND at >= ?4 "
       "  AND (?5 = '' OR zone = ?5) AND (?6 = '' OR stroke = ?6) "
       "  AND (?7 = '' OR variant = ?7) AND (?8 = 0 OR block_size = ?8) "
@@ -233,6 +241,7 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
     s.variant = row.Text(7);
     s.block_size = static_cast<std::uint32_t>(row.Int(8));
     s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
+    s.unwritten = row.Int(10) != 0;
     out.push_back(std::move(s));
   }));
   if (!q.oldest) std::reverse(out.begin(), out.end());

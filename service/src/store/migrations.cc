@@ -264,6 +264,16 @@ ALTER TABLE smart_snapshots ADD COLUMN raw_from INTEGER;
 CREATE INDEX smart_snapshots_raw_from ON smart_snapshots (raw_from) WHERE raw_from IS NOT NULL;
 )sql";
 
+// Version 5: a point that read flash blocks never written (all zeros on a
+// non-rotational device) is kept but marked, with the reason, and its
+// figures are never evidence; the submitting threads a point ran with.
+const char* const kSchemaV5 = R"sql(
+ALTER TABLE bench_points ADD COLUMN unwritten INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE bench_points ADD COLUMN unwritten_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE bench_points ADD COLUMN jobs INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE measurements ADD COLUMN unwritten INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -272,6 +282,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {2, "drive controller", kSchemaV2},
       {3, "re-baseline marks", kSchemaV3},
       {4, "compressed SMART output, retention", kSchemaV4},
+      {5, "unwritten points, jobs", kSchemaV5},
   };
   return kMigrations;
 }

@@ -74,6 +74,7 @@ struct MeasurementSample {
   double value = 0;
   bool contended = false;  // the point or its run was contended
   bool partial = false;    // the point or its run was partial
+  bool unwritten = false;  // the point read flash blocks never written
   // What the sample was measured on, for callers that query with "any".
   std::string zone, stroke, variant;
   std::uint32_t block_size = 0, queue_depth = 0;
