@@ -449,7 +449,7 @@ TEST(RetentionMigrationTest, VersionThreeSnapshotsReadAndShrinkAfterTheUpgrade) 
   }
   auto store = Store::Open(path);
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  EXPECT_EQ((*store)->SchemaVersion(), 4);
+  EXPECT_EQ((*store)->SchemaVersion(), Store::LatestSchemaVersion());
   auto latest = (*store)->LatestSmart("wwn-old");
   ASSERT_TRUE(latest.ok() && latest->has_value());
   EXPECT_EQ((*latest)->raw_json, raw_json);
