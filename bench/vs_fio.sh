@@ -18,7 +18,9 @@
 # real data into the backing file so reads reach it; 0: sparse), DIR (/var/tmp;
 # DIR=/dev/shm for a RAM-backed device, where the engines' own cost is the
 # limit), JOBS (2), THROTTLE (1: also the cgroup part), BPS_CAP (50000000),
-# IOPS_CAP (2000), CV_RUNS (10).
+# IOPS_CAP (2000), CV_RUNS (10), WRAP (a command both tools run under, e.g.
+# WRAP="chrt -f 1": on a host busy with other work the scheduler's wake-up
+# delays, not the engines, decide the small-read figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DP=${1:-${BUILD_DIR:-build}/service/diskpulse}
@@ -32,6 +34,7 @@ CV_RUNS=${CV_RUNS:-10}
 DIR=${DIR:-/var/tmp}
 JOBS=${JOBS:-2}
 THROTTLE=${THROTTLE:-1}
+WRAP=${WRAP:-}
 BLKIO=/sys/fs/cgroup/blkio
 
 [ "$(id -u)" -eq 0 ] || { echo "vs_fio: needs root (loop devices, cgroups)" >&2; exit 2; }
@@ -73,18 +76,16 @@ run_timed() {
   local out=$1; shift
   local s0 s1 t
   s0=$(read_stat)
-  t=$( { TIMEFORMAT='%U %S'; time "$@" > "$out" 2>/dev/null; } 2>&1 | tail -1 )
+  t=$( { TIMEFORMAT='%U %S'; time $WRAP "$@" > "$out" 2>/dev/null; } 2>&1 | tail -1 )
   s1=$(read_stat)
   awk -v t="$t" -v a="$s0" -v b="$s1" 'BEGIN{split(t,x," "); split(a,p," "); split(b,q," ");
     printf "%.4f %d %d\n", x[1]+x[2], (q[2]-p[2])*512, q[1]-p[1]}'
 }
 # us of CPU per read
-per_io() { awk -v c="$1" -v n="$2" 'BEGIN{printf "%.3f", n > 0 ? c * 1e6 / n : 0}'; }
-fio_rand() {  # fio_rand OUT ENGINE QD NUMJOBS
-  fio --name=vs --filename="$LOOP" --readonly --direct=1 --ioengine="$2" --rw=randread --bs=4k \
-      --iodepth="$3" --numjobs="$4" --group_reporting --time_based --runtime="$SECS" \
-      --ramp_time=0.5 --norandommap --randrepeat=1 --output-format=json > "$1" 2>/dev/null
-}
+per_io() { awk -v c="$1" -v n="$2" 'BEGIN{printf "%.3f", (n > 0 ? c * 1e6 / n : 0)}'; }
+FIO_RAND=(fio --name=vs --filename="$LOOP" --readonly --direct=1 --rw=randread --bs=4k \
+  --group_reporting --time_based --runtime="$SECS" --ramp_time=0.5 --norandommap --randrepeat=1 \
+  --output-format=json)
 
 # jget FILE EXPR: evaluates EXPR over the JSON document d.
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
@@ -105,21 +106,21 @@ for r in $(seq 1 "$ROUNDS"); do
   DP_SEQ+=("$(jget "$TMP/dp.json" 'd["results"][0]["mb_per_s"]')")
   DP_SEQ_CPU+=("$(awk -v c="$cpu" -v b="$bytes" 'BEGIN{print c/(b/1073741824)}')")
   # --- random 4 KiB QD32, io_uring
-  read cpu bytes ios < <(run_timed "$TMP/fio.json" fio_rand "$TMP/fio.json" io_uring 32 1)
+  read cpu bytes ios < <(run_timed "$TMP/fio.json" "${FIO_RAND[@]}" --ioengine=io_uring --iodepth=32 --numjobs=1)
   FIO_RND+=("$(jget "$TMP/fio.json" 'd["jobs"][0]["read"]["iops"]')")
   FIO_RND_CPU+=("$(per_io "$cpu" "$ios")")
   read cpu bytes ios < <(run_timed "$TMP/dp.json" "$DP" bench "$LOOP" --test random --qd 32 --engine uring --seconds "$SECS" --json)
   DP_RND+=("$(jget "$TMP/dp.json" 'd["results"][0]["iops"]')")
   DP_RND_CPU+=("$(per_io "$cpu" "$ios")")
   # --- random 4 KiB QD1: the pread engine against fio's psync
-  read cpu bytes ios < <(run_timed "$TMP/fio.json" fio_rand "$TMP/fio.json" psync 1 1)
+  read cpu bytes ios < <(run_timed "$TMP/fio.json" "${FIO_RAND[@]}" --ioengine=psync --iodepth=1 --numjobs=1)
   FIO_Q1+=("$(jget "$TMP/fio.json" 'd["jobs"][0]["read"]["iops"]')")
   FIO_Q1_CPU+=("$(per_io "$cpu" "$ios")")
   read cpu bytes ios < <(run_timed "$TMP/dp.json" "$DP" bench "$LOOP" --test random --qd 1 --engine pread --seconds "$SECS" --json)
   DP_Q1+=("$(jget "$TMP/dp.json" 'd["results"][0]["iops"]')")
   DP_Q1_CPU+=("$(per_io "$cpu" "$ios")")
   # --- random 4 KiB QD32 with JOBS submitting threads
-  read cpu bytes ios < <(run_timed "$TMP/fio.json" fio_rand "$TMP/fio.json" io_uring 32 "$JOBS")
+  read cpu bytes ios < <(run_timed "$TMP/fio.json" "${FIO_RAND[@]}" --ioengine=io_uring --iodepth=32 --numjobs="$JOBS")
   FIO_J+=("$(jget "$TMP/fio.json" 'd["jobs"][0]["read"]["iops"]')")
   FIO_J_CPU+=("$(per_io "$cpu" "$ios")")
   read cpu bytes ios < <(run_timed "$TMP/dp.json" "$DP" bench "$LOOP" --test random --qd 32 --engine uring --jobs "$JOBS" --seconds "$SECS" --json)
