@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -16,6 +17,7 @@
 
 #include "app/daemon.h"
 #include "app/daemon_args.h"
+#include "app/idle_memory.h"
 #include "app/demo_executor.h"
 #include "app/demo_mode.h"
 #include "app/service_notifier.h"
@@ -37,6 +39,7 @@ int Fail(const dp::Status& status, bool detached = false) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dp::LimitMallocArenas();
   auto args = dp::ParseDaemonArgs(std::vector<std::string>(argv + 1, argv + argc));
   if (!args.ok()) {
     std::fprintf(stderr, "diskpulsed: %s\n%s", args.status().message().c_str(),
@@ -133,27 +136,29 @@ int main(int argc, char** argv) {
   notifier.Ready("");
   if (demo) (*daemon)->scheduler()->UpdateInventory(demo->world->drives(), demo->world->pools());
 
-  // 5. Serve until told to stop, pinging the watchdog when one is set.
+  // 5. Serve until told to stop, pinging the watchdog when one is set; at
+  // rest, hand start-up's and the last job's pages back (app/idle_memory.h):
+  // once start-up discovery is done, then every five minutes.
   const auto watchdog = notifier.watchdog_interval();
   if (watchdog)
     dp::LogInfo("service manager: watchdog ping every " + std::to_string(watchdog->count() / 1000) +
                 " ms");
   auto next_ping = std::chrono::steady_clock::now();
+  auto next_trim = next_ping + std::chrono::seconds(30);
   while (true) {
-    int sig = 0;
-    if (watchdog) {
-      auto now = std::chrono::steady_clock::now();
-      if (now >= next_ping) {
-        notifier.Watchdog();
-        next_ping = now + *watchdog;
-      }
-      sig = signals.WaitFor(
-          std::chrono::duration_cast<std::chrono::milliseconds>(next_ping - now) +
-          std::chrono::milliseconds(1));
-      if (sig == 0) continue;
-    } else {
-      sig = signals.Wait();
+    auto now = std::chrono::steady_clock::now();
+    if (watchdog && now >= next_ping) {
+      notifier.Watchdog();
+      next_ping = now + *watchdog;
     }
+    if (now >= next_trim) {
+      dp::TrimIdleMemory();
+      next_trim = now + std::chrono::minutes(5);
+    }
+    const auto until = watchdog ? std::min(next_ping, next_trim) : next_trim;
+    int sig = signals.WaitFor(std::chrono::duration_cast<std::chrono::milliseconds>(until - now) +
+                              std::chrono::milliseconds(1));
+    if (sig == 0) continue;
     if (sig == SIGHUP) {
       notifier.Reloading();
       if (auto st = (*daemon)->Reload(); st.ok())
