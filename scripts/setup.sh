@@ -9,7 +9,11 @@ pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev z
       prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
       dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
-  pkgs+=(chromium npm)  # npm: axe-core for the page's accessibility check (below)
+  pkgs+=(chromium)
+  # npm: axe-core for the page's accessibility check (below). A machine whose
+  # Node.js already brings its own npm (e.g. a nodejs package from another
+  # repository, which conflicts with Debian's npm) keeps it.
+  command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
 
 missing=()
