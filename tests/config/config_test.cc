@@ -71,6 +71,14 @@ TEST(ConfigDefaultsTest, EmptyFileIsAClearError) {
   EXPECT_THAT(ErrorOf("  // only a comment\n"), HasSubstr("empty"));
 }
 
+// A number too large for a double is a clear error at its place, not a
+// crash (nlohmann throws out_of_range for it, not parse_error).
+TEST(ConfigDefaultsTest, NumberOverflowIsAClearError) {
+  std::string e = ErrorOf("{\n  \"http\": {\"max_connections\": 1e400}\n}\n");
+  EXPECT_THAT(e, StartsWith("/etc/diskpulse.json:2:"));
+  EXPECT_THAT(e, HasSubstr("number overflow"));
+}
+
 TEST(ConfigGoodTest, FullConfigIsReadWhole) {
   const std::string text = R"({
     /* every core key, none at its default */

@@ -28,6 +28,14 @@ SmartSnapshot Parse(const std::string& name) {
   return r->snapshot;
 }
 
+// A number too large for a double in smartctl's JSON is corrupt output, not
+// a crash.
+TEST(SmartctlParserBadInput, NumberOverflowIsCorrupt) {
+  auto r = ParseSmartctlOutput("{\"temperature\": {\"current\": 1e400}}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().ToString().find("not valid JSON"), std::string::npos) << r.status().ToString();
+}
+
 const SmartAttribute* Attr(const SmartSnapshot& s, int id) {
   for (const auto& a : s.attributes) {
     if (a.id == id) return &a;

@@ -342,6 +342,20 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
     if (colon != std::string::npos) what = what.substr(colon + 2);
     return InvalidArgument(std::string(file_name) + ":" + LineColumn(text, at) +
                            ": malformed JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // A number too large for a double (1e400): "number overflow parsing
+    // '1e400'"; the place is where that literal first appears.
+    std::string what = e.what();
+    if (auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
+    std::size_t at = 0;
+    auto q = what.find('\'');
+    auto q2 = q == std::string::npos ? q : what.find('\'', q + 1);
+    if (q2 != std::string::npos) {
+      auto found = text.find(what.substr(q + 1, q2 - q - 1));
+      if (found != std::string_view::npos) at = found;
+    }
+    return InvalidArgument(std::string(file_name) + ":" + LineColumn(text, at) +
+                           ": malformed JSON: " + what);
   }
   if (!doc.is_object())
     return InvalidArgument(std::string(file_name) +

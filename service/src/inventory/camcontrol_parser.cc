@@ -43,8 +43,13 @@ Result<CamIdentify> ParseCamcontrolIdentify(std::string_view text) {
     } else if (key == "sector size") {
       std::smatch sm;
       if (std::regex_search(value, sm, kSector)) {
-        id.logical_sector_size = static_cast<std::uint32_t>(std::stoul(sm[1].str()));
-        id.physical_sector_size = static_cast<std::uint32_t>(std::stoul(sm[2].str()));
+        try {  // digits too many for a number are not a sector size
+          id.logical_sector_size = static_cast<std::uint32_t>(std::stoul(sm[1].str()));
+          id.physical_sector_size = static_cast<std::uint32_t>(std::stoul(sm[2].str()));
+        } catch (const std::exception&) {
+          id.logical_sector_size.reset();
+          id.physical_sector_size.reset();
+        }
       }
     }
   }

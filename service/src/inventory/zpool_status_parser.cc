@@ -434,7 +434,7 @@ Result<std::vector<Pool>> ParseZpoolStatusJson(std::string_view text) {
   ojson j;
   try {
     j = ojson::parse(text.begin(), text.end());
-  } catch (const ojson::parse_error& e) {
+  } catch (const ojson::exception& e) {  // parse_error, or out_of_range for 1e400
     return Corrupt(std::string("zpool status JSON is not valid (truncated?): ") + e.what());
   }
   auto pools_it = j.find("pools");

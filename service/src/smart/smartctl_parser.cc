@@ -529,7 +529,7 @@ Result<SmartReading> ParseSmartctlOutput(std::string_view text, std::optional<in
   json j;
   try {
     j = json::parse(body.begin(), body.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
     return Corrupt(std::string("smartctl output is not valid JSON (truncated?): ") + e.what());
   }
   if (!j.is_object()) return Corrupt("smartctl output is JSON but not an object");
