@@ -25,6 +25,12 @@ class AlignedBuffer {
   std::byte* data() const { return data_; }
   std::size_t size() const { return size_; }
   std::span<std::byte> span() const { return {data_, size_}; }
+  // Gives the memory up without freeing it (for a buffer the kernel may still
+  // write into); the buffer is empty afterwards.
+  void Release() {
+    data_ = nullptr;
+    size_ = 0;
+  }
 
  private:
   std::byte* data_ = nullptr;

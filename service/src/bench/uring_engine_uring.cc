@@ -91,7 +91,8 @@ class UringEngine final : public IoEngine {
     }
     int rc;
     if (min_complete == 0) {
-      rc = io_uring_submit(&ring_);
+      do rc = io_uring_submit(&ring_);
+      while (rc == -EINTR || rc == -EAGAIN);
     } else {
       __kernel_timespec ts{};
       auto ns = timeout.count() < 0 ? 0 : timeout.count();
@@ -104,7 +105,8 @@ class UringEngine final : public IoEngine {
       // and ~11k at QD32 where fio's io_uring engine (which also submits and
       // reaps in separate calls) reached 7.5k and 37-40k; submitting first
       // gave 6.3-7.6k and 37-42k, level with fio.
-      rc = io_uring_submit(&ring_);
+      do rc = io_uring_submit(&ring_);
+      while (rc == -EINTR || rc == -EAGAIN);
       while (rc >= 0) {
         rc = io_uring_wait_cqes(&ring_, &first, static_cast<unsigned>(min_complete), &ts, nullptr);
         if (rc != -EINTR) break;

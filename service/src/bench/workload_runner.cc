@@ -173,10 +173,18 @@ Result<JobRun> RunJob(IoEngine& engine, const Workload& w, const JobContext& c,
     done.clear();
     auto reaped = engine.Reap(1, std::chrono::milliseconds(100), done);
     if (!reaped.ok()) {
-      // The engine itself failed: nothing more can be collected.
+      // The engine itself failed. Reads still in flight would go on writing
+      // into these buffers: try to collect them, and if that fails too, give
+      // the buffers up (a leak, never memory the heap reuses under the kernel).
       r.error = reaped.status();
       r.partial = true;
       c.stop.store(true, kRelaxed);
+      for (int i = 0; i < 10 && engine.in_flight() > 0; ++i) {
+        done.clear();
+        (void)engine.Reap(engine.in_flight(), std::chrono::seconds(1), done);
+      }
+      if (engine.in_flight() > 0)
+        for (AlignedBuffer& b : buffers) b.Release();
       break;
     }
     const MonoTime now = c.clock.Monotonic();
