@@ -15,6 +15,15 @@ if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   # repository, which conflicts with Debian's npm) keeps it.
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
+# What only the test command needs (scripts/test.sh sets it): the OpenAPI
+# response validator and, for the lint, node with npm (npm comes with nodejs
+# from some repositories and as its own package in Debian's).
+if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
+  pkgs+=(python3-jsonschema nodejs)
+  if ! command -v npm >/dev/null 2>&1; then
+    pkgs+=(npm)
+  fi
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -40,5 +49,16 @@ if [ "${DP_SETUP_BROWSER:-0}" = 1 ] && command -v npm >/dev/null 2>&1; then
   if [ ! -f "$(npm root -g)/axe-core/axe.min.js" ]; then
     echo "setup: installing axe-core (npm)"
     npm install -g --no-fund --no-audit axe-core@4 >/dev/null
+  fi
+fi
+
+# The OpenAPI lint (@redocly/cli, pinned in package.json / package-lock.json)
+# goes into the project's own node_modules, never system-wide.
+if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
+  cd "$(dirname "$0")/.."
+  if [ ! -x node_modules/.bin/redocly ] ||
+     [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "setup: installing the npm tools of package.json into ./node_modules"
+    npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
   fi
 fi

@@ -7,6 +7,7 @@
 #include "base/fake_clock.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
+#include "http/openapi_record_util.h"
 
 namespace dp::http {
 namespace {
@@ -31,7 +32,7 @@ class ApiTest : public ::testing::Test {
     return BuildApiRouter(ctx);
   }
   Response Get(const std::string& target) {
-    return MakeRouter()->Route(Request::Make(Method::kGet, target));
+    return testing::RouteAndRecord(*MakeRouter(), Request::Make(Method::kGet, target));
   }
 
   TempDir tmp_;

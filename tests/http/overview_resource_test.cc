@@ -8,6 +8,7 @@
 
 #include "base/fake_clock.h"
 #include "http/api.h"
+#include "http/openapi_record_util.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -124,7 +125,8 @@ class OverviewTest : public ::testing::Test {
     ctx.store = store_.get();
     ctx.clock = &clock_;
     ctx.started_at = clock_.Now();
-    Response r = BuildApiRouter(ctx)->Route(Request::Make(Method::kGet, target));
+    Response r =
+        dp::testing::RouteAndRecord(*BuildApiRouter(ctx), Request::Make(Method::kGet, target));
     EXPECT_EQ(r.status, want) << target << ": " << r.body;
     return json::parse(r.body);
   }

@@ -8,6 +8,7 @@
 #include "http/api.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
+#include "http/openapi_record_util.h"
 
 namespace dp::http {
 namespace {
@@ -42,7 +43,7 @@ class RebaselineResourceTest : public ::testing::Test {
     Request r = Request::Make(m, target, std::move(body));
     r.remote = "127.0.0.1:40000";
     if (token) r.headers.push_back({"Authorization", std::string("Bearer ") + token});
-    return router_->Route(r);
+    return testing::RouteAndRecord(*router_, r);
   }
   Response Post(const std::string& body, const char* token = kToken,
                 const std::string& drive = "sda") {

@@ -15,6 +15,7 @@
 #include "sched/store_scheduler_store.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
+#include "http/openapi_record_util.h"
 
 namespace dp::http {
 namespace {
@@ -145,7 +146,7 @@ class ResourcesTest : public ::testing::Test {
                 const char* token = kToken) {
     Request r = Request::Make(m, target, std::move(body));
     if (token) r.headers.push_back({"Authorization", std::string("Bearer ") + token});
-    return MakeRouter()->Route(r);
+    return testing::RouteAndRecord(*MakeRouter(), r);
   }
   Response Get(const std::string& target) { return Call(Method::kGet, target, "", nullptr); }
   Response Post(const std::string& target, std::string body = "", const char* token = kToken) {
@@ -232,7 +233,7 @@ TEST_F(ResourcesTest, PostRunNeedsTheToken) {
   ctx.scheduler = scheduler_.get();
   Request req = Request::Make(Method::kPost, "/api/v1/runs", R"({"drive":"sda"})");
   req.headers.push_back({"Authorization", "Bearer anything"});
-  EXPECT_EQ(BuildApiRouter(ctx)->Route(req).status, 403);
+  EXPECT_EQ(testing::RouteAndRecord(*BuildApiRouter(ctx), req).status, 403);
   auto runs = store_->ListRuns(RunFilter{});
   ASSERT_TRUE(runs.ok());
   EXPECT_TRUE(runs->empty()) << "a refused request must not queue a run";
@@ -480,7 +481,7 @@ TEST_F(ResourcesTest, ScheduleFromSchedulerOrPlan) {
   daily.when = *ParseScheduleWhen("@every 6h");
   ctx.schedules = {daily};
   auto plan = json::parse(
-      BuildApiRouter(ctx)->Route(Request::Make(Method::kGet, "/api/v1/schedule?count=2")).body);
+      testing::RouteAndRecord(*BuildApiRouter(ctx), Request::Make(Method::kGet, "/api/v1/schedule?count=2")).body);
   EXPECT_EQ(plan["source"], "plan");
   ASSERT_EQ(plan["targets"].size(), 1u);
   EXPECT_EQ(plan["targets"][0]["schedule"], "daily-smart");

@@ -68,6 +68,8 @@ void AddPoolsResource(Router& router, const ApiContext& context);
 void AddSmartHistoryResource(Router& router, const ApiContext& context);
 // GET /api/v1/schedule.
 void AddScheduleResource(Router& router, const ApiContext& context);
+// GET /api/v1/openapi.json (the OpenAPI 3.1 document, http/openapi.json).
+void AddOpenApiResource(Router& router, const ApiContext& context);
 // GET /metrics (Prometheus text).
 void AddMetricsResource(Router& router, const ApiContext& context);
 // The web page: static files from webui_root for every other GET.

@@ -90,6 +90,16 @@ Response Router::Call(const Entry& entry, const Request& request,
   }
 }
 
+std::vector<std::pair<Method, std::string>> Router::Routes() const {
+  std::vector<std::pair<Method, std::string>> out;
+  for (const Entry& e : entries_) {
+    std::string pattern;
+    for (const std::string& s : e.segments) pattern += "/" + s;
+    out.emplace_back(e.method, pattern);
+  }
+  return out;
+}
+
 Response Router::Route(const Request& request) const {
   std::string_view path = request.Path();
   auto segments = SplitPath(path);

@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "http/request.h"
@@ -48,6 +49,10 @@ class Router {
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }
 
   Response Route(const Request& request) const;
+
+  // Every registered (method, pattern), in registration order, so a test can
+  // hold the routes against the OpenAPI document.
+  std::vector<std::pair<Method, std::string>> Routes() const;
 
  private:
   struct Entry {
