@@ -10,19 +10,17 @@ pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev z
       dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
-  # npm: axe-core for the page's accessibility check (below). A machine whose
-  # Node.js already brings its own npm (e.g. a nodejs package from another
-  # repository, which conflicts with Debian's npm) keeps it.
-  command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
 # What only the test command needs (scripts/test.sh sets it): the OpenAPI
-# response validator and, for the lint, node with npm (npm comes with nodejs
-# from some repositories and as its own package in Debian's).
+# response validator and node for the OpenAPI lint.
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   pkgs+=(python3-jsonschema nodejs)
-  if ! command -v npm >/dev/null 2>&1; then
-    pkgs+=(npm)
-  fi
+fi
+# npm: axe-core for the page's accessibility check and the OpenAPI lint
+# (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
+# package from another repository, which conflicts with Debian's npm) keeps it.
+if [ "${DP_SETUP_BROWSER:-0}" = 1 ] || [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
+  command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
 
 missing=()

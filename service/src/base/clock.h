@@ -1,4 +1,4 @@
-// Clock: the only way code asks what time it is or waits (design.md "seams").
+// Clock: the only way code asks what time it is or waits (ARCHITECTURE.md "Seams").
 // SystemClock is the real one; FakeClock (base/fake_clock.h) lets tests run
 // months of schedules in milliseconds. Implementations are thread-safe.
 #pragma once

@@ -1,5 +1,5 @@
 // CommandRunner: runs an external tool (smartctl, zpool, geom, ...) from an argv,
-// never through a shell (design.md "seams"; ninja's CommandRunner). The exit
+// never through a shell (ARCHITECTURE.md "Seams"; ninja's CommandRunner). The exit
 // code is data: smartctl's is a bitmask, so a non-zero exit is not an error here.
 // PosixCommandRunner is the real one; ReplayCommandRunner (smart/inventory)
 // replays recorded captures. Implementations are safe to call from any thread.

@@ -1,5 +1,5 @@
 // ReplayCommandRunner: a CommandRunner that runs nothing and answers from
-// recorded captures (design.md "seams"): the recording made by
+// recorded captures (ARCHITECTURE.md "Seams"): the recording made by
 // `diskpulse record DIR`, or captures a test adds by hand. A user's bug report
 // becomes a test, and a NAS can be demonstrated on a laptop.
 //

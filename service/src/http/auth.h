@@ -1,4 +1,4 @@
-// Bearer-token check for mutating API calls (design.md "Process and safety").
+// Bearer-token check for mutating API calls (README.md "HTTP API").
 // Pure functions; safe from any thread.
 #pragma once
 

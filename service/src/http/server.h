@@ -2,7 +2,7 @@
 // network thread of its own. Each request is parsed under a deadline and
 // size limits, turned into a plain Request, routed (router.h) and answered.
 // Handlers run on a small pool of handler threads, never on the network
-// thread (design.md: long work never runs there), so a slow handler delays
+// thread (long work never runs there), so a slow handler delays
 // only its own connection; handlers must be thread-safe (router.h). Beast
 // stays inside server.cc.
 //

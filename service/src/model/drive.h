@@ -1,6 +1,6 @@
 // Drive: one physical disk as diskpulse knows it. Plain value type.
 // Its key is a stable identity (WWN, else model+serial), never the /dev name,
-// which changes across boots (design.md "Data").
+// which changes across boots.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Deferral rules: whether a job may start now given the state of the drives
-// it touches, as a pure function of plain data (design.md "Process and
-// safety": a device that is asleep is not woken, a busy one is not tested, a
-// pool that is scrubbing or resilvering is left alone). A deferred job is
+// it touches, as a pure function of plain data: a device that is asleep is
+// not woken, a busy one is not tested, a pool that is scrubbing or
+// resilvering is left alone. A deferred job is
 // retried every retry_seconds until defer_window_seconds after it was
 // queued, then skipped; each step is recorded with its reason.
 #pragma once

@@ -1,4 +1,4 @@
-// Schema migrations by PRAGMA user_version (design.md "Data"). Migration N
+// Schema migrations by PRAGMA user_version. Migration N
 // takes a database from version N-1 to N; each runs in its own transaction
 // together with the user_version bump, so a failure leaves the database at
 // the previous version. Never edit a released migration: append a new one.

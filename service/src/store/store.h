@@ -1,4 +1,4 @@
-// Store: diskpulse's SQLite database (design.md "Data"): drives, pools and
+// Store: diskpulse's SQLite database: drives, pools and
 // their membership over time, SMART snapshots, runs, measurements, latency
 // histograms, alerts, re-baseline marks and scheduler state, plus the
 // history queries that feed detection and the web page.
