@@ -115,12 +115,7 @@ constexpr const char* kRankJs = R"(
     const s = [...document.querySelectorAll('.drive-card')].map((c) => rank[c.dataset.status]);
     return s.every((v, i) => i === 0 || s[i - 1] <= v); })())";
 
-// Disabled until it has been seen passing whole: its last run here passed the
-// overview, pool map, schedule, drive page and run-now progress steps and
-// failed on two checks fixed since (the run-now outcome lost in the refresh
-// it causes; an aria-label on the cards). Run it with
-// --gtest_also_run_disabled_tests --gtest_filter='*DemoDaemonEndToEnd'.
-TEST_F(PageBrowserTest, DISABLED_DemoDaemonEndToEnd) {
+TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   TempDir dir;
   json config = DaemonProcess::DefaultConfig(dir.path());
   config["api_token"] = "demo-token";
@@ -188,7 +183,13 @@ TEST_F(PageBrowserTest, DISABLED_DemoDaemonEndToEnd) {
     EXPECT_TRUE(charts[id]["line"].get<bool>()) << id;
   }
   EXPECT_EQ(charts["chart-zones-mbps"]["series"], 3);
-  EXPECT_GT(charts["chart-temperature"]["points"].get<int>(), 100);
+  // The demo seeds one SMART reading a day (30 weeks: 210 a drive); the
+  // retention pass at start-up, on its own thread, keeps each of the last 90
+  // days and one a week before, and the page asks for at most 300 spread
+  // over the year shown: about 170 drawn before that pass, 84 after it. More
+  // than 50 takes months of seeded history; the live 5-minute readings of
+  // the test's few minutes fall into a handful of the spread's slots.
+  EXPECT_GT(charts["chart-temperature"]["points"].get<int>(), 50) << charts.dump(1);
   EXPECT_NE(Eval("document.querySelector('#attributes-table').textContent").get<std::string>()
                 .find("Backblaze"), std::string::npos);
   // 30 days shows about 4 weekly runs (plus the live ones), all of them every run.
