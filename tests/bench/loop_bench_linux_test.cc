@@ -1,5 +1,6 @@
 // End-to-end tests on real loop devices (Linux, root): read-only proof,
-// kernel-throttled accuracy, queue depth, contention, a device vanishing.
+// kernel-throttled accuracy, queue depth, a device vanishing (contention:
+// contention_linux_test.cc).
 #include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "bench/bench_runner.h"
 #include "bench/engine_choice.h"
 #include "bench/workload_runner.h"
+#include "bench/loop_bench_util.h"
 #include "support/cgroup_throttle.h"
 #include "support/loop_device.h"
 
@@ -26,33 +28,8 @@ namespace {
 using testing::CgroupThrottle;
 using testing::LoopDevice;
 
-#define REQUIRE_LOOP()                                                     \
-  do {                                                                     \
-    std::string why = LoopDevice::Unavailable();                           \
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why; \
-  } while (0)
-#define REQUIRE_CGROUP()                                                      \
-  do {                                                                        \
-    std::string why = CgroupThrottle::Unavailable();                          \
-    if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why; \
-  } while (0)
-
-BenchOptions Options(std::vector<BenchTest> tests, double seconds) {
-  BenchOptions o;
-  o.tests = std::move(tests);
-  o.seconds = seconds;
-  o.idle_check_seconds = 0;
-  return o;
-}
-
-Result<BenchReport> RunOn(const std::string& path, const BenchOptions& o,
-                          const std::atomic<bool>* cancel = nullptr,
-                          const ProgressFn& progress = nullptr) {
-  SystemClock clock;
-  DP_ASSIGN_OR_RETURN(auto dev, BlockDevice::Open(path));
-  DeviceTarget t(std::move(dev), o.engine, clock);
-  return RunReadTests(t, o, cancel, progress);
-}
+using testing::Options;
+using testing::RunOn;
 
 // Every descriptor this process holds on `path`: {read-only?, direct?}.
 std::vector<std::pair<bool, bool>> DescriptorsOn(const std::string& path) {
@@ -225,51 +202,6 @@ TEST_F(ThrottledLoopTest, QueueDepthIsHonoured) {
     EXPECT_EQ((*e)->max_concurrency_seen(), 8u) << EngineKindName(k);
     EXPECT_GT(r->ios, 0u);
   }
-}
-
-TEST(LoopBenchTest, ConcurrentReaderMarksTheResultContended) {
-  REQUIRE_LOOP();
-  auto loop = LoopDevice::Create(256ULL << 20);
-  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
-  BenchOptions o = Options({BenchTest::kSeq}, 1.5);
-  auto quiet = RunOn((*loop)->path(), o);
-  ASSERT_TRUE(quiet.ok()) << quiet.status().ToString();
-  EXPECT_FALSE(quiet->results[0].contended) << quiet->results[0].foreign_share;
-  EXPECT_LT(quiet->results[0].foreign_share, 0.05);
-
-  // A foreign workload as heavy as ours (queue depth 8 of 1 MiB reads, as the
-  // seq test uses), so the foreign share is near half on an idle or a loaded
-  // machine alike — a single small-block reader got only ~1% of the device on
-  // a 2-core machine at load 12, below any sensible threshold. The bench
-  // starts only once every reader has completed reads.
-  constexpr int kReaders = 8;
-  std::atomic<bool> stop{false};
-  std::atomic<int> warm{0};
-  std::vector<std::thread> others;
-  for (int i = 0; i < kReaders; ++i)
-    others.emplace_back([&, i] {
-      int fd = ::open((*loop)->path().c_str(), O_RDONLY | O_DIRECT);
-      auto buf = AlignedBuffer::Allocate(1 << 20, 4096);
-      std::uint64_t off = static_cast<std::uint64_t>(i) * (32ULL << 20);
-      int done = 0;
-      while (!stop && fd >= 0 && buf.ok()) {
-        if (::pread(fd, buf->data(), 1 << 20, static_cast<off_t>(off)) <= 0) break;
-        off = (off + (1 << 20)) % (256ULL << 20);
-        if (++done == 4) ++warm;
-      }
-      if (done < 4) ++warm;  // failed early: do not hold the test up
-      if (fd >= 0) ::close(fd);
-    });
-  for (int i = 0; i < 500 && warm < kReaders; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  auto busy = RunOn((*loop)->path(), o);
-  stop = true;
-  for (auto& t : others) t.join();
-  ASSERT_TRUE(busy.ok()) << busy.status().ToString();
-  EXPECT_TRUE(busy->results[0].contended) << busy->results[0].foreign_share;
-  EXPECT_GT(busy->results[0].foreign_share, 0.05);
-  std::cout << "[figures] foreign share quiet " << quiet->results[0].foreign_share << ", with "
-            << kReaders << " foreign readers " << busy->results[0].foreign_share << "\n";
 }
 
 TEST(LoopBenchTest, DeviceVanishingMidRunEndsPartial) {

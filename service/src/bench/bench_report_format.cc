@@ -108,6 +108,11 @@ json BenchReportToJson(const BenchReport& r) {
     if (p.stroke) e["stroke"] = *p.stroke;
     if (p.access_ms) e["access_ms"] = *p.access_ms;
     if (p.variant) e["variant"] = *p.variant;
+    if (p.device_bytes || p.own_bytes)
+      e["guard"] = {{"own_bytes", p.own_bytes},
+                    {"own_requests", p.own_requests},
+                    {"device_bytes", p.device_bytes},
+                    {"device_requests", p.device_requests}};
     results.push_back(std::move(e));
   }
   json device = {{"size_bytes", r.device.size_bytes},
@@ -120,6 +125,10 @@ json BenchReportToJson(const BenchReport& r) {
   out["partial"] = r.partial;
   if (!r.error.empty()) out["error"] = r.error;
   if (r.foreign_iops_before) out["foreign_iops_before"] = *r.foreign_iops_before;
+  if (r.busy_before) {
+    out["busy_share_before"] = *r.busy_before;
+    out["contended_before"] = r.contended_before;
+  }
   return out;
 }
 
@@ -134,6 +143,10 @@ std::string FormatBenchReport(const BenchReport& r) {
   o += Printf("\t%-14s\t# engine\n", r.engine.c_str());
   if (r.foreign_iops_before)
     o += Printf("\t%-14.1f\t# foreign I/O per second before the run\n", *r.foreign_iops_before);
+  if (r.contended_before)
+    o += Printf("\t%-14s\t# device busy %.0f%% with foreign I/O just before the run: "
+                "figures are not evidence\n",
+                "CONTENDED", r.busy_before.value_or(0) * 100);
 
   std::string last_test;
   for (const BenchPoint& p : r.results) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bench/bench_plan.h"
+#include "bench/own_io_meter.h"
 #include "bench/pool_write.h"
 #include "bench/unwritten_region.h"
 
@@ -66,38 +67,70 @@ struct PointOutcome {
   Status error;  // the run must stop (read error, cancel); OK otherwise
 };
 
+// The guard's window is the whole point, warm-up included, and what it
+// subtracts is everything the point read in that window, counted by the
+// OwnIoMeter the way the kernel counts it.
 Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const BenchOptions& o,
                                   const std::atomic<bool>* cancel, const ProgressFn& progress) {
   std::optional<DeviceCounters> before = target.ReadCounters();
-  DP_ASSIGN_OR_RETURN(
-      WorkloadResult r,
-      RunWorkloadJobs([&](std::uint32_t qd) { return target.MakeEngine(qd); }, w,
-                      target.info().logical_block_size, target.buffer_alignment(), target.clock(),
-                      cancel, progress));
+  // One meter per engine: every job of the point (--jobs), and every job of
+  // the probes that pick the count (--jobs auto), reads through its own, and
+  // the guard subtracts them all. RunWorkloadJobs calls the factory one call
+  // at a time and joins the jobs before it returns.
+  std::vector<std::shared_ptr<const OwnIo>> meters;
+  const EngineFactory make_engine =
+      [&](std::uint32_t queue_depth) -> Result<std::unique_ptr<IoEngine>> {
+    DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, target.MakeEngine(queue_depth));
+    if (!before) return engine;
+    auto meter = std::make_unique<OwnIoMeter>(
+        std::move(engine), [&target] { return target.ReadCounters(); }, *before);
+    meters.push_back(meter->shared_own());
+    return std::unique_ptr<IoEngine>(std::move(meter));
+  };
+  DP_ASSIGN_OR_RETURN(WorkloadResult r,
+                      RunWorkloadJobs(make_engine, w, target.info().logical_block_size,
+                                      target.buffer_alignment(), target.clock(), cancel, progress));
   std::optional<DeviceCounters> after = target.ReadCounters();
   PointOutcome out{ToPoint(w, r), r.error};
   AnnotatePoint(w, r, target.info(), out.point);
   if (before && after) {
-    ForeignIo f = EstimateForeignIo(*before, *after, {r.total_ios, r.total_bytes, w.block_size});
+    OwnIo own;
+    for (const auto& m : meters) {
+      own.reads += m->reads;
+      own.bytes += m->bytes;
+      own.requests += m->requests;
+    }
+    ForeignIo f = EstimateForeignIo(*before, *after, own);
     out.point.foreign_share = f.share;
     out.point.contended = f.share > o.busy_threshold;
+    out.point.own_bytes = own.bytes;
+    out.point.own_requests = own.requests;
+    out.point.device_bytes = f.device_bytes;
+    out.point.device_requests = f.device_ios;
   }
   // A budget that ran out in the warm-up is partial but not a reason to stop.
   if (out.error.code() == StatusCode::kResourceExhausted) out.error = Status::Ok();
   return out;
 }
 
+// Watches the device before the first point. No I/O of ours runs, so any is
+// foreign; busy above the threshold makes the whole run contended.
 void IdleCheck(BenchTarget& target, const BenchOptions& o, BenchReport& report) {
   if (o.idle_check_seconds <= 0) return;
   auto before = target.ReadCounters();
   if (!before) return;
-  auto d = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(o.idle_check_seconds));
-  target.clock().SleepFor(d);
+  const MonoTime t0 = target.clock().Monotonic();
+  target.clock().SleepFor(std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(o.idle_check_seconds)));
   auto after = target.ReadCounters();
   if (!after) return;
+  // The window as slept, which a loaded machine stretches.
+  const double seconds = std::max(
+      o.idle_check_seconds, std::chrono::duration<double>(target.clock().Monotonic() - t0).count());
   ForeignIo f = EstimateForeignIo(*before, *after, {});
-  report.foreign_iops_before = static_cast<double>(f.ios) / o.idle_check_seconds;
+  report.foreign_iops_before = static_cast<double>(f.ios) / seconds;
+  report.busy_before = BusyShare(*before, *after, seconds);
+  report.contended_before = *report.busy_before > o.busy_threshold;
 }
 
 double TestWeight(BenchTest t, const BenchOptions& o) {

@@ -4,7 +4,10 @@
 // can be checked before any I/O (options, target kinds, sizes, block sizes:
 // bad input fails here and nothing is read or written), then runs the tests
 // target by target and returns one BenchReport per target. Each measured point
-// is watched by the contention guard. A read error, a vanished device or a
+// is watched by the contention guard (own I/O counted by OwnIoMeter against
+// the device's counters over the point's window); before the first point an
+// idle check watches the device and sets contended_before when it is busy
+// with foreign I/O. A read error, a vanished device or a
 // cancel ends a target's run early: the report is returned with partial=true,
 // the reason in `error`, and the interrupted point flagged partial — never as
 // a whole result.

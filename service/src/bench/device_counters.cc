@@ -3,28 +3,44 @@
 #include <algorithm>
 
 namespace dp {
+namespace {
+
+std::uint64_t Grown(std::uint64_t a, std::uint64_t b) { return b >= a ? b - a : 0; }
+std::uint64_t Less(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
+double Share(std::uint64_t part, std::uint64_t whole) {
+  return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+}  // namespace
 
 ForeignIo EstimateForeignIo(const DeviceCounters& before, const DeviceCounters& after,
                             const OwnIo& own) {
-  auto delta = [](std::uint64_t a, std::uint64_t b) { return b >= a ? b - a : 0; };
-  std::uint64_t split = 1;
-  if (after.max_request_bytes > 0 && own.block_size > after.max_request_bytes)
-    split = (own.block_size + after.max_request_bytes - 1) / after.max_request_bytes;
-  const std::uint64_t own_requests = own.reads * split;
-
-  const std::uint64_t read_bytes = delta(before.read_bytes, after.read_bytes);
-  const std::uint64_t read_ios = delta(before.read_ios, after.read_ios);
+  const std::uint64_t read_bytes = Grown(before.read_bytes, after.read_bytes);
+  const std::uint64_t read_units = Grown(before.read_units(), after.read_units());
+  const std::uint64_t write_bytes = Grown(before.write_bytes, after.write_bytes);
+  const std::uint64_t write_units = Grown(before.write_units(), after.write_units());
   ForeignIo f;
-  f.bytes = (read_bytes > own.bytes ? read_bytes - own.bytes : 0) +
-            delta(before.write_bytes, after.write_bytes);
-  f.ios = (read_ios > own_requests ? read_ios - own_requests : 0) +
-          delta(before.write_ios, after.write_ios);
-  double by_bytes =
-      f.bytes ? static_cast<double>(f.bytes) / static_cast<double>(f.bytes + own.bytes) : 0;
-  double by_ios =
-      f.ios ? static_cast<double>(f.ios) / static_cast<double>(f.ios + own_requests) : 0;
-  f.share = std::max(by_bytes, by_ios);
+  f.bytes = Less(read_bytes, own.bytes) + write_bytes;
+  f.ios = Less(read_units, own.requests) + write_units;
+  // The whole is ours plus theirs, so that a window the counters under-report
+  // (a device that vanished mid-point) never gives a share above 1.
+  f.device_bytes = read_bytes + write_bytes;
+  f.device_ios = read_units + write_units;
+  f.share = std::max(Share(f.bytes, f.bytes + own.bytes), Share(f.ios, f.ios + own.requests));
   return f;
+}
+
+double BusyShare(const DeviceCounters& before, const DeviceCounters& after, double seconds) {
+  if (!(seconds > 0)) return 0;
+  double share;
+  if (before.busy_ms && after.busy_ms) {
+    share = static_cast<double>(Grown(*before.busy_ms, *after.busy_ms)) / (seconds * 1000);
+  } else {
+    const std::uint64_t ios = Grown(before.read_units(), after.read_units()) +
+                              Grown(before.write_units(), after.write_units());
+    share = static_cast<double>(ios) / (seconds * 100);
+  }
+  return std::clamp(share, 0.0, 1.0);
 }
 
 }  // namespace dp

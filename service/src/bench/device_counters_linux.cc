@@ -1,6 +1,7 @@
 // Linux: /sys/dev/block/MAJ:MIN/stat (Documentation/block/stat.rst): fields
-// 1 read I/Os, 3 read sectors, 5 write I/Os, 7 write sectors (512-byte units,
-// whatever the device's sector size). Loop devices and partitions have it too.
+// 1 read I/Os, 2 read merges, 3 read sectors, 5 write I/Os, 6 write merges,
+// 7 write sectors (512-byte units, whatever the device's sector size),
+// 10 io_ticks (ms with I/O in flight). Loop devices and partitions have it too.
 #include <fstream>
 #include <string>
 
@@ -12,25 +13,31 @@ Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key) {
   if (stats_key.empty()) return NotFound("no device to read I/O counters from");
   const std::string base = "/sys/dev/block/" + stats_key;
   std::ifstream in(base + "/stat");
-  std::uint64_t f[8] = {};
+  std::uint64_t f[10] = {};
   for (auto& v : f) {
     if (!(in >> v)) return NotFound(base + "/stat: no I/O counters");
   }
   DeviceCounters c;
   c.read_ios = f[0];
+  c.read_merges = f[1];
   c.read_bytes = f[2] * 512;
   c.write_ios = f[4];
+  c.write_merges = f[5];
   c.write_bytes = f[6] * 512;
+  c.busy_ms = f[9];
   // A read is split at max_sectors_kb, and at max_segments scatter-gather
-  // entries: our buffers are page-aligned but not physically contiguous, so
-  // count a page per segment (loop devices: 128 segments = 512 KiB).
+  // entries: a buffer whose pages are not physically contiguous needs a
+  // segment per page, so only reads up to max_segments pages are surely one
+  // request (loop devices: 128 segments = 512 KiB). A partition keeps its
+  // queue in the parent's folder.
   for (const char* q : {"/queue/", "/../queue/"}) {
     std::uint64_t kb = 0, segments = 0;
     std::ifstream a(base + q + "max_sectors_kb"), b(base + q + "max_segments");
     if (!(a >> kb) || kb == 0) continue;
     c.max_request_bytes = kb * 1024;
-    if (b >> segments && segments > 0 && segments * 4096 < c.max_request_bytes)
-      c.max_request_bytes = segments * 4096;
+    c.unsplit_bytes = c.max_request_bytes;
+    if (b >> segments && segments > 0 && segments * 4096 < c.unsplit_bytes)
+      c.unsplit_bytes = segments * 4096;
     break;
   }
   return c;

@@ -30,6 +30,12 @@ struct BenchPoint {
   std::string histogram;               // encoded mergeable histogram (bench module's format)
   bool contended = false;
   double foreign_share = 0;            // foreign I/O / all I/O on the device during the point
+  // The contention guard's accounting over the point's window (warm-up
+  // included): our own reads as the kernel counts them, and the device's
+  // counters' growth (reads + writes), in bytes and in requests + merges.
+  // All 0 where the device keeps no counters.
+  std::uint64_t own_bytes = 0, own_requests = 0;
+  std::uint64_t device_bytes = 0, device_requests = 0;
   bool partial = false;                // stopped early (error, budget exhausted before warm-up end)
   // Read blocks the flash never wrote (all zeros, faster than flash): says
   // nothing about the drive, never evidence (bench/unwritten_region.h).
@@ -60,6 +66,10 @@ struct BenchReport {
   // Foreign reads+writes per second on the device in the idle check just
   // before the run (contention guard); unset when not checked.
   std::optional<double> foreign_iops_before;
+  // Share 0..1 of that check's window the device was busy (foreign I/O), and
+  // whether that was above the busy threshold: the run is then contended.
+  std::optional<double> busy_before;
+  bool contended_before = false;
 };
 
 }  // namespace dp

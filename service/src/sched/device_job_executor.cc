@@ -65,9 +65,11 @@ Result<JobResult> DeviceJobExecutor::RunBenchJob(const Job& job, JobCancel& canc
   JobResult result;
   std::vector<BenchPoint> points;
   std::string error;
+  bool busy_before = false;
   for (const auto& r : reports) {
     result.engine = r.engine;
     result.partial = result.partial || r.partial;
+    busy_before = busy_before || r.contended_before;
     if (!r.error.empty()) error = r.error;
     for (const auto& p : r.results) {
       result.contended = result.contended || p.contended;
@@ -75,10 +77,12 @@ Result<JobResult> DeviceJobExecutor::RunBenchJob(const Job& job, JobCancel& canc
       points.push_back(p);
     }
   }
+  result.contended = result.contended || busy_before;
   if (points.empty())
     return IoError(job.Describe() + ": nothing measured" + (error.empty() ? "" : ": " + error));
   DP_RETURN_IF_ERROR(store_.AddMeasurements(job.run_id, points));
   if (!error.empty()) result.note = "stopped early: " + error;
+  else if (busy_before) result.note = "contended: foreign I/O on the device just before the run";
   else if (result.contended) result.note = "contended: foreign I/O during the run";
   return result;
 }

@@ -6,7 +6,6 @@
 
 #include "base/log.h"
 #include "bench/device_counters.h"
-#include "sched/device_busy.h"
 #include "sched/discovery.h"
 #include "store/store.h"
 
@@ -72,23 +71,19 @@ Result<DriveState> DeviceStateProbe::Probe(const std::string& drive_id) {
   // A detached loop device or an ejected medium still has its node, but no size.
   if ((*device)->is_device() && (*device)->info().size_bytes == 0)
     return NotFound(drive.name + ": " + drive.dev_path + " has no medium (size 0)");
+  // Busy share from the same counters the bench's contention guard reads:
+  // busy time (io_ticks / devstat busy_time), else requests.
   const std::string key = (*device)->stats_key();
-  const double window_ms = static_cast<double>(options_.window.count());
-  auto busy0 = ReadDeviceBusyMillis(key);
+  if (key.empty()) return state;  // nothing known to watch
+  const auto t0 = std::chrono::steady_clock::now();
   auto counters0 = ReadDeviceCounters(key);
   std::this_thread::sleep_for(options_.window);
-  auto busy1 = ReadDeviceBusyMillis(key);
   auto counters1 = ReadDeviceCounters(key);
-  if (busy0.ok() && busy1.ok() && window_ms > 0) {
-    state.busy_share =
-        std::clamp(static_cast<double>(*busy1 - *busy0) / window_ms, 0.0, 1.0);
-  } else if (counters0.ok() && counters1.ok() && window_ms > 0) {
-    // No busy time kept: count requests, ~100 per second as fully busy (a
-    // disk's random-read rate) — rough, but enough to leave a busy drive be.
-    ForeignIo f = EstimateForeignIo(*counters0, *counters1, OwnIo{});
-    state.busy_share = std::clamp(static_cast<double>(f.ios) / (window_ms / 10.0), 0.0, 1.0);
-  } else if (busy0.status().code() == StatusCode::kNotFound ||
-             busy1.status().code() == StatusCode::kNotFound) {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (counters0.ok() && counters1.ok()) {
+    state.busy_share = BusyShare(*counters0, *counters1, seconds);
+  } else if (counters0.status().code() == StatusCode::kNotFound ||
+             counters1.status().code() == StatusCode::kNotFound) {
     return NotFound(drive.name + ": no I/O counters (device gone?)");
   }
   return state;

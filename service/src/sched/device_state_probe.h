@@ -5,10 +5,12 @@
 //  - asleep: `smartctl -n standby` through the smart module (drives smartctl
 //    cannot address — loop devices, files, virtual disks — are never asleep);
 //  - temperature: from that reading, else from the latest stored snapshot;
-//  - busy share: the device's busy time (Linux io_ticks, like iostat %util)
-//    over a short watch window, falling back to I/O counts where the platform
-//    keeps no busy time. The scheduler's own jobs never overlap on a drive
-//    (exclusion), so everything seen here is foreign;
+//  - busy share: the device's busy time (Linux io_ticks, like iostat %util;
+//    FreeBSD devstat busy_time) over a short watch window, falling back to
+//    I/O counts where none is kept (bench/device_counters.h BusyShare). Busy
+//    time sees every shape of foreign I/O alike — a streaming reader, a small
+//    random one, small writes. The scheduler's own jobs never overlap on a
+//    drive (exclusion), so everything seen here is foreign;
 //  - pool scan: scrub/resilver of its pool as last recorded in the store.
 //
 // Owned by the composition root; runner, store and opener must outlive it.
