@@ -149,6 +149,35 @@ TEST_F(RunStoreTest, ListFiltersAndOrdersNewestFirst) {
   EXPECT_EQ((*pw)[0].drive_id, "");
 }
 
+// A drive's latest run of one test (the page's first screen asks it for
+// every drive) is found by one index seek, not by stepping through every run
+// of the drive's other tests.
+TEST_F(RunStoreTest, LatestRunOfADrivesTestUsesTheDriveTestIndex) {
+  for (int w = 0; w < 20; ++w)
+    for (const char* test : {"seq", "zones", "smart"})
+      ASSERT_TRUE(store_->InsertRun(MakeRun("wwn-a", test, 1000 + w * 100)).ok());
+  RunFilter f;
+  f.drive_id = "wwn-a";
+  f.test = "smart";
+  f.limit = 1;
+  auto latest = store_->ListRuns(f);
+  ASSERT_TRUE(latest.ok());
+  ASSERT_EQ(latest->size(), 1u);
+  EXPECT_EQ((*latest)[0].test, "smart");
+  EXPECT_EQ((*latest)[0].started_at, 1000 + 19 * 100);
+
+  testing::RawDb raw(db_path_);
+  raw.Exec("ANALYZE");
+  // The statement of Store::ListRuns with a drive and a test, unbound.
+  std::string plan = raw.Rows(
+      "EXPLAIN QUERY PLAN SELECT id, outcome, reason FROM runs WHERE started_at >= ?1 "
+      "AND drive_id = ?2 AND test = ?3 ORDER BY started_at DESC, id DESC LIMIT ?5");
+  EXPECT_NE(plan.find("USING INDEX runs_by_drive_test (drive_id=? AND test=? AND started_at>?)"),
+            std::string::npos)
+      << plan;
+  EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;  // no sort step
+}
+
 TEST_F(RunStoreTest, SurvivesReopen) {
   auto id = store_->InsertRun(MakeRun("wwn-b", "seek", 77));
   ASSERT_TRUE(id.ok());

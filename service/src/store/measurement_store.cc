@@ -205,9 +205,10 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   if (q.drive_id.empty() || q.test.empty() || q.metric.empty())
     return InvalidArgument("History: drive_id, test and metric are required");
   std::lock_guard lock(mu_);
-  // One range scan of measurements_history (drive_id, test, metric, at),
-  // newest first so LIMIT keeps the most recent samples (or oldest first,
-  // for the oldest).
+  // One range scan of measurements_history (drive_id, test, metric, at, ...),
+  // which holds every column read here, so no table row is fetched per
+  // sample; newest first so LIMIT keeps the most recent samples (or oldest
+  // first, for the oldest).
   const std::string sql =
       "SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
       "  block_size, queue_depth, unwritten FROM measurements "

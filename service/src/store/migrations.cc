@@ -274,6 +274,19 @@ ALTER TABLE bench_points ADD COLUMN jobs INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE measurements ADD COLUMN unwritten INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 6: the page's first screen reads, for every drive, the newest and
+// the oldest samples of its headline series and its latest SMART run.
+// measurements_history now holds every column Store::History reads, so a
+// series is one range scan of the index with no table row fetched per
+// sample; runs_by_drive_test finds a drive's latest run of one test without
+// stepping through the runs of its other tests.
+const char* const kSchemaV6 = R"sql(
+DROP INDEX measurements_history;
+CREATE INDEX measurements_history ON measurements (drive_id, test, metric, at, id, run_id, value,
+  contended, partial, unwritten, zone, stroke, variant, block_size, queue_depth);
+CREATE INDEX runs_by_drive_test ON runs (drive_id, test, started_at);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -283,6 +296,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {3, "re-baseline marks", kSchemaV3},
       {4, "compressed SMART output, retention", kSchemaV4},
       {5, "unwritten points, jobs", kSchemaV5},
+      {6, "covering history index, runs by drive and test", kSchemaV6},
   };
   return kMigrations;
 }
