@@ -22,6 +22,9 @@ fi
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ] || [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
+if [ "${DP_SETUP_FUZZ:-0}" = 1 ]; then  # bench/fuzz.sh only: clang with libFuzzer
+  pkgs+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "http/response.h"
 #include "http/router.h"
@@ -28,13 +29,14 @@ class Gate {
   // Returns true if opened, false on timeout.
   bool Wait(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mu_);
-    entered_ = true;
+    ++entered_;
     cv_.notify_all();
     return cv_.wait_for(lock, timeout, [&] { return open_; });
   }
-  bool WaitEntered(std::chrono::milliseconds timeout) {
+  // True once `n` handlers have arrived at the gate.
+  bool WaitEntered(std::chrono::milliseconds timeout, int n = 1) {
     std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, timeout, [&] { return entered_; });
+    return cv_.wait_for(lock, timeout, [&] { return entered_ >= n; });
   }
   void Open() {
     std::lock_guard lock(mu_);
@@ -45,7 +47,7 @@ class Gate {
  private:
   std::mutex mu_;
   std::condition_variable cv_;
-  bool entered_ = false;
+  int entered_ = 0;
   bool open_ = false;
 };
 
@@ -134,6 +136,45 @@ TEST_F(ServerTest, StopWithAHandlerStillRunningReturns) {
   EXPECT_LT(std::chrono::steady_clock::now() - before, 30s);
   server_.reset();  // closes the connection: the client is not left waiting
   client.join();
+}
+
+// With every place busy with a request, a newcomer is refused; the busy
+// connections are never pushed out to make room.
+TEST_F(ServerTest, BusyConnectionsAreNeverPushedOut) {
+  Gate gate;
+  auto router = std::make_shared<Router>();
+  router->Get("/slow", [&](const Request&, const PathParams&) {
+    gate.Wait(20s);
+    return JsonResponse({{"slow", true}});
+  });
+  router->Get("/ping", [](const Request&, const PathParams&) {
+    return JsonResponse({{"pong", true}});
+  });
+  ServerOptions o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  o.limits.max_connections = 2;
+  auto s = Server::Bind(o, router);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  server_ = std::move(s).value();
+  server_->Start();
+  const int port = server_->port();
+  std::vector<std::thread> clients;
+  std::vector<int> statuses(2, 0);
+  for (int i = 0; i < 2; ++i)
+    clients.emplace_back([&, i] {
+      statuses[i] = dp::testing::HttpRequest(port, "GET", "/slow", "", {}, 20s).status;
+    });
+  ASSERT_TRUE(gate.WaitEntered(10s, 2));
+  dp::testing::TcpConnection c(port);
+  bool closed = false;
+  std::string got = c.ReadUntilClosed(5s, &closed);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(got, "");
+  gate.Open();
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(statuses, (std::vector<int>{200, 200}));
+  EXPECT_EQ(HttpGet(port, "/ping").status, 200);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 // connection, a deadline on every read and write, error_codes not exceptions.
 #include "http/server.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -20,6 +23,8 @@
 #include <boost/beast/ssl.hpp>
 
 #include "base/log.h"
+#include "http/beast_request.h"
+#include "http/connection_slots.h"
 
 namespace dp::http {
 namespace {
@@ -34,9 +39,12 @@ using error_code = boost::system::error_code;
 using PlainStream = beast::tcp_stream;
 
 constexpr std::size_t kHandlerThreads = 4;
+// Descriptors kept free for everything else (SQLite, tool pipes, devices,
+// logs) when the connection cap is fitted to the process's descriptor limit.
+constexpr rlim_t kReservedDescriptors = 128;
+// Read-buffer room beyond http.max_header_bytes (bodies stream through it).
+constexpr std::size_t kReadBufferSlack = 8 * 1024;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-
-std::string ToString(beast::string_view s) { return std::string(s.data(), s.size()); }
 
 std::string Lowercased(std::string s) {
   if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
@@ -54,7 +62,7 @@ struct Shared {
   mutable std::mutex mu;
   std::shared_ptr<const Router> router;  // guarded by mu
   HttpLimits limits;                     // guarded by mu
-  std::atomic<int> active{0};
+  ConnectionSlots slots;
   std::unique_ptr<ssl::context> tls;     // null: plain HTTP
   // Where handlers run (owned by Server::Impl; used only while it runs).
   asio::thread_pool* handlers = nullptr;
@@ -65,34 +73,37 @@ struct Shared {
   }
 };
 
-Request ToRequest(const bhttp::request<bhttp::string_body>& m, const std::string& remote) {
-  Request r;
-  r.method = ParseMethod(ToString(m.method_string()));
-  r.target = ToString(m.target());
-  for (const auto& field : m) r.headers.emplace_back(ToString(field.name_string()),
-                                                     ToString(field.value()));
-  r.body = m.body();
-  r.remote = remote;
-  return r;
-}
-
-// One connection: read a request, answer it, repeat while keep-alive.
+// One connection: read a request, answer it, repeat while keep-alive. It
+// holds one of the server's slots (ConnectionSlots) and tells it whether it
+// waits on its client (evictable) or is busy with a request.
 template <class Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>> {
+class Session : public std::enable_shared_from_this<Session<Stream>>,
+                public ConnectionSlots::Evictable {
  public:
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
-  Session(Stream stream, std::shared_ptr<Shared> shared, std::string remote)
-      : stream_(std::move(stream)), shared_(std::move(shared)), remote_(std::move(remote)) {
-    ++shared_->active;
+  Session(Stream stream, std::shared_ptr<Shared> shared, std::string remote,
+          ConnectionSlots::Id slot)
+      : stream_(std::move(stream)), shared_(std::move(shared)), remote_(std::move(remote)),
+        slot_(slot) {}
+  ~Session() { shared_->slots.Close(slot_); }
+
+  // Network thread, from ConnectionSlots::Open(): the socket closes now, so its
+  // descriptor is free at once; the pending operation then ends with an error.
+  void Evict() override {
+    evicted_ = true;
+    LogDebug("http: " + remote_ + ": closed to make room (http.max_connections)");
+    error_code ignored;
+    beast::get_lowest_layer(stream_).socket().close(ignored);
   }
-  ~Session() { --shared_->active; }
 
   void Run() {
+    shared_->slots.Waiting(slot_, this);
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(shared_->Snapshot().second.read_timeout);
       stream_.async_handshake(ssl::stream_base::server,
                               [self = this->shared_from_this()](error_code ec) {
+                                if (self->evicted_) return;
                                 if (ec) {
                                   LogDebug("http: TLS handshake with " + self->remote_ +
                                            " failed: " + ec.message());
@@ -111,8 +122,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     router_ = std::move(router);
     limits_ = limits;
     parser_.emplace();
-    parser_->header_limit(limits_.max_header_bytes);
-    parser_->body_limit(limits_.max_body_bytes);
+    ApplyLimits(*parser_, limits_);
+    // The read buffer holds a head and a little more, so a 100 KB request
+    // line costs no more than the header limit; an idle keep-alive connection
+    // gives back what it grew for an earlier request.
+    if (buffer_.size() == 0) buffer_.shrink_to_fit();
+    buffer_.max_size(std::max<std::size_t>(buffer_.size(),
+                                           limits_.max_header_bytes + kReadBufferSlack));
+    shared_->slots.Waiting(slot_, this);
     beast::get_lowest_layer(stream_).expires_after(limits_.read_timeout);
     bhttp::async_read(stream_, buffer_, *parser_,
                       [self = this->shared_from_this()](error_code ec, std::size_t) {
@@ -121,34 +138,24 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void OnRead(error_code ec) {
+    if (evicted_) return;
+    shared_->slots.Busy(slot_);
     if (ec == bhttp::error::end_of_stream || ec == asio::error::eof) return Close();
     if (ec == beast::error::timeout) {
       LogDebug("http: " + remote_ + ": request not complete in time; closing");
       return Close();
     }
-    if (ec == bhttp::error::body_limit) {
-      return SendError(413, "payload_too_large",
-                       "the request body is larger than the limit of " +
-                           std::to_string(limits_.max_body_bytes) + " bytes (http.max_body_bytes)");
-    }
-    if (ec == bhttp::error::header_limit) {
-      return SendError(431, "headers_too_large",
-                       "the request headers are larger than the limit of " +
-                           std::to_string(limits_.max_header_bytes) +
-                           " bytes (http.max_header_bytes)");
-    }
-    if (ec && ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category()) {
-      return SendError(400, "bad_request", "malformed HTTP request: " + ec.message());
-    }
     if (ec) {
+      if (auto answer = ReadErrorResponse(ec, limits_)) return SendError(std::move(*answer));
       LogDebug("http: " + remote_ + ": read failed: " + ec.message());
       return Close();
     }
     const auto& message = parser_->get();
+    if (auto refused = RefuseRequest(message)) return SendError(std::move(*refused));
     Request request = ToRequest(message, remote_);
     const bool head = request.method == Method::kHead;
     const bool close = !message.keep_alive();
-    std::string line = ToString(message.method_string()) + " " + request.target;
+    std::string line = std::string(MethodName(request.method)) + " " + request.target;
     // The handler runs on a handler thread, never on this network thread, so a
     // slow one (a test notification waiting on its sinks, SQLite waiting on a
     // writer) holds up only its own connection; the answer is written from
@@ -158,34 +165,23 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
                                     line = std::move(line)]() mutable {
       Response response = router->Route(request);
       LogDebug("http: " + self->remote_ + " " + line + " -> " + std::to_string(response.status));
-      asio::post(self->stream_.get_executor(),
-                 [self, response = std::move(response), head, close]() mutable {
+      // The last reference moves to the network thread, so the session is
+      // destroyed there, not here.
+      auto executor = self->stream_.get_executor();
+      asio::post(executor,
+                 [self = std::move(self), response = std::move(response), head, close]() mutable {
                    self->Send(std::move(response), head, close);
                  });
     });
   }
 
-  void SendError(int status, std::string_view code, std::string message) {
-    LogDebug("http: " + remote_ + ": " + std::to_string(status) + " " + message);
-    Send(ErrorResponse(status, code, message), false, true);
+  void SendError(Response answer) {
+    LogDebug("http: " + remote_ + ": " + std::to_string(answer.status) + " " + answer.body);
+    Send(std::move(answer), false, true);
   }
 
   void Send(Response r, bool head, bool close) {
-    auto& res = response_.emplace();
-    res.version(11);
-    res.result(static_cast<unsigned>(r.status));
-    res.set(bhttp::field::server, "diskpulsed/" DP_VERSION);
-    res.set(bhttp::field::content_type, r.content_type);
-    res.set("X-Content-Type-Options", "nosniff");
-    res.set("Referrer-Policy", "no-referrer");
-    for (const auto& [name, value] : r.headers) res.set(name, value);
-    res.keep_alive(!close);
-    if (head) {
-      res.content_length(r.body.size());
-    } else {
-      res.body() = std::move(r.body);
-      res.prepare_payload();
-    }
+    auto& res = response_.emplace(ToBeastResponse(std::move(r), head, close));
     beast::get_lowest_layer(stream_).expires_after(limits_.read_timeout);
     bhttp::async_write(stream_, res,
                        [self = this->shared_from_this(), close](error_code ec, std::size_t) {
@@ -195,6 +191,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   }
 
   void Close() {
+    // Nothing more to answer: the place may go to a new connection.
+    shared_->slots.Waiting(slot_, this);
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
       stream_.async_shutdown([self = this->shared_from_this()](error_code) {});
@@ -220,9 +218,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   Stream stream_;
   std::shared_ptr<Shared> shared_;
   std::string remote_;
+  const ConnectionSlots::Id slot_;
+  bool evicted_ = false;  // network thread only
   beast::flat_buffer buffer_;
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-  std::optional<bhttp::response<bhttp::string_body>> response_;
+  std::optional<BeastRequestParser> parser_;
+  std::optional<BeastResponse> response_;
   std::shared_ptr<const Router> router_;
   HttpLimits limits_;
   std::array<char, 4096> drain_{};
@@ -279,29 +279,79 @@ struct Server::Impl {
       });
       return;
     }
-    int cap = shared->Snapshot().second.max_connections;
-    if (shared->active.load() >= cap) {
-      LogWarning("http: " + std::to_string(cap) +
-                 " connections open (http.max_connections); refusing another");
+    const int cap = shared->Snapshot().second.max_connections;
+    const long evicted_before = shared->slots.evicted();
+    ConnectionSlots::Id slot = shared->slots.Open(cap);
+    if (slot == 0) {
+      ++refused;
       error_code ignored;
       socket.close(ignored);
-      return Accept();
     }
+    ReportPressure(cap, shared->slots.evicted() - evicted_before);
+    if (slot == 0) return Accept();
     error_code rec;
     auto endpoint = socket.remote_endpoint(rec);
     std::string remote =
         rec ? std::string("?") : HostPort(endpoint.address().to_string(), endpoint.port());
     if (shared->tls) {
       std::make_shared<Session<TlsStream>>(TlsStream(std::move(socket), *shared->tls), shared,
-                                           remote)
+                                           remote, slot)
           ->Run();
     } else {
-      std::make_shared<Session<PlainStream>>(PlainStream(std::move(socket)), shared, remote)
+      std::make_shared<Session<PlainStream>>(PlainStream(std::move(socket)), shared, remote,
+                                             slot)
           ->Run();
     }
     Accept();
   }
+
+  // A full server is worth a warning, but a flood of clients must not flood
+  // the log: at most one line a minute, with the counts since the last.
+  void ReportPressure(int cap, long evicted_now) {
+    evicted += evicted_now;
+    if (evicted == 0 && refused == 0) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_report < std::chrono::minutes(1)) return;
+    last_report = now;
+    LogWarning("http: all " + std::to_string(cap) + " connections in use (http.max_connections): " +
+               std::to_string(evicted) + " waiting connections closed to make room, " +
+               std::to_string(refused) + " new ones refused (all busy) since the last report");
+    evicted = refused = 0;
+  }
+  // Network thread only.
+  long evicted = 0;
+  long refused = 0;
+  std::chrono::steady_clock::time_point last_report{};
 };
+
+namespace {
+
+// Every connection is a descriptor: a cap above the process's descriptor
+// limit would turn a full server into failing accepts (and failing SQLite and
+// tool runs) instead of evictions. The soft limit is raised towards the hard
+// one when the cap needs it; a cap that still does not fit is lowered.
+HttpLimits FitToDescriptorLimit(HttpLimits limits) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return limits;
+  const rlim_t want = static_cast<rlim_t>(limits.max_connections) + kReservedDescriptors;
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+    rlimit raised = rl;
+    raised.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+  }
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+    int fits = rl.rlim_cur > kReservedDescriptors * 2
+                   ? static_cast<int>(rl.rlim_cur - kReservedDescriptors)
+                   : static_cast<int>(rl.rlim_cur / 2);
+    LogWarning("http: http.max_connections " + std::to_string(limits.max_connections) +
+               " does not fit the descriptor limit (" + std::to_string(rl.rlim_cur) +
+               "); using " + std::to_string(fits));
+    limits.max_connections = std::max(1, fits);
+  }
+  return limits;
+}
+
+}  // namespace
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
@@ -311,7 +361,7 @@ Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
                                              std::shared_ptr<const Router> router) {
   auto impl = std::make_unique<Impl>();
   impl->shared->router = std::move(router);
-  impl->shared->limits = options.limits;
+  impl->shared->limits = FitToDescriptorLimit(options.limits);
   impl->host = options.host;
   std::string where = HostPort(options.host, options.port);
 
@@ -385,9 +435,10 @@ void Server::Stop() {
 }
 
 void Server::Reconfigure(std::shared_ptr<const Router> router, const HttpLimits& limits) {
+  HttpLimits fitted = FitToDescriptorLimit(limits);
   std::lock_guard lock(impl_->shared->mu);
   impl_->shared->router = std::move(router);
-  impl_->shared->limits = limits;
+  impl_->shared->limits = fitted;
 }
 
 std::uint16_t Server::port() const { return impl_->port; }
@@ -397,6 +448,6 @@ std::string Server::url() const {
          HostPort(impl_->host, impl_->port) + "/";
 }
 
-int Server::active_connections() const { return impl_->shared->active.load(); }
+int Server::active_connections() const { return impl_->shared->slots.open(); }
 
 }  // namespace dp::http

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds and runs the test suite under sanitizers, each in its own build dir:
+#   asan: the whole suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#         (build-asan/), every ctest test;
+#   tsan: the threaded parts under ThreadSanitizer (build-tsan/): the scheduler,
+#         the HTTP server and its handler pool, the alert dispatcher, the
+#         privileged helper and its client.
+# Usage: scripts/sanitize.sh [asan|tsan|all]   (default all)
+# Slow (two full builds with instrumented code, tests run 2-10x slower); not
+# part of scripts/test.sh. Any sanitizer report fails the test that printed it,
+# and the script exits non-zero. Environment: JOBS (build parallelism, default
+# nproc), TEST_JOBS (ctest parallelism, default 2), BUILD_ROOT (where the build
+# dirs go, default the tree), extra CMAKE_ARGS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+which=${1:-all}
+root=${BUILD_ROOT:-.}
+jobs=${JOBS:-$(nproc)}
+bash scripts/setup.sh
+
+# -O1 keeps instrumented tests tolerably fast and the build short; frame
+# pointers give whole stacks in reports.
+common="-O1 -g -fno-omit-frame-pointer"
+launcher=""
+if command -v ccache >/dev/null; then launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"; fi
+
+configure() {  # dir flags
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDP_WERROR=ON $launcher \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$common" "-DCMAKE_CXX_FLAGS=$2" \
+    "-DCMAKE_EXE_LINKER_FLAGS=$2" ${CMAKE_ARGS:-} >/dev/null
+}
+
+status=0
+
+if [ "$which" = all ] || [ "$which" = asan ]; then
+  dir=$root/build-asan
+  flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+  configure "$dir" "$flags"
+  echo "sanitize: building the suite under ASan+UBSan in $dir"
+  cmake --build "$dir" -j "$jobs"
+  # Leaks are reported too (LeakSanitizer runs at exit of each test process and
+  # of every daemon the tests start); halt_on_error makes a report a failure.
+  export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  echo "sanitize: running the whole suite under ASan+UBSan"
+  if ! (cd "$dir" && ctest --output-on-failure -j "${TEST_JOBS:-2}" --timeout 1200); then
+    status=1
+  fi
+  unset ASAN_OPTIONS UBSAN_OPTIONS
+fi
+
+if [ "$which" = all ] || [ "$which" = tsan ]; then
+  dir=$root/build-tsan
+  configure "$dir" "-fsanitize=thread"
+  echo "sanitize: building the threaded parts under TSan in $dir"
+  cmake --build "$dir" -j "$jobs" --target sched_test http_test alert_test app_test
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4"
+  # The suites of the threaded parts: sched (Scheduler, its worker and
+  # timers), http (Server, handler pool, resources), alert (AlertDispatcher
+  # and sinks), app (the privileged helper and its client, and daemons whose
+  # HTTP, scheduler and signal threads run together).
+  echo "sanitize: running the threaded suites under TSan"
+  for t in sched http alert app; do
+    echo "sanitize: tsan $t"
+    if ! "$dir/tests/${t}_test" --gtest_brief=1; then status=1; fi
+  done
+fi
+
+exit $status
