@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "alert/alert_lifecycle.h"
+#include "bench/detect_field.h"
 #include "base/fake_clock.h"
 #include "bench/simulated_engine.h"
 #include "bench/workload.h"
@@ -435,17 +436,20 @@ TheoryRates RuleTheory(const DetectionConfig& cfg, int n, double noise, double f
     for (int j = -es; j <= es; ++j) {
       const double e = 6.0 * j / es;  // centre error in its own sds
       const double we = NormalPdf(e);
+      // The rule works on logs: noise is the log-scale sd (the CV).
       detect::Baseline b;
-      b.center = b.median = 1 + noise * e / std::sqrt(static_cast<double>(n));
-      b.sigma = noise * s;
-      b.runs = b.kept = n;
-      const detect::Band band = detect::BandOf(b, cfg), pair = detect::PairBandOf(b, cfg);
-      // Mirror a rise into a drop around 1 so one integral serves both.
-      const double low = higher ? band.low : 2 - band.high;
-      const double plow = higher ? pair.low : 2 - pair.high;
-      const double degraded = higher ? factor : 2 - factor;
-      fa += we * PairBelow(1, noise, low, plow);
-      det += we * PairBelow(degraded, noise * factor, low, plow);
+      b.log_center = noise * e / std::sqrt(static_cast<double>(n));
+      b.center = b.median = std::exp(b.log_center);
+      b.log_sigma = noise * s;
+      b.runs = n;
+      b.ready = true;
+      const detect::BandWidths w = detect::SingleWidths(b, cfg), pw = detect::PairWidths(b, cfg);
+      // Mirror a rise into a drop around 0 so one integral serves both.
+      const double low = b.log_center - (higher ? w.low : w.high);
+      const double plow = b.log_center - (higher ? pw.low : pw.high);
+      const double degraded = higher ? std::log(factor) : -std::log(factor);
+      fa += we * PairBelow(0, noise, low, plow);
+      det += we * PairBelow(degraded, noise, low, plow);
       esum += we;
     }
     r.false_alarm += ws * fa / esum;
@@ -538,6 +542,12 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
     c.confirm_sigmas = v;
   else if (k == "confirm_min_percent")
     c.confirm_min_percent = v;
+  else if (k == "cusum_k")
+    c.cusum_k = v;
+  else if (k == "cusum_h")
+    c.cusum_h = v;
+  else if (k == "cusum_cap")
+    c.cusum_cap = v;
   else if (k == "peer_min_percent")
     c.peer_min_percent = v;
   else if (k == "peer_sigmas")
@@ -555,17 +565,90 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
   return true;
 }
 
+// The field model (bench/detect_field.cc): every noise level, healthy drives
+// and the two changes, with and without unseen interference.
+int RunField(const DetectionConfig& cfg, const field::Model& base, const std::vector<double>& levels,
+             int drives, int years, int trials, double retest_hours, std::uint64_t seed,
+             int threads) {
+  std::printf(
+      "field model: 13 series per drive, Student-t noise (nu %s) at the level below, shared "
+      "weekly factor %.1f%%, seasonal swing %.1f%%, unseen interference on %.1f%% of runs "
+      "(10-60%% worse, median 30 min, log-sd 1.5), re-test %.0f h after a doubtful run; %d "
+      "drives x %d years healthy, %d trials per change; seed %llu\n\n",
+      base.gaussian ? "inf: Gaussian" : "30 MB/s and IOPS, 10 access times, 3-5 p99", 100 * base.shared, 100 * base.season,
+      100 * base.interference, retest_hours, drives, years, trials,
+      static_cast<unsigned long long>(seed));
+  std::printf(
+      "| noise CV | false alerts per 1000 drive-years (slowdown + trend) | re-tests per "
+      "drive-year | 15%% drop: within 2 runs / 4 / mean (no interference) | 15%% drop: within 2 "
+      "/ 4 / mean (interference) | p99 x1.5: within 2 / 3 / mean (no interference) | p99 x1.5: "
+      "within 3 (interference) |\n|---|---|---|---|---|---|---|\n");
+  for (double level : levels) {
+    field::Model m = base;
+    m.noise = level / 100;
+    m.retest_seconds = static_cast<std::int64_t>(retest_hours * 3600);
+    field::HealthyFigures h = field::RunHealthy(m, cfg, drives, years, seed, threads);
+    field::Model quiet = m;
+    quiet.interference = 0;
+    auto d0 = field::RunDelay(quiet, cfg, field::Change::kDrop15, trials, seed + 1, threads);
+    auto d1 = field::RunDelay(m, cfg, field::Change::kDrop15, trials, seed + 2, threads);
+    auto p0 = field::RunDelay(quiet, cfg, field::Change::kP99Rise, trials, seed + 3, threads);
+    auto p1 = field::RunDelay(m, cfg, field::Change::kP99Rise, trials, seed + 4, threads);
+    auto mean = [](const field::DelayFigures& d) { return d.detected ? d.runs_sum / d.detected : 0; };
+    std::printf(
+        "| %4.1f%% | %.2f (%ld + %ld in %.0f drive-years, %ld drives) | %.2f | %5.1f%% / %5.1f%% "
+        "/ %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% |\n",
+        level, h.PerThousandDriveYears(), h.slowdown, h.trend, h.drive_years, h.drives_with_alert,
+        h.drive_years > 0 ? h.retests / h.drive_years : 0, Pct(d0.within2, d0.trials),
+        Pct(d0.within4, d0.trials), mean(d0), Pct(d1.within2, d1.trials),
+        Pct(d1.within4, d1.trials), mean(d1), Pct(p0.within2, p0.trials),
+        Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials));
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   DetectionConfig cfg;
-  bool quick = false, synthetic_only = false, theory_only = false;
-  int healthy_drives = 0;
+  bool quick = false, synthetic_only = false, theory_only = false, field_mode = false;
+  int healthy_drives = 0, field_drives = 200, field_years = 10, field_trials = 400, threads = 2;
+  double retest_hours = 6;
+  field::Model model;
+  std::vector<double> levels = {1, 2, 3, 5, 7, 10, 15};
   std::uint64_t seed = 20260101;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick"))
       quick = true;
     else if (!std::strcmp(argv[i], "--theory"))
       theory_only = true;
-    else if (!std::strcmp(argv[i], "--synthetic-only"))
+    else if (!std::strcmp(argv[i], "--field"))
+      field_mode = true;
+    else if (!std::strcmp(argv[i], "--drives") && i + 1 < argc)
+      field_drives = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--years") && i + 1 < argc)
+      field_years = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--trials") && i + 1 < argc)
+      field_trials = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--shared") && i + 1 < argc)
+      model.shared = std::atof(argv[++i]) / 100;
+    else if (!std::strcmp(argv[i], "--season") && i + 1 < argc)
+      model.season = std::atof(argv[++i]) / 100;
+    else if (!std::strcmp(argv[i], "--interference") && i + 1 < argc)
+      model.interference = std::atof(argv[++i]) / 100;
+    else if (!std::strcmp(argv[i], "--gaussian"))
+      model.gaussian = true;
+    else if (!std::strcmp(argv[i], "--retest-hours") && i + 1 < argc)
+      retest_hours = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--noise") && i + 1 < argc) {
+      levels.clear();
+      for (char* p = argv[++i]; *p;) {
+        levels.push_back(std::strtod(p, &p));
+        if (*p == ',') ++p;
+        else if (*p) break;
+      }
+    } else if (!std::strcmp(argv[i], "--synthetic-only"))
       synthetic_only = true;
     else if (!std::strcmp(argv[i], "--healthy-drives") && i + 1 < argc)
       healthy_drives = std::atoi(argv[++i]);
@@ -577,10 +660,16 @@ int Main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: detect_quality [--quick] [--synthetic-only] [--healthy-drives N] [--seed N] "
-          "[--set key=value]...\n");
+          "[--set key=value]...\n"
+          "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
+          "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
+          "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n");
       return 2;
     }
   }
+  if (field_mode)
+    return RunField(cfg, model, levels, field_drives, field_years, field_trials, retest_hours,
+                    seed, threads);
   AlertPolicy policy;  // defaults: resolve after 3 clear runs
   std::printf(
       "detection config: baseline_runs=%d..%d band_sigmas=%.2f min_band_percent=%.1f "

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "detect/student_t.h"
+
 namespace dp::detect {
 namespace {
 
@@ -13,6 +15,14 @@ std::vector<Sample> Series(const std::vector<double>& values) {
     out.push_back(Sample{static_cast<std::int64_t>(i + 1),
                          1'767'225'600 + static_cast<std::int64_t>(i) * 86400, values[i]});
   return out;
+}
+
+double LogSd(const std::vector<double>& v) {
+  double m = 0, ss = 0;
+  for (double x : v) m += std::log(x);
+  m /= v.size();
+  for (double x : v) ss += (std::log(x) - m) * (std::log(x) - m);
+  return std::sqrt(ss / (v.size() - 1));
 }
 
 TEST(Baseline, NotReadyUntilBaselineRuns) {
@@ -28,68 +38,139 @@ TEST(Baseline, NotReadyUntilBaselineRuns) {
   EXPECT_FALSE(ComputeBaseline(h, 4, cfg, 0).ready);
 }
 
-// The unscreened first runs: a wild one is kept out of the centre and scale
-// (skipped mean), though it counts as a baseline run.
-TEST(Baseline, WildFirstRunIsSkipped) {
+// Centre and spread are those of the logs: the geometric mean, and the sd of
+// the logs (the CV) made unbiased by c4(n).
+TEST(Baseline, CentreAndSpreadAreOnTheLogScale) {
+  DetectionConfig cfg;
+  const std::vector<double> v = {200, 204, 198, 201, 199};
+  Baseline b = ComputeBaseline(Series(v), v.size(), cfg, 0);
+  ASSERT_TRUE(b.ready);
+  double logsum = 0;
+  for (double x : v) logsum += std::log(x);
+  EXPECT_NEAR(b.log_center, logsum / 5, 1e-12);
+  EXPECT_NEAR(b.center, std::exp(logsum / 5), 1e-9);
+  EXPECT_NEAR(b.log_sigma, LogSd(v) / (1 - 1.0 / 20 - 7.0 / 800), 1e-12);
+  EXPECT_DOUBLE_EQ(b.median, 200);
+  EXPECT_DOUBLE_EQ(b.mad, 1);
+}
+
+// A wild run among the unscreened first runs is dropped from the baseline.
+TEST(Baseline, WildFirstRunIsDropped) {
   DetectionConfig cfg;
   auto h = Series({200, 202, 150, 198, 200});
   Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
   ASSERT_TRUE(b.ready);
-  EXPECT_EQ(b.runs, 5);
-  EXPECT_EQ(b.kept, 4);
-  EXPECT_DOUBLE_EQ(b.median, 200);
-  EXPECT_DOUBLE_EQ(b.center, 200);
-  EXPECT_NEAR(b.sd, std::sqrt(8.0 / 3), 1e-12);
-  // sigma = sd / c4(4), c4(4) ~ 1 - 1/16 - 7/512
-  EXPECT_NEAR(b.sigma, std::sqrt(8.0 / 3) / (1 - 1.0 / 16 - 7.0 / 512), 1e-12);
+  EXPECT_EQ(b.runs, 4);
+  EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{1, 2, 4, 5}));
+  EXPECT_NEAR(b.center, 200, 0.5);
 }
 
-// Later runs enter only within the screen; contended/partial/failed never.
+// Later runs enter within the screen; contended/partial/failed never; a gross
+// outlier never; the cap holds.
 TEST(Baseline, GrowsWithScreenedGoodRunsUpToTheCap) {
   DetectionConfig cfg;
   cfg.baseline_max_runs = 8;
-  auto h = Series({200, 204, 198, 201, 199, 150, 203, 260, 197});
+  auto h = Series({200, 204, 198, 201, 199, 150, 203, 260, 197, 0, NAN, -5});
   h[6].contended = true;
   Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
-  // 150 and 260 are far beyond the screen; 203 was contended.
+  // 150 and 260 are beyond the screen; 203 was contended; 0, NaN and -5 are
+  // not positive numbers.
   EXPECT_EQ(b.runs, 6);
   EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{1, 2, 3, 4, 5, 9}));
   for (int i = 0; i < 5; ++i) h.push_back(Sample{20 + i, h.back().at + 1, 200});
   b = ComputeBaseline(h, h.size(), cfg, 0);
   EXPECT_EQ(b.runs, 8);
   EXPECT_EQ(b.run_ids.back(), 21);
-  EXPECT_EQ(b.to_at, h[10].at);
 }
 
-// The bands are prediction bands: the same sigma gives a wider band on fewer
-// runs (sqrt(1/m + 1/n)); the pair band is for a mean of two runs.
-TEST(Baseline, BandsWidenForSmallBaselines) {
+// A baseline whose first runs happened to be tight is not starved: the screen
+// is the Student-t prediction at its few degrees of freedom, so the ordinary
+// runs of a noisier series get in and the spread grows to what it is.
+TEST(Baseline, TightStartDoesNotLockOutOrdinaryRuns) {
+  DetectionConfig cfg;
+  // CV 1.7% over the first five runs; the series' ordinary runs are +-7%,
+  // beyond a 3.5-sigma normal screen of them (and its 6% floor).
+  std::vector<double> v;
+  for (double e : {-0.02, 0.02, -0.01, 0.01, 0.0}) v.push_back(200 * std::exp(e));
+  for (int i = 0; i < 30; ++i) v.push_back(200 * std::exp(i % 2 ? 0.07 : -0.07));
+  Baseline b = ComputeBaseline(Series(v), v.size(), cfg, 0);
+  EXPECT_EQ(b.runs, 35);
+  EXPECT_GT(b.log_sigma, 0.05);
+}
+
+// A drop is never absorbed: the runs of an open segment stay out of the
+// baseline they are judged against.
+TEST(Baseline, OpenSegmentStaysOutOfTheBaseline) {
+  DetectionConfig cfg;
+  std::vector<double> v = {200, 204, 198, 201, 199, 202, 200, 198};
+  for (int i = 0; i < 6; ++i) v.push_back(180 + (i % 2));  // 10% slower for good
+  auto h = Series(v);
+  Replay r = ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_EQ(r.baseline.runs, 8);
+  EXPECT_EQ(r.segment.size(), 6u);
+  EXPECT_GT(r.cusum, 0);
+  EXPECT_TRUE(r.last_judged);
+  EXPECT_NEAR(r.last.deviation, std::log(r.baseline.center / 181), 1e-9);
+}
+
+// The bands are Student-t prediction bands: the same spread gives a wider
+// band on fewer runs, and at many runs they approach the normal band.
+TEST(Baseline, BandsAreStudentTPredictionBands) {
   DetectionConfig cfg;
   cfg.min_band_percent = 0;
   cfg.confirm_min_percent = 0;
   Baseline b;
-  b.center = b.median = 100;
-  b.sigma = 2;
-  b.runs = b.kept = 5;
-  Band small = BandOf(b, cfg);
-  EXPECT_NEAR(100 - small.low, cfg.band_sigmas * 2 * std::sqrt(1 + 1.0 / 5), 1e-12);
-  EXPECT_NEAR(small.high - 100, 100 - small.low, 1e-12);
-  Band pair = PairBandOf(b, cfg);
-  EXPECT_NEAR(100 - pair.low, cfg.confirm_sigmas * 2 * std::sqrt(0.5 + 1.0 / 5), 1e-12);
-  b.runs = b.kept = 100;
-  Band large = BandOf(b, cfg);
-  EXPECT_GT(large.low, small.low);
-  EXPECT_NEAR(100 - large.low, cfg.band_sigmas * 2 * std::sqrt(1.01), 1e-12);
+  b.log_center = std::log(100.0);
+  b.log_sigma = 0.02;
+  b.runs = 5;
+  const double q5 = StudentTQuantile(NormalCdf(cfg.band_sigmas), 4);
+  BandWidths w = SingleWidths(b, cfg);
+  EXPECT_NEAR(w.low, q5 * 0.02 * std::sqrt(1.2), 1e-9);
+  EXPECT_NEAR(w.high, w.low, 1e-12);
+  EXPECT_NEAR(BandOf(b, cfg).low, 100 * std::exp(-w.low), 1e-9);
+  const double qp = StudentTQuantile(NormalCdf(cfg.confirm_sigmas), 4);
+  EXPECT_NEAR(PairWidths(b, cfg).low, qp * 0.02 * std::sqrt(0.5 + 0.2), 1e-9);
+  b.runs = 100;
+  const BandWidths wide = SingleWidths(b, cfg);
+  EXPECT_LT(wide.low, w.low);
+  EXPECT_NEAR(wide.low, StudentTQuantile(NormalCdf(cfg.band_sigmas), 99) * 0.02 * std::sqrt(1.01),
+              1e-9);
 }
 
+// The percentage floors hold for a tight (or zero-spread) baseline, on each
+// side in its own form: 6% below is -log(0.94), 6% above is log(1.06).
 TEST(Baseline, PercentFloorsHoldForATightBaseline) {
   DetectionConfig cfg;
   Baseline b;
-  b.center = b.median = 200;
-  b.sigma = 0.1;
-  b.runs = b.kept = 30;
+  b.log_center = std::log(200.0);
+  b.log_sigma = 0;
+  b.runs = 30;
   EXPECT_NEAR(BandOf(b, cfg).low, 200 * (1 - cfg.min_band_percent / 100), 1e-9);
+  EXPECT_NEAR(BandOf(b, cfg).high, 200 * (1 + cfg.min_band_percent / 100), 1e-9);
   EXPECT_NEAR(PairBandOf(b, cfg).low, 200 * (1 - cfg.confirm_min_percent / 100), 1e-9);
+}
+
+// What a series can tell apart: a quiet one sees a 15% drop in 2 runs, a
+// noisy one needs the CUSUM's runs, a very noisy one cannot see it.
+TEST(Baseline, RunsToDetectFollowsTheNoise) {
+  DetectionConfig cfg;
+  Baseline b;
+  b.ready = true;
+  b.log_center = std::log(200.0);
+  b.runs = 50;
+  b.log_sigma = 0.02;
+  EXPECT_EQ(RunsToDetect(b, cfg, 15, Direction::kHigherIsBetter), 2);
+  b.log_sigma = 0.07;
+  const int noisy = RunsToDetect(b, cfg, 15, Direction::kHigherIsBetter);
+  EXPECT_GT(noisy, 2);
+  EXPECT_LT(noisy, 20);
+  b.log_sigma = 0.5;
+  EXPECT_EQ(RunsToDetect(b, cfg, 15, Direction::kHigherIsBetter), 0);
+  // Under the pair floor nothing is ever reported.
+  b.log_sigma = 0.001;
+  EXPECT_EQ(RunsToDetect(b, cfg, 5, Direction::kHigherIsBetter), 0);
+  b.ready = false;
+  EXPECT_EQ(RunsToDetect(b, cfg, 15, Direction::kHigherIsBetter), 0);
 }
 
 TEST(Baseline, OutsideWorseFollowsDirection) {

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "detect/student_t.h"
 
 namespace dp::detect {
 namespace {
@@ -26,12 +29,16 @@ void Append(std::vector<Sample>& h, double value, std::int64_t after = kWeek) {
   h.push_back(Sample{h.back().run_id + 1, h.back().at + after, value});
 }
 
-// median 200, MAD 1, mean 200.4, sd 2.30 -> sigma = sd / c4(5) = 2.446; the
-// bands are set by their floors: single run 6% of 200.4 = 12.02 (the sigma
-// part is 2.25 * 2.446 * sqrt(1 + 1/5) = 6.03), pair 10% = 20.04 (3.5 * 2.446 *
-// sqrt(1/2 + 1/5) = 7.16).
+// median 200, MAD 1; on the log scale the centre is the geometric mean
+// (200.398) and the CV 1.22%. The single-run band is set by its floor, 6%
+// (the Student-t part, t4 at the 2.25-sigma quantile x 1.22% x sqrt(1.2), is
+// 4.7%); the pair band by its Student-t part, t4 at the 3.5-sigma quantile x
+// 1.22% x sqrt(0.7) = 10.6% of the log, just beyond its 10% floor: five runs
+// say little about a spread.
 const std::vector<double> kBase = {200, 204, 198, 201, 199};
-constexpr double kBandLow = 200.4 - 12.024, kPairLow = 200.4 - 20.04;
+const double kCenter = std::exp((std::log(200.0) + std::log(204.0) + std::log(198.0) +
+                                 std::log(201.0) + std::log(199.0)) / 5);
+const double kBandLow = kCenter * 0.94;
 
 TEST(ChangeDetector, BaseliningUntilEnoughGoodRuns) {
   DetectionConfig cfg;
@@ -55,9 +62,13 @@ TEST(ChangeDetector, InBandIsClearWithEvidence) {
   EXPECT_DOUBLE_EQ(*v.baseline_median, 200);
   EXPECT_DOUBLE_EQ(*v.baseline_mad, 1);
   EXPECT_NEAR(*v.band_low, kBandLow, 1e-9);
-  EXPECT_NEAR(*v.band_high, 200.4 + 12.024, 1e-9);
-  EXPECT_NEAR(v.details["baseline_mean"].get<double>(), 200.4, 1e-9);
-  EXPECT_NEAR(v.details["baseline_sigma"].get<double>(), 2.4459, 1e-3);
+  EXPECT_NEAR(*v.band_high, kCenter * 1.06, 1e-9);
+  EXPECT_NEAR(v.details["baseline_mean"].get<double>(), kCenter, 1e-9);
+  EXPECT_NEAR(v.details["noise_percent"].get<double>(), 1.22, 0.01);
+  // What the series can tell apart at its noise.
+  EXPECT_EQ(v.details["detectable"]["runs"], 2);
+  EXPECT_NE(v.summary.find("noise CV 1.2%: a 15% drop is seen within ~2 runs"), std::string::npos)
+      << v.summary;
 }
 
 TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
@@ -67,7 +78,7 @@ TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
   Verdict first = EvaluateChange(Key(), h, cfg);
   EXPECT_EQ(first.kind, VerdictKind::kNeedsConfirmation) << first.summary;
   EXPECT_FALSE(first.Firing());
-  EXPECT_NEAR(*first.change_percent, 15, 1e-9);
+  EXPECT_NEAR(*first.change_percent, 100 * (1 - 170 / kCenter), 1e-9);
 
   h.push_back(Sample{7, h.back().at + 3600, 168});  // the confirmation re-test
   Verdict second = EvaluateChange(Key(), h, cfg);
@@ -106,7 +117,8 @@ TEST(ChangeDetector, PairMeanBoundary) {
     Append(h, x2, 3600);
     return EvaluateChange(Key(), h, cfg);
   };
-  Verdict at = judge(181, 179);  // mean 180: on the edge
+  // The pair mean is geometric (the mean of the logs).
+  Verdict at = judge(181, 179.1);  // mean 180.05: inside
   EXPECT_EQ(at.kind, VerdictKind::kNeedsConfirmation) << at.summary;
   EXPECT_NEAR(*at.band_low, 188, 1e-9);
   Verdict beyond = judge(181, 178.9);  // mean 179.95
@@ -271,8 +283,14 @@ TEST(ChangeDetector, VerdictJsonCarriesEvidence) {
   EXPECT_EQ(j["baseline"]["median"], 200.0);
   EXPECT_EQ(j["baseline"]["runs"], 5);
   EXPECT_NEAR(j["band"]["low"].get<double>(), kBandLow, 1e-9);
-  EXPECT_NEAR(j["details"]["pair_mean"].get<double>(), 169, 1e-9);
-  EXPECT_NEAR(j["details"]["pair_low"].get<double>(), kPairLow, 1e-9);
+  EXPECT_NEAR(j["details"]["pair_mean"].get<double>(), std::sqrt(170.0 * 168), 1e-9);
+  double m = 0, ss = 0;
+  for (double x : kBase) m += std::log(x) / 5;
+  for (double x : kBase) ss += (std::log(x) - m) * (std::log(x) - m);
+  const double sigma = std::sqrt(ss / 4) / (1 - 1.0 / 20 - 7.0 / 800);
+  const double t_part = StudentTQuantile(NormalCdf(cfg.confirm_sigmas), 4) * sigma * std::sqrt(0.7);
+  EXPECT_GT(t_part, -std::log(0.9));
+  EXPECT_NEAR(j["details"]["pair_low"].get<double>(), kCenter * std::exp(-t_part), 1e-9);
   EXPECT_EQ(j["runs"].size(), 2u);
   EXPECT_EQ(j["details"]["baseline_run_ids"].size(), 5u);
   EXPECT_EQ(j["unit"], "MB/s");

@@ -89,7 +89,7 @@ class SchedulerE2eTest : public ::testing::Test {
   // every `every`, small budgets, fast detection and retries.
   json Patch(const std::string& every, json alerts = json::object()) const {
     json a = {{"resolve_after_clear_runs", 2},
-              {"detection", {{"baseline_runs", 3}}}};
+              {"detection", {{"baseline_runs", 3}, {"retest_delay_minutes", 0}}}};
     a.merge_patch(alerts);
     return {
         {"log_level", "info"},

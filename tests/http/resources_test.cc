@@ -431,7 +431,7 @@ TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
   EXPECT_EQ(j["direction"], "higher_is_better");
   ASSERT_EQ(j["series"].size(), 1u);
   const auto& s = j["series"][0];
-  EXPECT_EQ(s["key"], "qd8 1m");
+  EXPECT_EQ(s["key"], "qd8-1m");
   ASSERT_EQ(s["samples"].size(), 7u);
   EXPECT_LT(s["samples"][0]["at"].get<long long>(), s["samples"][6]["at"].get<long long>());
   EXPECT_EQ(s["samples"][6]["contended"], true);

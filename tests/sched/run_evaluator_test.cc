@@ -37,7 +37,7 @@ class RunEvaluatorTest : public ::testing::Test {
     alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, o);
     cfg_.baseline_runs = 3;
     evaluator_ = std::make_unique<RunEvaluator>(
-        *store_, alerts_.get(), cfg_, [this](const std::string& drive, const std::string& test) {
+        *store_, alerts_.get(), cfg_, [this](const std::string& drive, const std::string& test, std::int64_t) {
           confirmations_.push_back(drive + "/" + test);
         });
   }

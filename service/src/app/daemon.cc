@@ -170,15 +170,18 @@ Status Daemon::BuildSchedulerAndAlerts() {
   else probe_ = std::make_unique<DeviceStateProbe>(c, *runner_, *store_, *opener_);
   evaluator_ = std::make_unique<RunEvaluator>(
       *store_, alerts_.get(), c.alerts_config.detection,
-      [this](const std::string& drive_id, const std::string& test) {
+      [this, delay = c.alerts_config.detection.retest_delay_minutes](
+          const std::string& drive_id, const std::string& test, std::int64_t of_run) {
         RunRequest req;
         req.target = drive_id;
         req.test = test;
-        req.trigger = "confirm";
+        req.trigger = "confirm:" + std::to_string(of_run);
+        req.delay = std::chrono::minutes(delay);
         auto id = scheduler_->RunNow(req);
         if (id.ok())
-          LogInfo("detect: confirmation re-test queued as run " + std::to_string(*id) + " (" +
-                  test + " on " + drive_id + ")");
+          LogInfo("detect: confirmation re-test of run " + std::to_string(of_run) +
+                  " queued as run " + std::to_string(*id) + " (" + test + " on " + drive_id +
+                  ", in " + std::to_string(delay) + " min)");
         else
           LogWarning("detect: cannot queue a confirmation re-test: " + id.status().ToString());
       });

@@ -135,6 +135,12 @@ void ParseDetection(Fields& f, DetectionConfig& d) {
   f.Number("min_band_percent", d.min_band_percent, 0, 90);
   f.Number("confirm_sigmas", d.confirm_sigmas, 1, 20);
   f.Number("confirm_min_percent", d.confirm_min_percent, 0, 90);
+  f.Number("retest_delay_minutes", d.retest_delay_minutes, 0, 7 * 24 * 60);
+  f.Number("cusum_k", d.cusum_k, 0, 10);
+  f.Number("cusum_h", d.cusum_h, 0.5, 100);
+  f.Number("cusum_cap", d.cusum_cap, 0.5, 20);
+  if (d.cusum_cap - d.cusum_k >= d.cusum_h)
+    f.Error("cusum_cap", "cusum_cap - cusum_k must be below cusum_h, or one run could alert");
   f.Number("trend_min_runs", d.trend_min_runs, 4, 10000);
   f.Number("trend_min_span_days", d.trend_min_span_days, 0, 3650);
   f.Number("trend_window_days", d.trend_window_days, 1, 3650);

@@ -24,6 +24,10 @@ struct DetectionConfig {
   double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
   double confirm_sigmas = 3.5;      // pair band (slowdown): sigmas of a mean of two runs
   double confirm_min_percent = 10;  // pair band half-width at least this % of the baseline
+  double cusum_k = 1.0;    // CUSUM reference value (normal scores per run)
+  double cusum_h = 8.0;    // CUSUM decision interval
+  double cusum_cap = 4.0;  // a run adds at most this score (cusum_cap - cusum_k < cusum_h)
+  int retest_delay_minutes = 360;  // a doubtful run is re-tested this long after it
   int trend_min_runs = 13;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
   double trend_window_days = 180;   // the trend looks at runs this recent

@@ -1,36 +1,45 @@
-// Baseline and Band: a series' own reference and the bands around it.
+// Baseline, Band and the replay of one series: a series' own reference, the
+// bands around it, and the sequential evidence against it.
 //
-// The baseline starts as the median and MAD of the series' first
-// cfg.baseline_runs good runs (since an optional re-baseline time) and then
-// grows with later good runs, each admitted only when it lies within a wide
-// screen of the baseline as it stands then (kScreenSigmas sigmas, the
-// "3.5" outlier cut-off of Iglewicz & Hoaglin 1993, "How to Detect and Handle
-// Outliers"), up to cfg.baseline_max_runs. More runs make the reference
-// firmer; a slowdown or a fluke never enters it, so a sustained drop cannot
-// drag its own reference along. The runs being judged are never part of it
-// (detect/change_detector.h judges them against the baseline before them).
+// Scale. Every metric is judged on the log of its value: run-to-run noise of
+// a drive is multiplicative (a run 3% slower is 3% slower at 50 or 250 MB/s),
+// latency percentiles are skewed and become near-symmetric on a log scale,
+// and a "15% drop" or a "1.5x rise" is one fixed distance at any level.
+// sigma is therefore the series' coefficient of variation (CV). Values that
+// are not positive finite numbers are never evidence.
 //
-// Centre and scale ("reject, then estimate classically"): the baseline runs
-// farther than kScreenSigmas MAD-based sigmas from their median (the first
-// runs are not screened on entry) are skipped, and the rest give a skipped
-// mean C and a standard deviation s (the skipped mean: Andrews et al. 1972,
-// "Robust Estimates of Location", the Princeton study). Free of gross
-// outliers, they are efficient where the median (64%) and the MAD (37%,
-// Rousseeuw & Croux 1993) are not, and 5-30 runs need efficiency: sigma =
-// s / c4(n), made unbiased by c4(n) ~ 1 - 1/(4n) - 7/(32n^2).
+// Baseline. The first cfg.baseline_runs good runs (since an optional
+// re-baseline time) form it; a gross outlier among them (beyond 3.5 MAD-based
+// sigmas of their median, Iglewicz & Hoaglin 1993) is dropped. Later good runs
+// join it up to cfg.baseline_max_runs, except the runs of an open suspicious
+// segment (below): a drop is never absorbed into its own reference. A run
+// enters only within a wide screen: the 1 - 1e-4 quantile of the Student-t
+// prediction for it, never narrower than the single-run floor. That screen is
+// wide for a small baseline (t with 4 degrees of freedom: 13 sigmas), so a
+// baseline whose first runs happened to be tight cannot lock out the runs
+// that would widen it. Centre: the mean of the admitted log values; spread:
+// their sd / c4(n) (unbiased under normal noise).
 //
-// Bands are prediction bands (Hahn & Meeker 1991, "Statistical Intervals",
-// ch. 4): a future run x, or the mean of m future runs, differs from the
-// mean C of n baseline runs by a normal deviate of variance
-// sigma^2 (1/m + 1/n).
-//   single-run band  C +- max(band_sigmas * sigma * sqrt(1 + 1/n),
-//                             min_band_percent % of C)
-//   pair band        C +- max(confirm_sigmas * sigma * sqrt(1/2 + 1/n),
-//                             confirm_min_percent % of C)
-// The percentage floors are a prior on ordinary noise: they keep a lucky,
-// very tight baseline (a sigma estimated too small from few runs, which is
-// where a plain z band over an estimated sigma leaks false alarms: the
-// Student-t tail) from turning ordinary noise into alarms. Pure functions.
+// Bands are Student-t prediction bands (Hahn & Meeker 1991, "Statistical
+// Intervals", sec. 4.4): a future run, or the mean of m future runs, differs
+// from the mean of n baseline runs by t_{n-1} * sigma * sqrt(1/m + 1/n).
+// The quantile is the one a normal band of `band_sigmas` (`confirm_sigmas`)
+// would have with sigma known, so the configured sigmas mean the same
+// false-alarm probability at any baseline size.
+//   single-run band  max(t_{n-1}(Phi(band_sigmas)) sigma sqrt(1 + 1/n), min_band_percent)
+//   pair band        max(t_{n-1}(Phi(confirm_sigmas)) sigma sqrt(1/2 + 1/n), confirm_min_percent)
+// The percentage floors are the smallest change worth an alert: below them a
+// change is not reported however quiet the series.
+//
+// Sequential evidence (ReplaySeries). Each judged run's deviation on the worse
+// side, e (log units), becomes a normal score z: the smaller of the
+// self-starting Student-t score (Hawkins 1987; student_t.h) and the floor's
+// score band_sigmas * e / floor, winsorized at +-cfg.cusum_cap so one wild run
+// (heavy-tailed noise, unseen interference) adds a bounded amount (Hawkins
+// 1993, "Robustification of cumulative sum charts by winsorization"). A
+// one-sided CUSUM (Page 1954) S = max(0, S + z - cusum_k) collects them; the
+// runs since S last was 0 are the open segment. cusum_cap - cusum_k <
+// cusum_h, so no single run can reach the decision interval. Pure functions.
 #pragma once
 
 #include <cstddef>
@@ -42,42 +51,82 @@
 
 namespace dp::detect {
 
-// Later runs farther than this many sigmas from the baseline median (or than
-// min_band_percent, whichever is wider) do not enter the baseline.
-inline constexpr double kScreenSigmas = 3.5;
-
 struct Baseline {
   bool ready = false;  // at least cfg.baseline_runs good runs
   int runs = 0;        // good runs in the baseline
   int wanted = 0;      // cfg.baseline_runs
-  double median = 0;
-  double mad = 0;     // unscaled
-  double sd = 0;      // sample standard deviation of the runs kept (not skipped)
-  double center = 0;  // skipped mean: the mean of the runs kept
-  double sigma = 0;   // sd / c4(kept); 1.4826 * b_n * MAD when sd is 0
-  int kept = 0;       // runs within the screen of the median
+  double median = 0;   // of the runs' values (value units)
+  double mad = 0;      // unscaled MAD of the values (value units)
+  double center = 0;   // exp(log_center): the geometric mean (value units)
+  double log_center = 0;
+  double log_sigma = 0;  // sd / c4(n) of the log values: the series' CV
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
-};
 
-// history must be in chronological order. Only good samples with at >= since
-// and index < end count (end: the first sample being judged).
-Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
-                         const DetectionConfig& cfg, std::int64_t since);
+  double df() const { return runs > 1 ? runs - 1 : 1; }
+};
 
 struct Band {
   double low = 0, high = 0;
 };
 
-// The single-run band of a baseline.
+// Half-widths (log units) on the low and high side of the single-run and pair
+// bands; the floors differ per side (-log(1 - p) below, log(1 + p) above).
+struct BandWidths {
+  double low = 0, high = 0;
+};
+BandWidths SingleWidths(const Baseline& b, const DetectionConfig& cfg);
+BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg);
+
+// The bands in value units.
 Band BandOf(const Baseline& b, const DetectionConfig& cfg);
-// The band for the mean of two runs (the confirmation pair).
 Band PairBandOf(const Baseline& b, const DetectionConfig& cfg);
+
+// One run judged against the baseline as it stood before its segment.
+struct JudgedRun {
+  std::size_t index = 0;  // into the history given to ReplaySeries
+  double deviation = 0;   // log units, + = worse
+  double score = 0;       // winsorized normal score, + = worse
+  bool outside = false;   // beyond the single-run band on the worse side
+};
+
+struct Replay {
+  // The baseline the next run is judged against: frozen while a segment is
+  // open (its runs are not in it).
+  Baseline baseline;
+  std::vector<JudgedRun> segment;  // the open segment, oldest first (S > 0)
+  double cusum = 0;                // S after the last good run
+  // The last good run's judgement; absent when it formed the baseline.
+  bool last_judged = false;
+  JudgedRun last;
+  Baseline last_baseline;  // the baseline the last good run was judged against
+  std::size_t good_runs = 0;  // good runs since `since` (judged or not)
+};
+
+// history must be in chronological order. Only good samples with at >= since
+// and index < end count.
+Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
+                    const DetectionConfig& cfg, std::int64_t since, Direction direction);
+
+// The baseline for judging history[end] (ReplaySeries(...).baseline).
+Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
+                         const DetectionConfig& cfg, std::int64_t since,
+                         Direction direction = Direction::kHigherIsBetter);
 
 // True when value lies outside the band on the worse side for direction.
 bool OutsideWorse(double value, const Band& band, Direction direction);
 
 // How much worse value is than reference, in percent (+ = worse).
 double WorsePercent(double value, double reference, Direction direction);
+
+// Worse-side deviation of value from the baseline, in log units (+ = worse).
+double WorseLogDeviation(double value, const Baseline& b, Direction direction);
+
+// Scheduled runs a sustained change of `percent` (a drop for higher-is-better
+// metrics, a rise otherwise) needs before it is alerted at this baseline's
+// noise, counting a confirmation re-test as a run: 2 when the pair rule sees
+// it, more when only the CUSUM can; 0 when it stays under the floors.
+int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
+                 Direction direction);
 
 }  // namespace dp::detect

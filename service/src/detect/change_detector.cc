@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_set>
 
 #include "detect/baseline.h"
 #include "detect/verdict_text.h"
@@ -26,7 +27,7 @@ std::string Why(const Sample& s) {
   if (s.failed) return "failed";
   if (s.partial) return "partial";
   if (s.contended) return "contended";
-  return "not a number";
+  return "not a positive number";
 }
 
 }  // namespace
@@ -36,6 +37,13 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
     return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
   });
+  // A run id seen twice (a store read that overlapped) is one run.
+  std::vector<Sample> unique;
+  unique.reserve(history.size());
+  std::unordered_set<std::int64_t> ids;
+  for (auto& s : history)
+    if (s.run_id == 0 || ids.insert(s.run_id).second) unique.push_back(std::move(s));
+  history = std::move(unique);
   Verdict v = Start(key);
   const Direction dir = DirectionOf(key.metric);
   const std::string who = key.Who();
@@ -55,102 +63,125 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                 Why(latest) + ", not used as evidence";
     return v;
   }
-
-  // The previous good run (after the re-baseline point): the first of a
-  // possible confirmation pair.
-  std::size_t prev_index = history.size();
-  for (std::size_t i = history.size() - 1; i-- > 0;) {
-    if (history[i].Good()) {
-      if (history[i].at >= baseline_since) prev_index = i;
-      break;
-    }
-  }
-  // The baseline before the latest run judges it alone; the baseline before
-  // the previous run judges the pair.
-  Baseline base = ComputeBaseline(history, history.size() - 1, cfg, baseline_since);
   v.details["baseline_since"] = baseline_since;
   v.details["direction"] =
       dir == Direction::kHigherIsBetter ? "higher_is_better" : "lower_is_better";
-  if (!base.ready) {
-    // Counted with the latest run, which will be part of the baseline.
-    base = ComputeBaseline(history, history.size(), cfg, baseline_since);
+  const Replay replay = ReplaySeries(history, history.size(), cfg, baseline_since, dir);
+  if (!replay.last_judged) {
+    const Baseline& base = replay.baseline;
     v.baseline_runs = base.runs;
     v.baseline_median = base.median;
     v.baseline_mad = base.mad;
     v.details["baseline_run_ids"] = base.run_ids;
     v.kind = VerdictKind::kBaselining;
     v.current = latest.value;
-    v.summary = who + " " + label + ": building its baseline (" + std::to_string(base.runs) +
-                " of " + std::to_string(base.wanted) + " good runs)";
+    v.summary = who + " " + label + ": building its baseline (" +
+                std::to_string(std::min<std::size_t>(replay.good_runs, base.wanted)) + " of " +
+                std::to_string(base.wanted) + " good runs)";
     return v;
   }
 
-  bool slowdown = false;
+  const Baseline& base = replay.last_baseline;
+  const Band band = BandOf(base, cfg);
+  const Band pair_band = PairBandOf(base, cfg);
+  const BandWidths pair_w = PairWidths(base, cfg);
+  const double pair_width = dir == Direction::kHigherIsBetter ? pair_w.low : pair_w.high;
+  const double pair_floor = dir == Direction::kHigherIsBetter
+                                ? -std::log1p(-cfg.confirm_min_percent / 100)
+                                : std::log1p(cfg.confirm_min_percent / 100);
+  const auto& seg = replay.segment;
+  bool pair_rule = false, cusum_rule = false;
   double pair_mean = 0;
-  Band pair_band;
-  if (prev_index < history.size()) {
-    Baseline before_prev = ComputeBaseline(history, prev_index, cfg, baseline_since);
-    if (before_prev.ready) {
-      const Band band = BandOf(before_prev, cfg);
-      pair_band = PairBandOf(before_prev, cfg);
-      pair_mean = (history[prev_index].value + latest.value) / 2;
-      slowdown = OutsideWorse(history[prev_index].value, band, dir) &&
-                 OutsideWorse(latest.value, band, dir) && OutsideWorse(pair_mean, pair_band, dir);
-      if (slowdown) base = std::move(before_prev);
-    }
+  if (seg.size() >= 2 && seg.back().index == replay.last.index) {
+    const JudgedRun& a = seg[seg.size() - 2];
+    const JudgedRun& b = seg.back();
+    const double mean_dev = (a.deviation + b.deviation) / 2;
+    pair_mean = std::sqrt(history[a.index].value * history[b.index].value);
+    pair_rule = a.outside && b.outside && mean_dev > pair_width;
+    double seg_dev = 0;
+    for (const auto& r : seg) seg_dev += r.deviation;
+    seg_dev /= static_cast<double>(seg.size());
+    cusum_rule = replay.cusum >= cfg.cusum_h && seg_dev > pair_floor;
+    v.details["segment_mean_percent"] = 100 * (1 - std::exp(-seg_dev));
   }
+  const bool slowdown = pair_rule || cusum_rule;
 
   v.baseline_runs = base.runs;
   v.baseline_median = base.median;
   v.baseline_mad = base.mad;
   v.details["baseline_run_ids"] = base.run_ids;
   v.details["baseline_mean"] = base.center;
-  v.details["baseline_sigma"] = base.sigma;
-  const Band band = BandOf(base, cfg);
+  v.details["baseline_sigma"] = base.log_sigma * base.center;
+  const double noise_pct = 100 * base.log_sigma;
+  v.details["noise_percent"] = noise_pct;
+  v.details["cusum"] = replay.cusum;
+  v.details["cusum_h"] = cfg.cusum_h;
+  // What this series can tell apart: a 15% drop of a throughput, a 1.5x rise
+  // of a time; the page shows it beside each chart.
+  const double probe = dir == Direction::kHigherIsBetter ? 15 : 50;
+  const int runs_needed = RunsToDetect(base, cfg, probe, dir);
+  v.details["detectable"] = {{"change_percent", probe}, {"runs", runs_needed}};
   v.band_low = band.low;
   v.band_high = band.high;
-  // Evidence: the latest good runs that are not part of the baseline, newest last.
-  std::vector<const Sample*> judged;
-  for (std::size_t i = history.size(); i-- > 0 && judged.size() < 5;) {
-    const Sample& s = history[i];
-    if (!s.Good() || s.at < baseline_since) continue;
-    if (std::find(base.run_ids.begin(), base.run_ids.end(), s.run_id) != base.run_ids.end())
-      continue;
-    judged.insert(judged.begin(), &s);
+  // Evidence: the open segment's runs, or the latest when none is open.
+  std::vector<JudgedRun> judged(seg.begin(), seg.end());
+  if (judged.empty() || judged.back().index != replay.last.index) judged = {replay.last};
+  if (judged.size() > 8) judged.erase(judged.begin(), judged.end() - 8);
+  for (const JudgedRun& r : judged) {
+    const Sample& s = history[r.index];
+    v.runs.push_back({s.run_id, s.at, s.value, r.outside});
   }
-  for (const Sample* s : judged)
-    v.runs.push_back({s->run_id, s->at, s->value, OutsideWorse(s->value, band, dir)});
-  const bool last_out = OutsideWorse(latest.value, band, dir);
   v.current = latest.value;
-  v.change_percent = WorsePercent(latest.value, base.median, dir);
+  v.change_percent = WorsePercent(latest.value, base.center, dir);
   const std::string unit = v.unit;
+  char noise[160];
+  if (runs_needed > 0)
+    std::snprintf(noise, sizeof noise, "noise CV %.1f%%: a %s is seen within ~%d runs",
+                  noise_pct, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise",
+                  runs_needed);
+  else
+    std::snprintf(noise, sizeof noise, "noise CV %.1f%%: a %s cannot be told from noise",
+                  noise_pct, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
   const std::string band_text = "band " + FormatValue(band.low, "") + "-" +
                                 FormatValue(band.high, unit) + ", " + std::to_string(base.runs) +
-                                " runs";
-  const std::string base_text = "baseline " + FormatValue(base.median, unit);
+                                " runs, " + noise;
+  const std::string base_text = "baseline " + FormatValue(base.center, unit);
   const char* worse_word = dir == Direction::kHigherIsBetter ? "below" : "above";
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.0f%%", std::fabs(*v.change_percent));
 
   if (slowdown) {
-    const Sample& prev = history[prev_index];
     v.kind = VerdictKind::kSlowdown;
     v.severity = *v.change_percent >= 50 ? Severity::kCritical : Severity::kWarning;
-    v.details["pair_mean"] = pair_mean;
-    v.details["pair_low"] = pair_band.low;
-    v.details["pair_high"] = pair_band.high;
-    v.details["rule"] =
-        "two consecutive good runs outside the band and their mean outside the pair band";
     const bool rise = dir == Direction::kLowerIsBetter;
-    const double pair_limit = rise ? pair_band.high : pair_band.low;
-    v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
-                MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + ": " +
-                FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
-                " in two consecutive runs (mean " + FormatValue(pair_mean, "") + ", limit " +
-                FormatValue(pair_limit, unit) + ") vs " + base_text + " (" + band_text + ")";
+    if (pair_rule) {
+      const Sample& prev = history[seg[seg.size() - 2].index];
+      v.details["pair_mean"] = pair_mean;
+      v.details["pair_low"] = pair_band.low;
+      v.details["pair_high"] = pair_band.high;
+      v.details["rule"] =
+          "two consecutive good runs outside the band and their mean outside the pair band";
+      const double pair_limit = rise ? pair_band.high : pair_band.low;
+      v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
+                  MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + ": " +
+                  FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
+                  " in two consecutive runs (mean " + FormatValue(pair_mean, "") + ", limit " +
+                  FormatValue(pair_limit, unit) + ") vs " + base_text + " (" + band_text + ")";
+    } else {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    " over its last %zu runs (CUSUM %.1f >= %.1f, mean %.0f%% %s)", seg.size(),
+                    replay.cusum, cfg.cusum_h, v.details["segment_mean_percent"].get<double>(),
+                    worse_word);
+      v.details["rule"] =
+          "the runs' scores, summed by a one-sided CUSUM, crossed its decision interval";
+      v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
+                  MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + text + " vs " +
+                  base_text + " (" + band_text + ")";
+    }
     return v;
   }
-  if (!last_out) {
+  if (!replay.last.outside) {
     v.kind = VerdictKind::kClear;
     v.summary = who + " " + label + ": " + FormatValue(latest.value, unit) + " within its " +
                 base_text + " (" + band_text + ")";

@@ -1,23 +1,23 @@
 // EvaluateChange: judges the latest run of one series against the series' own
 // baseline (detect/baseline.h).
 //
-// The rule (a run outside the band triggers a confirmation re-test soon after;
-// two consecutive runs outside -> a slowdown alert):
+// The rule, over the series' replay (detect/baseline.h: log scale, Student-t
+// bands, winsorized CUSUM):
 //   - the latest good run outside the single-run band on the worse side
-//     -> kNeedsConfirmation (the scheduler re-tests soon);
-//   - the latest two consecutive good runs x1, x2 both outside the single-run
-//     band of the baseline before x1, AND their mean outside that baseline's
-//     pair band -> kSlowdown (throughput drop, access-time or latency rise,
-//     by the metric's direction).
-// Both runs of the pair are judged against the same baseline, which holds
-// neither of them. The two single-run conditions are a "2 of 2 beyond the
-// limit" run rule (Western Electric Statistical Quality Control Handbook,
-// 1956), so one outlier is never an alert however far out it is; the pair
-// mean is the likelihood-ratio statistic for a shift seen in two independent
-// normal runs (Neyman-Pearson: the sum of the two deviations), which is what
-// separates a real 5-sigma drop from two merely unlucky runs: at the same
-// false-alarm rate it detects far more than squaring a single-run
-// probability does. Contended, partial and failed runs are skipped: never
+//     -> kNeedsConfirmation (the scheduler re-tests after the configured delay);
+//   - kSlowdown when either
+//     (pair) the latest two consecutive good runs are both outside the
+//       single-run band of the baseline before them AND their mean is outside
+//       the pair band: a "2 of 2 beyond the limit" run rule (Western Electric
+//       Statistical Quality Control Handbook, 1956) with the mean as the
+//       likelihood-ratio statistic for a shift seen twice (Neyman-Pearson), so
+//       one outlier never alerts however far out it is; or
+//     (sustained) the CUSUM of the runs' scores reached cusum_h and the mean
+//       change over its open segment is beyond confirm_min_percent: a smaller
+//       change on a noisier series, seen over as many runs as its noise needs.
+// The verdict's details say the series' noise (CV) and how many runs a 15%
+// drop (1.5x rise for times) takes to be seen at that noise. Runs that are
+// contended, partial, failed or not a positive number are skipped: never
 // evidence either way. Pure function, thread-safe.
 #pragma once
 

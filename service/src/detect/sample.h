@@ -20,10 +20,13 @@ struct Sample {
   bool failed = false;     // the run failed: never evidence
   bool unwritten = false;  // read flash blocks never written: never evidence
 
-  // Only good samples are evidence (contended, partial or failed
-  // runs are never evidence of slowness, nor of health).
+  // Only good samples are evidence: contended, partial, failed or unwritten runs are
+  // never evidence of slowness, nor of health, and neither is a value that
+  // is not a positive finite number (every judged metric is a positive rate
+  // or time, judged on its log).
   bool Good() const {
-    return !contended && !partial && !failed && !unwritten && std::isfinite(value);
+    return !contended && !partial && !failed && !unwritten && std::isfinite(value) &&
+           value > 0;
   }
 };
 

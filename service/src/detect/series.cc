@@ -15,22 +15,29 @@ std::string BlockSizeName(std::uint32_t bs) {
 
 }  // namespace
 
-std::string SeriesName(const BenchPoint& p) {
+std::string SeriesName(const std::string& test, const std::string& zone, const std::string& stroke,
+                       const std::string& variant, std::uint32_t block_size,
+                       std::uint32_t queue_depth) {
   std::string out;
   auto add = [&out](const std::string& s) {
     if (s.empty()) return;
     if (!out.empty()) out += ' ';
     out += s;
   };
-  if (p.zone) add(*p.zone);
-  if (p.stroke) add(*p.stroke);
-  if (p.variant) add(*p.variant);
-  if (p.test != "seek" && p.test != "zones" && (p.queue_depth || p.block_size)) {
-    std::string shape = "qd" + std::to_string(p.queue_depth);
-    if (p.block_size) shape += "-" + BlockSizeName(p.block_size);
+  add(zone);
+  add(stroke);
+  add(variant);
+  if (test != "seek" && test != "zones" && (queue_depth || block_size)) {
+    std::string shape = "qd" + std::to_string(queue_depth);
+    if (block_size) shape += "-" + BlockSizeName(block_size);
     add(shape);
   }
   return out;
+}
+
+std::string SeriesName(const BenchPoint& p) {
+  return SeriesName(p.test, p.zone.value_or(""), p.stroke.value_or(""), p.variant.value_or(""),
+                    p.block_size, p.queue_depth);
 }
 
 std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,

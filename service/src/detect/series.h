@@ -26,8 +26,13 @@ struct SeriesSpec {
   std::uint32_t block_size = 0, queue_depth = 0;
 };
 
-// "qd8-1m", "outer", "full", "alone:/dev/sdb qd1-1m", ... ; stable for a point shape.
+// "qd8-1m", "outer", "full", "alone:/dev/sdb qd1-1m", ... ; stable for a point
+// shape. The one name of a series: alert conditions, verdicts, the history
+// endpoint and the page's chart legends all use it.
 std::string SeriesName(const BenchPoint& p);
+std::string SeriesName(const std::string& test, const std::string& zone, const std::string& stroke,
+                       const std::string& variant, std::uint32_t block_size,
+                       std::uint32_t queue_depth);
 
 // The metrics judged for a point: seq/zones/sweep/parallel/pool-write ->
 // mb_per_s (+ p99_us when latency is known for pool-write); random -> iops and

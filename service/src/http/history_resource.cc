@@ -1,43 +1,38 @@
 // GET /api/v1/drives/{id}/history?test=seq&metric=mb_per_s&since=&limit=
 // The samples behind a drive's trend charts, one series per
-// zone/stroke/variant/block size/queue depth (detect's series), oldest first:
+// zone/stroke/variant/block size/queue depth, oldest first:
 //   {"drive_id", "test", "metric", "unit", "direction": "higher_is_better"|
 //    "lower_is_better", "series": [{"key", "zone", "stroke", "variant",
 //    "block_size", "queue_depth", "samples": [{"run_id", "at", "value",
 //    "contended", "partial", "unwritten"}], "baseline": null | {"ready", "runs", "wanted",
-//    "median", "low", "high"}}], "baseline_since": unix seconds of the latest
-//    re-baseline of this drive x test (0 = never)}
-// The baseline and band are detect's own (ComputeBaseline/BandOf) over the
-// returned samples since that re-baseline, so the page shows the band the
-// detector judges against.
+//    "median", "center", "low", "high", "noise_percent", "detectable":
+//    {"change_percent", "runs"}}}], "baseline_since": unix seconds of the
+//    latest re-baseline of this drive x test (0 = never)}
+// "key" is detect::SeriesName, the series name alerts and verdicts carry
+// ("qd8-1m", "outer", "full"). The baseline and band are the detector's own:
+// the series' samples as the evaluator reads them (DetectionHistory) through
+// the same replay (detect::ComputeBaseline), so the page draws the band the
+// next run is judged against, and says what change the series can tell apart.
 #include <algorithm>
 #include <map>
 #include <tuple>
 
 #include "detect/baseline.h"
 #include "detect/sample.h"
+#include "detect/series.h"
 #include "http/api.h"
 #include "http/resource_json.h"
 #include "sched/rebaseline.h"
+#include "store/detection_history.h"
 #include "store/store.h"
 
 namespace dp::http {
 namespace {
 
-std::string SeriesKeyOf(const MeasurementSample& s) {
-  std::string key;
-  auto add = [&](const std::string& part) {
-    if (part.empty()) return;
-    if (!key.empty()) key += " ";
-    key += part;
-  };
-  add(s.zone);
-  add(s.stroke);
-  add(s.variant);
-  if (s.queue_depth) add("qd" + std::to_string(s.queue_depth));
-  if (s.block_size)
-    add(s.block_size % 1048576 == 0 ? std::to_string(s.block_size / 1048576) + "m"
-                                    : std::to_string(s.block_size / 1024) + "k");
+// The series' name: detect's, the one alerts and verdicts carry.
+std::string SeriesKeyOf(const std::string& test, const MeasurementSample& s) {
+  std::string key =
+      detect::SeriesName(test, s.zone, s.stroke, s.variant, s.block_size, s.queue_depth);
   return key.empty() ? "all" : key;
 }
 
@@ -66,26 +61,11 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   if (!samples.ok()) return StatusResponse(samples.status());
   auto since = BaselineSince(*ctx.store, drive->id, hq.test);
   if (!since.ok()) return StatusResponse(since.status());
-  // When the window cut off older samples, the baselines (which sit at the
-  // start, from the re-baseline on) come from the oldest samples instead, as
-  // the evaluator's do: otherwise a drive that stayed slow for longer than
-  // the window would be drawn inside a band formed at its slow level.
-  std::map<std::string, std::vector<MeasurementSample>> baseline_samples;
-  if (hq.limit > 0 && static_cast<int>(samples->size()) >= hq.limit) {
-    HistoryQuery head = hq;
-    head.oldest = true;
-    head.since = *since;
-    head.limit = 16 * std::max(ctx.detection.baseline_max_runs, ctx.detection.baseline_runs);
-    auto oldest = ctx.store->History(head);
-    if (!oldest.ok()) return StatusResponse(oldest.status());
-    for (MeasurementSample& s : *oldest) baseline_samples[SeriesKeyOf(s)].push_back(std::move(s));
-  }
-
   // Group into series, keeping first-seen order and chronological samples.
   std::vector<std::string> order;
   std::map<std::string, std::vector<MeasurementSample>> by_key;
   for (const MeasurementSample& s : *samples) {
-    std::string key = SeriesKeyOf(s);
+    std::string key = SeriesKeyOf(hq.test, s);
     if (!by_key.count(key)) order.push_back(key);
     by_key[key].push_back(s);
   }
@@ -101,16 +81,39 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"contended", s.contended},
                         {"partial", s.partial},
                         {"unwritten", s.unwritten}});
-    auto base = baseline_samples.find(key);
-    auto det = detect::ToSamples(base != baseline_samples.end() ? base->second : list);
-    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since);
+    // The band is the detector's: the same samples (DetectionHistory, as the
+    // evaluator reads them) through the same replay, so it is the band the
+    // next run of this series is judged against.
+    const MeasurementSample& first = list.front();
+    HistoryQuery exact = hq;
+    exact.since = 0;
+    exact.zone = first.zone;
+    exact.stroke = first.stroke;
+    exact.variant = first.variant;
+    exact.block_size = first.block_size;
+    exact.queue_depth = first.queue_depth;
+    auto judged =
+        DetectionHistory(*ctx.store, exact, *since, ctx.detection.baseline_max_runs);
+    if (!judged.ok()) return StatusResponse(judged.status());
+    auto det = detect::ToSamples(*judged);
+    detect::Baseline b =
+        detect::ComputeBaseline(det, det.size(), ctx.detection, *since, direction);
     nlohmann::json baseline = nullptr;
     if (b.runs > 0) {
       detect::Band band = detect::BandOf(b, ctx.detection);
-      baseline = {{"ready", b.ready}, {"runs", b.runs},      {"wanted", b.wanted},
-                  {"median", b.median}, {"low", band.low}, {"high", band.high}};
+      const double probe = direction == detect::Direction::kHigherIsBetter ? 15 : 50;
+      baseline = {{"ready", b.ready},
+                  {"runs", b.runs},
+                  {"wanted", b.wanted},
+                  {"median", b.median},
+                  {"center", b.center},
+                  {"low", band.low},
+                  {"high", band.high},
+                  {"noise_percent", 100 * b.log_sigma},
+                  {"detectable",
+                   {{"change_percent", probe},
+                    {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};
     }
-    const MeasurementSample& first = list.front();
     series.push_back({{"key", key},
                       {"zone", first.zone},
                       {"stroke", first.stroke},

@@ -22,6 +22,8 @@ std::string_view VerdictKindName(VerdictKind k) {
       return "smart";
     case VerdictKind::kPoolErrors:
       return "pool_errors";
+    case VerdictKind::kEnvironment:
+      return "environment";
   }
   return "unknown";
 }
@@ -52,6 +54,7 @@ bool Verdict::Firing() const {
     case VerdictKind::kPeerOutlier:
     case VerdictKind::kSmart:
     case VerdictKind::kPoolErrors:
+    case VerdictKind::kEnvironment:
       return true;
     default:
       return false;

@@ -26,6 +26,8 @@ enum class VerdictKind {
   kPeerOutlier,        // slower than its vdev siblings of the same model
   kSmart,              // a SMART problem (counter increase, health, self-test, ...)
   kPoolErrors,         // ZFS READ/WRITE/CKSUM errors or a bad member state
+  kEnvironment,        // every measured member of a vdev got worse in the same window:
+                       // controller, enclosure temperature or pool load, not one drive
 };
 
 enum class Severity { kInfo = 0, kWarning = 1, kCritical = 2 };

@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "base/log.h"
+#include "detect/environment_detector.h"
 #include "detect/peer_detector.h"
 #include "detect/series.h"
 #include "detect/smart_detector.h"
 #include "sched/rebaseline.h"
+#include "store/detection_history.h"
 #include "store/store.h"
 
 namespace dp {
@@ -23,35 +25,21 @@ HistoryQuery QueryFor(const std::string& drive_id, const detect::SeriesSpec& spe
   q.variant = spec.variant;
   q.block_size = spec.block_size;
   q.queue_depth = spec.queue_depth;
-  q.limit = 500;  // the newest runs: the runs judged and the trend window
+  q.limit = kDetectionNewestRuns;  // the newest runs: the runs judged and the trend window
   return q;
 }
 
-// A drive's samples for detection, oldest first without repeats: the oldest
-// since `since` (its baseline: up to 2 x baseline_max_runs, room for runs
-// the baseline skips) and the newest 500. With only the newest, a drive
-// tested daily for years would see its baseline slide forward with the
-// window and absorb a slow decline.
-Result<std::vector<MeasurementSample>> DetectionHistory(Store& store, HistoryQuery q,
-                                                        std::int64_t since,
-                                                        const DetectionConfig& cfg) {
-  DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> newest, store.History(q));
-  if (static_cast<int>(newest.size()) < q.limit) return newest;  // the whole history
-  HistoryQuery head = q;
-  head.oldest = true;
-  head.since = since;
-  head.limit = 2 * std::max(cfg.baseline_max_runs, cfg.baseline_runs);
-  DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> oldest, store.History(head));
-  std::vector<MeasurementSample> out;
-  for (auto& s : oldest)
-    if (s.at < newest.front().at) out.push_back(std::move(s));  // before the newest window
-  for (auto& s : newest) out.push_back(std::move(s));
-  return out;
-}
+// A drive's vdev: "POOL/VDEV", the smallest member id (the one drive a
+// vdev-level alert is filed under) and the siblings: present members of the
+// same model.
+struct Vdev {
+  std::string group;
+  std::string owner;
+  std::vector<Drive> siblings;
+};
 
-// Siblings of a drive: present members of its vdev with the same model.
-std::vector<Drive> SiblingsOf(Store& store, const Drive& self) {
-  std::vector<Drive> out;
+Vdev VdevOf(Store& store, const Drive& self) {
+  Vdev out;
   auto pools = store.LatestPools();
   if (!pools.ok()) return out;
   for (const auto& pool : *pools)
@@ -59,11 +47,16 @@ std::vector<Drive> SiblingsOf(Store& store, const Drive& self) {
       bool in = false;
       for (const auto& m : vdev.members) in = in || m.drive_id == self.id;
       if (!in) continue;
+      out.group = pool.name + "/" + vdev.name;
+      out.owner = self.id;
       for (const auto& m : vdev.members) {
-        if (m.drive_id.empty() || m.drive_id == self.id) continue;
+        if (m.drive_id.empty()) continue;
+        out.owner = std::min(out.owner, m.drive_id);
+        if (m.drive_id == self.id) continue;
         auto d = store.GetDrive(m.drive_id);
-        if (d.ok() && *d && (*d)->present && (*d)->model == self.model) out.push_back(**d);
+        if (d.ok() && *d && (*d)->present && (*d)->model == self.model) out.siblings.push_back(**d);
       }
+      return out;
     }
   return out;
 }
@@ -105,7 +98,8 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   }
   // One confirmation per doubt: a confirmation run that doubts again is
   // judged by the next scheduled run.
-  if (confirm && confirm_ && run.trigger != "confirm") confirm_(run.drive_id, run.test);
+  if (confirm && confirm_ && !run.trigger.starts_with("confirm"))
+    confirm_(run.drive_id, run.test, run.id);
   return verdicts;
 }
 
@@ -114,7 +108,8 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   DP_ASSIGN_OR_RETURN(std::optional<Drive> drive, store_.GetDrive(run.drive_id));
   if (!drive) return out;
   DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(run.id));
-  std::vector<Drive> siblings = SiblingsOf(store_, *drive);
+  const Vdev vdev = VdevOf(store_, *drive);
+  const std::vector<Drive>& siblings = vdev.siblings;
   // The latest re-baseline of this drive x test: baselines form anew after it.
   DP_ASSIGN_OR_RETURN(const std::int64_t baseline_since,
                       BaselineSince(store_, drive->id, run.test));
@@ -123,19 +118,46 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
       DP_ASSIGN_OR_RETURN(
           std::vector<MeasurementSample> hist,
-          DetectionHistory(store_, QueryFor(drive->id, spec), baseline_since, config_));
+          DetectionHistory(store_, QueryFor(drive->id, spec), baseline_since,
+                           config_.baseline_max_runs));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
-      for (auto& v : detect::EvaluateSeries(spec.key, samples, config_, baseline_since))
-        out.push_back(std::move(v));
-      if (!siblings.empty()) {
-        std::vector<detect::PeerHistory> peers;
-        for (const auto& s : siblings) {
-          auto h = store_.History(QueryFor(s.id, spec));
-          if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, detect::ToSamples(*h)});
-        }
-        if (!peers.empty())
-          out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
+      std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since);
+      std::vector<detect::PeerHistory> peers;
+      for (const auto& s : siblings) {
+        auto h = store_.History(QueryFor(s.id, spec));
+        if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, detect::ToSamples(*h)});
       }
+      // A drop every measured sibling shares in the same window is the
+      // vdev's environment: one verdict for the vdev, not one alert per drive.
+      for (auto& v : own) {
+        if (v.condition.rfind("slowdown:", 0) != 0 || peers.empty()) continue;
+        const bool doubtful =
+            v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation;
+        if (!doubtful && v.kind != VerdictKind::kClear) continue;
+        Verdict env = detect::EvaluateEnvironment(spec.key, samples, peers, vdev.group, vdev.owner,
+                                                  config_, baseline_since);
+        if (env.kind == VerdictKind::kEnvironment && doubtful) {
+          v.kind = VerdictKind::kInconclusive;
+          v.severity = Severity::kInfo;
+          v.details["reason"] = "environment";
+          v.details["environment"] = env.condition;
+          v.summary = drive->name + " " + spec.key.Label() +
+                      ": not judged alone: " + env.summary;
+        }
+        // The siblings have not run in this window yet: a scheduled run's
+        // drop waits for their runs (its re-test) before it is a slowdown.
+        if (env.kind == VerdictKind::kInconclusive && v.kind == VerdictKind::kSlowdown &&
+            !run.trigger.starts_with("confirm") && env.details.contains("siblings_measured")) {
+          v.kind = VerdictKind::kNeedsConfirmation;
+          v.severity = Severity::kInfo;
+          v.details["waiting_for"] = "vdev siblings measured in the same window";
+          v.summary += "; re-testing after its vdev siblings' runs (" + env.summary + ")";
+        }
+        if (env.kind == VerdictKind::kEnvironment || env.kind == VerdictKind::kClear)
+          out.push_back(std::move(env));
+      }
+      for (auto& v : own) out.push_back(std::move(v));
+      if (!peers.empty()) out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
     }
   }
   return out;

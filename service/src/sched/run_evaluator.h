@@ -8,7 +8,7 @@
 // (EvaluateSmart), and applies the verdicts to the alerts (AlertService:
 // opened, refreshed, resolved, notified). A verdict that needs confirmation
 // asks for a re-test through the callback (the daemon queues a run-now with
-// trigger "confirm"). Runs that failed, were cancelled, contended or partial
+// trigger "confirm:<run id>", after the configured delay). Runs that failed, were cancelled, contended or partial
 // are never evidence: they are not evaluated at all.
 //
 // Owned by the composition root; called from the scheduler's threads
@@ -30,8 +30,11 @@ namespace dp {
 
 class Store;
 
-// Asks for a confirmation re-test of `test` on `drive_id`.
-using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test)>;
+// Asks for a confirmation re-test of `test` on `drive_id`, confirming run
+// `of_run` (the daemon queues it with trigger "confirm:<of_run>" after
+// alerts.detection.retest_delay_minutes).
+using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test,
+                                     std::int64_t of_run)>;
 
 class RunEvaluator {
  public:

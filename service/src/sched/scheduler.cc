@@ -450,7 +450,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   job.schedule.clear();
   job.trigger = req.trigger;
   job.force = req.force;
-  job.queued_at = clock_.Now();
+  job.queued_at = clock_.Now() + std::max(req.delay, std::chrono::seconds(0));
   Run run;
   run.drive_id = job.drive_id;
   run.test = job.test;
@@ -462,6 +462,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   LogDebug("scheduler: queued run " + std::to_string(run.id) + ": " + job.Describe() + " (" +
           req.trigger + ")");
   auto e = std::make_unique<Entry>();
+  if (req.delay.count() > 0) e->next_attempt = job.queued_at;
   e->job = std::move(job);
   e->run = run;
   entries_[run.id] = std::move(e);

@@ -56,6 +56,9 @@ struct RunRequest {
   std::string test = "seq";     // one of KnownTests()
   std::string trigger = "api";  // stored in Run::trigger: "api", "cli", "retest", ...
   bool force = false;           // ignore the deferral rules (exclusion still applies)
+  // Not before now + delay (a confirmation re-test waits out short
+  // interference); the deferral window counts from then.
+  std::chrono::seconds delay{0};
 };
 
 class Scheduler {

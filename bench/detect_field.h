@@ -1,0 +1,41 @@
+// The field noise model of detect_quality (bench/detect_field.cc says what it
+// models and why). Bench code: not part of the daemon.
+#pragma once
+
+#include <cstdint>
+
+#include "config/alerts_config.h"
+
+namespace dp::field {
+
+struct Model {
+  double noise = 0.03;         // per-series CV (log-scale sd of the heavy-tailed noise)
+  double shared = 0.01;        // sd of the environment shared by a week's runs
+  double season = 0.02;        // amplitude of the yearly swing
+  double interference = 0.02;  // share of scheduled runs hit by unseen interference
+  std::int64_t retest_seconds = 6 * 3600;
+  bool gaussian = false;       // normal noise instead of Student-t (the idealised drive)
+};
+
+struct HealthyFigures {
+  double drive_years = 0;
+  long slowdown = 0, trend = 0, retests = 0, scheduled_runs = 0;
+  long drives_with_alert = 0;
+  double PerThousandDriveYears() const {
+    return drive_years > 0 ? 1000.0 * (slowdown + trend) / drive_years : 0;
+  }
+};
+
+struct DelayFigures {
+  int trials = 0, within2 = 0, within3 = 0, within4 = 0, detected = 0, early_alerts = 0;
+  double runs_sum = 0;
+};
+
+enum class Change { kDrop15, kP99Rise };
+
+HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives, int years,
+                          std::uint64_t seed, int threads);
+DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change, int trials,
+                      std::uint64_t seed, int threads);
+
+}  // namespace dp::field

@@ -1,0 +1,140 @@
+#include "detect/environment_detector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "detect/baseline.h"
+#include "detect/robust_stats.h"
+#include "detect/verdict_text.h"
+
+namespace dp::detect {
+namespace {
+
+void SortByTime(std::vector<Sample>& h) {
+  std::stable_sort(h.begin(), h.end(), [](const Sample& a, const Sample& b) {
+    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
+  });
+}
+
+struct Judged {
+  bool outside = false;
+  double percent = 0;  // worse, in percent of the baseline
+};
+
+// The run at index i of h against the baseline before it; nullopt when the
+// baseline is not formed yet.
+std::optional<Judged> JudgeAt(const std::vector<Sample>& h, std::size_t i, const DetectionConfig& cfg,
+                              std::int64_t since, Direction dir) {
+  Baseline b = ComputeBaseline(h, i, cfg, since, dir);
+  if (!b.ready || b.runs == 0) return std::nullopt;
+  const double dev = WorseLogDeviation(h[i].value, b, dir);
+  const BandWidths w = SingleWidths(b, cfg);
+  Judged j;
+  j.outside = dev > (dir == Direction::kHigherIsBetter ? w.low : w.high);
+  j.percent = WorsePercent(h[i].value, b.center, dir);
+  return j;
+}
+
+}  // namespace
+
+Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
+                            std::vector<PeerHistory> siblings, const std::string& group,
+                            const std::string& owner_drive_id, const DetectionConfig& cfg,
+                            std::int64_t baseline_since) {
+  Verdict v;
+  v.drive_id = owner_drive_id;
+  v.condition = JoinCondition({"environment", group, self.test, self.series, self.metric});
+  v.test = self.test;
+  v.series = self.series;
+  v.metric = self.metric;
+  v.unit = UnitOf(self.metric);
+  v.kind = VerdictKind::kInconclusive;
+  const Direction dir = DirectionOf(self.metric);
+  SortByTime(self_history);
+  std::size_t last = self_history.size();
+  for (std::size_t i = self_history.size(); i-- > 0;)
+    if (self_history[i].Good()) {
+      last = i;
+      break;
+    }
+  const std::string label = group + " " + self.Label();
+  if (last == self_history.size() || last + 1 != self_history.size()) {
+    v.summary = label + ": the latest run is not evidence";
+    return v;
+  }
+  const Sample& latest = self_history[last];
+  v.at = latest.at;
+  auto own = JudgeAt(self_history, last, cfg, baseline_since, dir);
+  if (!own) {
+    v.summary = label + ": " + self.Who() + " is still building its baseline";
+    return v;
+  }
+  int measured = 0, worse = 0;
+  std::vector<double> changes{own->percent};
+  nlohmann::json members = nlohmann::json::array();
+  members.push_back({{"drive_id", self.drive_id},
+                     {"drive_name", self.Who()},
+                     {"value", latest.value},
+                     {"change_percent", own->percent},
+                     {"outside", own->outside}});
+  for (auto& sib : siblings) {
+    if (sib.drive_id == self.drive_id) continue;
+    SortByTime(sib.samples);
+    std::size_t best = sib.samples.size();
+    std::int64_t best_gap = 0;
+    for (std::size_t i = 0; i < sib.samples.size(); ++i) {
+      const Sample& s = sib.samples[i];
+      if (!s.Good()) continue;
+      const std::int64_t gap = std::llabs(s.at - latest.at);
+      if (gap > cfg.peer_window_seconds) continue;
+      if (best == sib.samples.size() || gap < best_gap) {
+        best = i;
+        best_gap = gap;
+      }
+    }
+    if (best == sib.samples.size()) continue;
+    auto j = JudgeAt(sib.samples, best, cfg, 0, dir);
+    if (!j) continue;
+    ++measured;
+    if (j->outside) ++worse;
+    changes.push_back(j->percent);
+    members.push_back({{"drive_id", sib.drive_id},
+                       {"drive_name", sib.drive_name.empty() ? sib.drive_id : sib.drive_name},
+                       {"run_id", sib.samples[best].run_id},
+                       {"value", sib.samples[best].value},
+                       {"change_percent", j->percent},
+                       {"outside", j->outside}});
+  }
+  v.details["members"] = members;
+  v.details["siblings_measured"] = measured;
+  v.details["siblings_worse"] = worse;
+  const double median = Median(changes);
+  v.change_percent = median;
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.0f%%", std::fabs(median));
+  if (measured < cfg.peer_min_siblings) {
+    v.summary = label + ": " + std::to_string(measured) + " sibling(s) measured in the window, " +
+                std::to_string(cfg.peer_min_siblings) + " needed";
+    return v;
+  }
+  if (own->outside && worse == measured) {
+    v.kind = VerdictKind::kEnvironment;
+    v.severity = Severity::kWarning;
+    const bool rise = dir == Direction::kLowerIsBetter;
+    v.summary = group + ": every measured member (" + std::to_string(measured + 1) + ") " +
+                self.test + (self.series.empty() ? "" : " " + self.series) + " " +
+                MetricNoun(self.metric) + (rise ? " rose" : " dropped") + " together (median " +
+                pct + ") in the same window: a change they share (controller, enclosure "
+                "temperature, pool load), not one drive failing";
+    return v;
+  }
+  v.kind = VerdictKind::kClear;
+  v.summary = label + ": " + std::to_string(worse) + " of " + std::to_string(measured) +
+              " siblings worse in the same window: not shared";
+  return v;
+}
+
+}  // namespace dp::detect

@@ -1,0 +1,38 @@
+// EvaluateEnvironment: tells a drive that got worse from a vdev that got
+// worse. Members of one vdev share a controller, an enclosure (its
+// temperature) and the pool's load; when every measured sibling is outside
+// its own single-run band in the same window as the drive, the cause is what
+// they share, and it is reported once for the vdev as an environment change
+// rather than as every member failing. This uses the siblings as a
+// covariate, as fail-slow studies of large fleets do (IASO, ATC'19: peer
+// comparison to tell a slow node from a slow cluster; Perseus, FAST'23:
+// drives judged against peers under the same load). Pure function,
+// thread-safe.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config/alerts_config.h"
+#include "detect/peer_detector.h"
+#include "detect/sample.h"
+#include "model/verdict.h"
+
+namespace dp::detect {
+
+// self: the judged drive's series; group: "POOL/VDEV"; owner_drive_id: the
+// drive the one vdev-level alert is filed under (the same for every member,
+// e.g. the smallest member id). Each sibling contributes its good run closest
+// to the drive's latest good run within +-cfg.peer_window_seconds, judged
+// against its own baseline before that run.
+// Kinds: kEnvironment (at least cfg.peer_min_siblings siblings measured in the
+// window and every one of them outside its band on the worse side, and the
+// drive's latest run outside its own), kClear (measured, not shared),
+// kInconclusive (too few siblings measured, or the drive's latest run is not
+// evidence). condition = "environment:GROUP:TEST:SERIES:METRIC".
+Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
+                            std::vector<PeerHistory> siblings, const std::string& group,
+                            const std::string& owner_drive_id, const DetectionConfig& cfg,
+                            std::int64_t baseline_since = 0);
+
+}  // namespace dp::detect
