@@ -28,6 +28,7 @@
 #include "http/api.h"
 #include "http/metrics_text.h"
 #include "sched/rebaseline.h"
+#include "store/detection_history.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -296,9 +297,8 @@ class DbScrape {
     }
   }
 
-  // The series' baseline as detection forms it: the oldest good samples
-  // since the latest re-baseline (detection's own window at the start of the
-  // history, 2 x baseline_max_runs), through ComputeBaseline and BandOf.
+  // The series' baseline as detection forms it: the same samples the
+  // evaluator reads (DetectionHistory) through the same replay.
   void AppendBaseline(const detect::SeriesSpec& spec, std::optional<double> newest,
                       std::int64_t since) {
     const DetectionConfig& cfg = ctx_.detection;
@@ -311,13 +311,11 @@ class DbScrape {
     q.variant = spec.variant;
     q.block_size = spec.block_size;
     q.queue_depth = spec.queue_depth;
-    q.since = since;
-    q.oldest = true;
-    q.limit = 2 * std::max(cfg.baseline_max_runs, cfg.baseline_runs);
-    auto history = store_.History(q);
+    auto history = DetectionHistory(store_, q, since, cfg.baseline_max_runs);
     if (!Ok(history)) return;
     auto samples = detect::ToSamples(*history);
-    detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since);
+    detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since,
+                                                 detect::DirectionOf(spec.key.metric));
     if (b.runs == 0) return;
     const std::string& metric = spec.key.metric;
     MetricLabels l = {{"drive", spec.key.drive_id},
