@@ -32,14 +32,14 @@ HistoryQuery QueryFor(const std::string& drive_id, const detect::SeriesSpec& spe
 // A drive's vdev: "POOL/VDEV", the smallest member id (the one drive a
 // vdev-level alert is filed under) and the siblings: present members of the
 // same model.
-struct Vdev {
+struct VdevPeers {
   std::string group;
   std::string owner;
   std::vector<Drive> siblings;
 };
 
-Vdev VdevOf(Store& store, const Drive& self) {
-  Vdev out;
+VdevPeers VdevOf(Store& store, const Drive& self) {
+  VdevPeers out;
   auto pools = store.LatestPools();
   if (!pools.ok()) return out;
   for (const auto& pool : *pools)
@@ -108,7 +108,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   DP_ASSIGN_OR_RETURN(std::optional<Drive> drive, store_.GetDrive(run.drive_id));
   if (!drive) return out;
   DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(run.id));
-  const Vdev vdev = VdevOf(store_, *drive);
+  const VdevPeers vdev = VdevOf(store_, *drive);
   const std::vector<Drive>& siblings = vdev.siblings;
   // The latest re-baseline of this drive x test: baselines form anew after it.
   DP_ASSIGN_OR_RETURN(const std::int64_t baseline_since,
