@@ -45,6 +45,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <string>
@@ -53,6 +54,7 @@
 
 #include "alert/alert_lifecycle.h"
 #include "detect/change_detector.h"
+#include "detect/drive_shift.h"
 #include "detect/trend_detector.h"
 
 namespace dp::field {
@@ -139,31 +141,32 @@ class Drive {
       lasts = 1800 * std::exp(1.5 * Normal());
     }
     week_ = m_.shared * Normal();  // the week's environment, shared by every test
-    std::map<std::string, bool> retest;  // test -> wanted
-    std::map<std::string, double> run_factor;
-    for (int i = 0; i < kN; ++i) {
-      if (!run_factor.count(kSeries[i].test)) run_factor[kSeries[i].test] = m_.shared / 2 * Normal();
-      shared_ = week_ + run_factor[kSeries[i].test];
-      auto r = Measure(i, at, factor[i], interference, ev);
-      if (r) retest[kSeries[i].test] = true;
+    std::vector<std::string> retest;  // tests that asked for one, in run order
+    for (const std::string& test : Tests()) {
+      shared_ = week_ + m_.shared / 2 * Normal();
+      if (RunTest(test, at, factor, interference, false, ev)) retest.push_back(test);
     }
     ev.slowdown_on_scheduled = ev.opened_slowdown > 0;
     // Re-tests: every series of a doubtful test, `retest` seconds later.
-    for (auto& [test, want] : retest) {
-      if (!want) continue;
+    const double still = lasts > m_.retest_seconds ? interference : 0;
+    for (const std::string& test : retest) {
       ++ev.retests;
-      const double still = lasts > m_.retest_seconds ? interference : 0;
-      const double again = m_.shared / 2 * Normal();
-      for (int i = 0; i < kN; ++i)
-        if (test == kSeries[i].test) {
-          shared_ = week_ + again;
-          Measure(i, at + m_.retest_seconds, factor[i], still, ev);
-        }
+      shared_ = week_ + m_.shared / 2 * Normal();
+      RunTest(test, at + m_.retest_seconds, factor, still, true, ev);
     }
     return ev;
   }
 
  private:
+  static const std::vector<std::string>& Tests() {
+    static const std::vector<std::string> tests = [] {
+      std::vector<std::string> t;
+      for (const auto& d : kSeries)
+        if (std::find(t.begin(), t.end(), d.test) == t.end()) t.push_back(d.test);
+      return t;
+    }();
+    return tests;
+  }
   double Uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   double Normal() { return std::normal_distribution<double>(0, 1)(rng_); }
   double StudentT(double nu) {
@@ -171,22 +174,51 @@ class Drive {
     return Normal() / std::sqrt(chi(rng_) / nu) / std::sqrt(nu / (nu - 2));
   }
 
-  // Takes one sample of series i; returns true when it asks for a re-test.
-  bool Measure(int i, std::int64_t at, double factor, double interference, Event& ev) {
-    SeriesRun& s = series_[i];
-    // Worse-direction log shift shared by the run, the season, interference.
-    const double season =
-        m_.season * std::sin(2 * M_PI * (at - kT0) / kYear + phase_);
-    const double worse = shared_ + season + interference;
-    const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(s.nu));
-    const double sign = Higher(i) ? -1 : 1;
-    const double v = kSeries[i].base * factor * std::exp(noise + sign * worse);
-    s.history.push_back(detect::Sample{next_id_++, at, v});
-    Verdict change = detect::EvaluateChange(s.key, s.history, cfg_);
-    Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
-    if (Apply(s, change, at)) ++ev.opened_slowdown;
-    if (Apply(s, trend, at)) ++ev.opened_trend;
-    return change.kind == VerdictKind::kNeedsConfirmation;
+  // One run of `test`: a sample of each of its series, judged as the daemon
+  // judges them (change, drive-wide hold, trend); true when it asks for a
+  // re-test.
+  bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
+               double interference, bool confirmation, Event& ev) {
+    std::vector<std::pair<int, Verdict>> changes;
+    double worst = 0;
+    for (int i = 0; i < kN; ++i) {
+      if (test != kSeries[i].test) continue;
+      SeriesRun& s = series_[i];
+      const double season = m_.season * std::sin(2 * M_PI * (at - kT0) / kYear + phase_);
+      const double worse = shared_ + season + interference;
+      const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(s.nu));
+      const double sign = Higher(i) ? -1 : 1;
+      const double v = kSeries[i].base * factor[i] * std::exp(noise + sign * worse);
+      s.history.push_back(detect::Sample{next_id_++, at, v});
+      Verdict change = detect::EvaluateChange(s.key, s.history, cfg_);
+      if (change.details.contains("score"))
+        worst = std::max(worst, change.details["score"].get<double>());
+      changes.emplace_back(i, std::move(change));
+    }
+    scores_.push_back({test, at, worst});
+    if (scores_.size() > 64) scores_.erase(scores_.begin());
+    bool asks = false;
+    for (auto& [i, change] : changes) {
+      SeriesRun& s = series_[i];
+      if (change.kind == VerdictKind::kSlowdown) {
+        const bool wide =
+            detect::IsDriveWide(test, detect::ExcursionStart(change), at, scores_, cfg_);
+        change = detect::HoldSlowdown(std::move(change), confirmation, wide, cfg_);
+      }
+      Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
+      if (Apply(s, change, at)) {
+        ++ev.opened_slowdown;
+        if (std::getenv("DP_FIELD_TRACE"))
+          std::fprintf(stderr, "open %s%s at %lld: wide=%d seg=%zu cusum=%.1f %s | %s\n",
+                       confirmation ? "(re-test) " : "", change.condition.c_str(),
+                       static_cast<long long>(at), change.details.contains("drive_wide") ? 1 : 0,
+                       change.runs.size(), change.details.value("cusum", 0.0),
+                       change.details.value("rule", "").c_str(), change.summary.c_str());
+      }
+      if (Apply(s, trend, at)) ++ev.opened_trend;
+      asks = asks || change.kind == VerdictKind::kNeedsConfirmation;
+    }
+    return asks;
   }
 
   bool Apply(SeriesRun& s, const Verdict& v, std::int64_t at) {
@@ -205,6 +237,7 @@ class Drive {
   const DetectionConfig& cfg_;
   std::mt19937_64 rng_;
   std::vector<SeriesRun> series_;
+  std::vector<detect::TestRunScore> scores_;  // every test's recent runs, for the hold
   double phase_ = 0, shared_ = 0, week_ = 0;
   std::int64_t next_id_ = 1;
 };
@@ -227,6 +260,7 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
         part[t].trend += ev.opened_trend;
         part[t].retests += ev.retests;
         alerts += ev.opened_slowdown + ev.opened_trend;
+        if (ev.opened_slowdown + ev.opened_trend) ++part[t].alert_weeks;
       }
       part[t].scheduled_runs += runs;
       if (alerts) ++part[t].drives_with_alert;
@@ -243,6 +277,7 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
     f.retests += p.retests;
     f.scheduled_runs += p.scheduled_runs;
     f.drives_with_alert += p.drives_with_alert;
+    f.alert_weeks += p.alert_weeks;
   }
   return f;
 }

@@ -21,8 +21,12 @@ struct HealthyFigures {
   double drive_years = 0;
   long slowdown = 0, trend = 0, retests = 0, scheduled_runs = 0;
   long drives_with_alert = 0;
+  long alert_weeks = 0;  // drive-weeks with at least one alert opened: events a user sees
   double PerThousandDriveYears() const {
     return drive_years > 0 ? 1000.0 * (slowdown + trend) / drive_years : 0;
+  }
+  double EventsPerThousandDriveYears() const {
+    return drive_years > 0 ? 1000.0 * alert_weeks / drive_years : 0;
   }
 };
 

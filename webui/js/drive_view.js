@@ -107,11 +107,22 @@ function chartCard(def, history, error, since) {
     ? el('div', { class: 'legend muted' },
       series.map((s) => el('span', {}, s.key,
         s.baseline ? ` · baseline ${s.baseline.ready ? '' : '(forming) '}` +
-          `${(s.baseline.median * (def.scale || 1)).toFixed(def.scale ? 2 : 1)} ${def.unit}` : '')))
+          `${(s.baseline.median * (def.scale || 1)).toFixed(def.scale ? 2 : 1)} ${def.unit}` +
+          noiseText(s.baseline) : '')))
     : null;
   return el('figure', { class: 'chart-card', id: `chart-${def.id}`,
     dataset: { points: series.reduce((n, s) => n + s.samples.length, 0), series: series.length } },
   el('figcaption', {}, def.title), body, legend);
+}
+
+// What the series' noise lets the detector see: " · noise CV 2.1% · a 15% drop
+// is seen within ~2 runs" (the detector's own figures, from the history call).
+function noiseText(b) {
+  if (!b.ready || !Number.isFinite(b.noise_percent)) return '';
+  const d = b.detectable || {};
+  const change = d.change_percent === 50 ? 'a 1.5× rise' : `a ${d.change_percent}% drop`;
+  const seen = d.runs > 0 ? `${change} is seen within ~${d.runs} runs` : `${change} is within its noise`;
+  return ` · noise CV ${b.noise_percent.toFixed(1)}% · ${seen}`;
 }
 
 // "baseline since 31/10/2026 (firmware changed from A to B)", or the first runs.

@@ -80,7 +80,9 @@ Status Seed(Store& store, const DemoWorld& world, const DetectionConfig& detecti
   AlertService alerts(repo, nullptr, clock, alert_options);
   std::deque<std::pair<std::string, std::string>> confirm;
   RunEvaluator evaluator(store, &alerts, detection,
-                         [&](const std::string& drive_id, const std::string& test) {
+                         [&](const std::string& drive_id, const std::string& test,
+                             std::int64_t of_run) {
+                           (void)of_run;
                            confirm.emplace_back(drive_id, test);
                          });
   auto judge = [&](const Run& run) -> Status {
@@ -102,13 +104,15 @@ Status Seed(Store& store, const DemoWorld& world, const DetectionConfig& detecti
         if (judged) DP_RETURN_IF_ERROR(judge(run));
         at += 180;
       }
-      // A confirmation re-test an hour later, as the daemon would queue.
+      // A confirmation re-test after the configured delay, as the daemon would queue.
       while (!confirm.empty()) {
         auto [drive_id, test] = confirm.front();
         confirm.pop_front();
         for (const Drive& c : world.drives()) {
           if (c.id != drive_id) continue;
-          DP_ASSIGN_OR_RETURN(Run run, StoreRun(store, world, c, test, at + 3600, "confirm"));
+          DP_ASSIGN_OR_RETURN(Run run, StoreRun(store, world, c, test,
+                                               at + 60 * std::int64_t{detection.retest_delay_minutes},
+                                               "confirm"));
           ++setup.seeded_runs;
           DP_RETURN_IF_ERROR(judge(run));
         }

@@ -136,6 +136,9 @@ void ParseDetection(Fields& f, DetectionConfig& d) {
   f.Number("confirm_sigmas", d.confirm_sigmas, 1, 20);
   f.Number("confirm_min_percent", d.confirm_min_percent, 0, 90);
   f.Number("retest_delay_minutes", d.retest_delay_minutes, 0, 7 * 24 * 60);
+  f.Number("drive_wide_hold_days", d.drive_wide_hold_days, 0, 60);
+  f.Number("drive_wide_score", d.drive_wide_score, 0, 20);
+  f.Number("drive_wide_min_tests", d.drive_wide_min_tests, 1, 20);
   f.Number("cusum_k", d.cusum_k, 0, 10);
   f.Number("cusum_h", d.cusum_h, 0.5, 100);
   f.Number("cusum_cap", d.cusum_cap, 0.5, 20);

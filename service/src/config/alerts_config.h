@@ -22,12 +22,19 @@ struct DetectionConfig {
   int baseline_max_runs = 100;      // the baseline grows with screened runs up to this many
   double band_sigmas = 2.25;        // single-run band: sigmas of a prediction for one run
   double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
-  double confirm_sigmas = 3.5;      // pair band (slowdown): sigmas of a mean of two runs
+  double confirm_sigmas = 4.5;      // pair band (slowdown): sigmas of a mean of two runs
   double confirm_min_percent = 10;  // pair band half-width at least this % of the baseline
   double cusum_k = 1.0;    // CUSUM reference value (normal scores per run)
   double cusum_h = 8.0;    // CUSUM decision interval
   double cusum_cap = 4.0;  // a run adds at most this score (cusum_cap - cusum_k < cusum_h)
   int retest_delay_minutes = 360;  // a doubtful run is re-tested this long after it
+  // A slowdown seen while every other judged test of the drive is worse too
+  // (detect/drive_shift.h) is held until it outlasts this many days and a
+  // re-test; drive_wide_score: how worse (normal units) another test's run
+  // must be to count; drive_wide_min_tests: other tests that must have run.
+  double drive_wide_hold_days = 3;
+  double drive_wide_score = 2;
+  int drive_wide_min_tests = 2;
   int trend_min_runs = 13;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover
   double trend_window_days = 180;   // the trend looks at runs this recent

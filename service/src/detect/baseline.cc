@@ -35,13 +35,32 @@ double CachedQuantile(double p, double df) {
   return q;
 }
 
+// The prediction quantile, in the baseline's sigmas, at probability p: the
+// small-sample Student-t (df n-1), and no less than the metric's own tails
+// (a unit-variance t of tail_df degrees of freedom) ask for.
+double QuantileOf(double p, const Baseline& b) {
+  double q = CachedQuantile(p, b.df());
+  if (b.tail_df > 2)
+    q = std::max(q, CachedQuantile(p, b.tail_df) * std::sqrt((b.tail_df - 2) / b.tail_df));
+  return q;
+}
+
+// The normal score of a t statistic under the same two distributions: the
+// less surprising of the two.
+double NormalScoreOf(double t, const Baseline& b) {
+  double z = TToNormalScore(t, b.df());
+  if (b.tail_df > 2)
+    z = std::min(z, TToNormalScore(t * std::sqrt(b.tail_df / (b.tail_df - 2)), b.tail_df));
+  return z;
+}
+
 double LowFloor(double percent) {
   return percent >= 100 ? std::numeric_limits<double>::infinity() : -std::log1p(-percent / 100);
 }
 double HighFloor(double percent) { return std::log1p(percent / 100); }
 
 BandWidths Widths(const Baseline& b, double sigmas, double floor_percent, double future_var) {
-  const double q = CachedQuantile(NormalCdf(sigmas), b.df());
+  const double q = QuantileOf(NormalCdf(sigmas), b);
   const double n = std::max(1, b.runs);
   const double stat = q * b.log_sigma * std::sqrt(future_var + 1.0 / n);
   return BandWidths{std::max(stat, LowFloor(floor_percent)),
@@ -106,7 +125,7 @@ double Score(double e, const Baseline& b, const DetectionConfig& cfg, Direction 
   double by_t = std::numeric_limits<double>::infinity();
   if (b.log_sigma > 0) {
     const double t = std::fabs(e) / (b.log_sigma * std::sqrt(1 + 1.0 / std::max(1, b.runs)));
-    by_t = TToNormalScore(t, b.df());
+    by_t = NormalScoreOf(t, b);
   }
   const double z = std::min({by_t, by_floor, cfg.cusum_cap});
   return e > 0 ? z : -z;
@@ -138,7 +157,8 @@ double WorseLogDeviation(double value, const Baseline& b, Direction direction) {
 }
 
 Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
-                    const DetectionConfig& cfg, std::int64_t since, Direction direction) {
+                    const DetectionConfig& cfg, std::int64_t since, Direction direction,
+                    double tail_df) {
   Replay r;
   Accumulator acc;
   std::vector<std::size_t> first;
@@ -150,7 +170,8 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   double screen = 0;
   auto refresh = [&] {
     b = acc.Snapshot(cfg, formed);
-    const double q = CachedQuantile(1 - kScreenTail, b.df());
+    b.tail_df = tail_df;
+    const double q = QuantileOf(1 - kScreenTail, b);
     screen = std::max(q * b.log_sigma * std::sqrt(1 + 1.0 / std::max(1, b.runs)),
                       LowFloor(cfg.min_band_percent));
   };
@@ -212,6 +233,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     // Still forming: report what there is, not ready.
     for (std::size_t j : first) acc.Add(history[j]);
     b = acc.Snapshot(cfg, false);
+    b.tail_df = tail_df;
   }
   r.baseline = b;
   if (r.last_judged) r.last_baseline = last_refreshed ? std::move(judged_with) : b;
@@ -219,8 +241,9 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
 }
 
 Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
-                         const DetectionConfig& cfg, std::int64_t since, Direction direction) {
-  return ReplaySeries(history, end, cfg, since, direction).baseline;
+                         const DetectionConfig& cfg, std::int64_t since, Direction direction,
+                         double tail_df) {
+  return ReplaySeries(history, end, cfg, since, direction, tail_df).baseline;
 }
 
 bool OutsideWorse(double value, const Band& band, Direction direction) {

@@ -25,7 +25,10 @@
 // from the mean of n baseline runs by t_{n-1} * sigma * sqrt(1/m + 1/n).
 // The quantile is the one a normal band of `band_sigmas` (`confirm_sigmas`)
 // would have with sigma known, so the configured sigmas mean the same
-// false-alarm probability at any baseline size.
+// false-alarm probability at any baseline size. For a metric with heavy tails
+// (TailDfOf: latency percentiles, access times) it is at least the quantile
+// of a unit-variance Student-t of those degrees of freedom at that
+// probability, so its heavy tails do not spend more of the budget.
 //   single-run band  max(t_{n-1}(Phi(band_sigmas)) sigma sqrt(1 + 1/n), min_band_percent)
 //   pair band        max(t_{n-1}(Phi(confirm_sigmas)) sigma sqrt(1/2 + 1/n), confirm_min_percent)
 // The percentage floors are the smallest change worth an alert: below them a
@@ -60,6 +63,7 @@ struct Baseline {
   double center = 0;   // exp(log_center): the geometric mean (value units)
   double log_center = 0;
   double log_sigma = 0;  // sd / c4(n) of the log values: the series' CV
+  double tail_df = 0;    // the metric's tails (TailDfOf; 0 = normal)
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
@@ -105,13 +109,15 @@ struct Replay {
 
 // history must be in chronological order. Only good samples with at >= since
 // and index < end count.
+// tail_df: the metric's tails (TailDfOf), kept in every baseline it forms.
 Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
-                    const DetectionConfig& cfg, std::int64_t since, Direction direction);
+                    const DetectionConfig& cfg, std::int64_t since, Direction direction,
+                    double tail_df = 0);
 
 // The baseline for judging history[end] (ReplaySeries(...).baseline).
 Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
                          const DetectionConfig& cfg, std::int64_t since,
-                         Direction direction = Direction::kHigherIsBetter);
+                         Direction direction = Direction::kHigherIsBetter, double tail_df = 0);
 
 // True when value lies outside the band on the worse side for direction.
 bool OutsideWorse(double value, const Band& band, Direction direction);

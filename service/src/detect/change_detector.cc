@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "detect/baseline.h"
+#include "detect/robust_stats.h"
 #include "detect/verdict_text.h"
 
 namespace dp::detect {
@@ -66,7 +67,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.details["baseline_since"] = baseline_since;
   v.details["direction"] =
       dir == Direction::kHigherIsBetter ? "higher_is_better" : "lower_is_better";
-  const Replay replay = ReplaySeries(history, history.size(), cfg, baseline_since, dir);
+  const Replay replay = ReplaySeries(history, history.size(), cfg, baseline_since, dir,
+                                     TailDfOf(key.metric));
   if (!replay.last_judged) {
     const Baseline& base = replay.baseline;
     v.baseline_runs = base.runs;
@@ -101,7 +103,13 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     double seg_dev = 0;
     for (const auto& r : seg) seg_dev += r.deviation;
     seg_dev /= static_cast<double>(seg.size());
-    cusum_rule = replay.cusum >= cfg.cusum_h && seg_dev > pair_floor;
+    // And it is still there: the median of the segment's last three runs is
+    // beyond the floor too, so a segment kept open by one wild run (unseen
+    // interference, a heavy tail) cannot alert on ordinary runs after it.
+    std::vector<double> recent;
+    for (std::size_t i = seg.size() > 3 ? seg.size() - 3 : 0; i < seg.size(); ++i)
+      recent.push_back(seg[i].deviation);
+    cusum_rule = replay.cusum >= cfg.cusum_h && seg_dev > pair_floor && Median(recent) > pair_floor;
     v.details["segment_mean_percent"] = 100 * (1 - std::exp(-seg_dev));
   }
   const bool slowdown = pair_rule || cusum_rule;
@@ -115,6 +123,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   const double noise_pct = 100 * base.log_sigma;
   v.details["noise_percent"] = noise_pct;
   v.details["cusum"] = replay.cusum;
+  // The run's own worse-side score: what a drive-wide check reads of it.
+  v.details["score"] = replay.last.score;
   v.details["cusum_h"] = cfg.cusum_h;
   // What this series can tell apart: a 15% drop of a throughput, a 1.5x rise
   // of a time; the page shows it beside each chart.

@@ -27,8 +27,8 @@ struct Judged {
 // The run at index i of h against the baseline before it; nullopt when the
 // baseline is not formed yet.
 std::optional<Judged> JudgeAt(const std::vector<Sample>& h, std::size_t i, const DetectionConfig& cfg,
-                              std::int64_t since, Direction dir) {
-  Baseline b = ComputeBaseline(h, i, cfg, since, dir);
+                              std::int64_t since, Direction dir, double tail_df) {
+  Baseline b = ComputeBaseline(h, i, cfg, since, dir, tail_df);
   if (!b.ready || b.runs == 0) return std::nullopt;
   const double dev = WorseLogDeviation(h[i].value, b, dir);
   const BandWidths w = SingleWidths(b, cfg);
@@ -67,7 +67,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   }
   const Sample& latest = self_history[last];
   v.at = latest.at;
-  auto own = JudgeAt(self_history, last, cfg, baseline_since, dir);
+  auto own = JudgeAt(self_history, last, cfg, baseline_since, dir, TailDfOf(self.metric));
   if (!own) {
     v.summary = label + ": " + self.Who() + " is still building its baseline";
     return v;
@@ -96,7 +96,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
       }
     }
     if (best == sib.samples.size()) continue;
-    auto j = JudgeAt(sib.samples, best, cfg, 0, dir);
+    auto j = JudgeAt(sib.samples, best, cfg, 0, dir, TailDfOf(self.metric));
     if (!j) continue;
     ++measured;
     if (j->outside) ++worse;

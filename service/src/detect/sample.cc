@@ -15,6 +15,12 @@ Direction DirectionOf(std::string_view metric) {
   return Direction::kHigherIsBetter;
 }
 
+double TailDfOf(std::string_view metric) {
+  if (metric == "access_ms") return 10;
+  if (EndsWith(metric, "_us") || EndsWith(metric, "_ms")) return 4;
+  return 0;
+}
+
 std::string UnitOf(std::string_view metric) {
   if (metric == "mb_per_s") return "MB/s";
   if (metric == "iops") return "IOPS";

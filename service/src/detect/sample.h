@@ -60,6 +60,16 @@ Direction DirectionOf(std::string_view metric);
 // "MB/s", "IOPS", "ms", "us", "".
 std::string UnitOf(std::string_view metric);
 
+// How heavy a metric's run-to-run tails are, as the degrees of freedom of a
+// Student-t (0 = no heavier than normal). A latency percentile (p99_us, p50_us,
+// max_us, ...) is an extreme order statistic of one run, moved whole by a
+// burst of retries or housekeeping inside the run: 4. An access time is a mean
+// over a few hundred seeks: 10. MB/s and IOPS are means over thousands of
+// I/Os, near-normal by the central limit theorem: 0. The bands widen to what
+// these tails need (baseline.h), so a p99 series spends no more of the drive's
+// false-alert budget than a MB/s series.
+double TailDfOf(std::string_view metric);
+
 struct SeriesKey {
   std::string drive_id;
   std::string drive_name;  // for summaries; "" = use drive_id

@@ -97,7 +97,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
     if (!judged.ok()) return StatusResponse(judged.status());
     auto det = detect::ToSamples(*judged);
     detect::Baseline b =
-        detect::ComputeBaseline(det, det.size(), ctx.detection, *since, direction);
+        detect::ComputeBaseline(det, det.size(), ctx.detection, *since, direction,
+                                detect::TailDfOf(hq.metric));
     nlohmann::json baseline = nullptr;
     if (b.runs > 0) {
       detect::Band band = detect::BandOf(b, ctx.detection);

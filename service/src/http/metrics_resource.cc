@@ -315,7 +315,8 @@ class DbScrape {
     if (!Ok(history)) return;
     auto samples = detect::ToSamples(*history);
     detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since,
-                                                 detect::DirectionOf(spec.key.metric));
+                                                 detect::DirectionOf(spec.key.metric),
+                                                 detect::TailDfOf(spec.key.metric));
     if (b.runs == 0) return;
     const std::string& metric = spec.key.metric;
     MetricLabels l = {{"drive", spec.key.drive_id},

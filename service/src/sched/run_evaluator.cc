@@ -122,6 +122,15 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
                            config_.baseline_max_runs));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
       std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since);
+      for (auto& v : own) {
+        if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) continue;
+        const std::int64_t from = detect::ExcursionStart(v);
+        DP_ASSIGN_OR_RETURN(auto others, OtherTestScores(*drive, run.test, from, v.at));
+        const bool wide = detect::IsDriveWide(run.test, from, v.at, others, config_);
+        // Without re-tests (no confirm function) every run stands on its own.
+        const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
+        v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_);
+      }
       std::vector<detect::PeerHistory> peers;
       for (const auto& s : siblings) {
         auto h = store_.History(QueryFor(s.id, spec));
@@ -159,6 +168,49 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       for (auto& v : own) out.push_back(std::move(v));
       if (!peers.empty()) out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
     }
+  }
+  return out;
+}
+
+Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Drive& drive,
+                                                                         const std::string& test,
+                                                                         std::int64_t from,
+                                                                         std::int64_t to) {
+  std::vector<detect::TestRunScore> out;
+  RunFilter filter;
+  filter.drive_id = drive.id;
+  filter.outcome = RunOutcome::kOk;
+  filter.since = from - 86400;
+  filter.limit = 64;
+  DP_ASSIGN_OR_RETURN(std::vector<Run> runs, store_.ListRuns(filter));
+  for (const Run& other : runs) {
+    if (other.test == test || !IsJudgedTest(other.test) || other.contended || other.partial ||
+        other.started_at > to)
+      continue;
+    DP_ASSIGN_OR_RETURN(const std::int64_t since, BaselineSince(store_, drive.id, other.test));
+    DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(other.id));
+    detect::TestRunScore score{other.test, other.started_at, 0};
+    for (const auto& point : points) {
+      if (point.test != other.test || point.contended || point.partial) continue;
+      for (const auto& spec : detect::SeriesOf(drive.id, drive.name, point)) {
+        DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> hist,
+                            DetectionHistory(store_, QueryFor(drive.id, spec), since,
+                                             config_.baseline_max_runs));
+        std::vector<detect::Sample> samples = detect::ToSamples(hist);
+        // That run judged as it was judged then: its history up to it.
+        std::erase_if(samples, [&](const detect::Sample& s) {
+          return s.at > other.started_at && s.run_id != other.id;
+        });
+        auto at_run = std::find_if(samples.begin(), samples.end(),
+                                   [&](const detect::Sample& s) { return s.run_id == other.id; });
+        if (at_run == samples.end()) continue;
+        samples.erase(at_run + 1, samples.end());
+        Verdict v = detect::EvaluateChange(spec.key, samples, config_, since);
+        if (v.details.contains("score"))
+          score.worst_score = std::max(score.worst_score, v.details["score"].get<double>());
+      }
+    }
+    out.push_back(score);
   }
   return out;
 }

@@ -22,7 +22,9 @@
 
 #include "alert/alert_service.h"
 #include "config/alerts_config.h"
+#include "detect/drive_shift.h"
 #include "model/bench_result.h"
+#include "model/drive.h"
 #include "model/run.h"
 #include "model/verdict.h"
 
@@ -47,6 +49,11 @@ class RunEvaluator {
  private:
   Result<std::vector<Verdict>> EvaluateBench(const Run& run);
   Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
+  // The drive's other judged tests' good runs in [from - 1 day, to], each with
+  // the worst worse-side score of its series: a drive-wide shift's evidence.
+  Result<std::vector<detect::TestRunScore>> OtherTestScores(const Drive& drive,
+                                                             const std::string& test,
+                                                             std::int64_t from, std::int64_t to);
 
   Store& store_;
   AlertService* alerts_;

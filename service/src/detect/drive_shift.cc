@@ -1,0 +1,55 @@
+#include "detect/drive_shift.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dp::detect {
+
+bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
+                 const std::vector<TestRunScore>& others, const DetectionConfig& cfg) {
+  std::map<std::string, bool> worse;  // test -> some run in the window was worse
+  for (const TestRunScore& r : others) {
+    if (r.test == test || r.at < from - 86400 || r.at > to) continue;
+    bool& w = worse[r.test];
+    w = w || r.worst_score >= cfg.drive_wide_score;
+  }
+  if (static_cast<int>(worse.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
+  return std::all_of(worse.begin(), worse.end(), [](const auto& kv) { return kv.second; });
+}
+
+std::int64_t ExcursionStart(const Verdict& v) {
+  std::int64_t start = v.at;
+  const bool pair = v.details.contains("pair_mean");
+  for (auto it = v.runs.rbegin(); it != v.runs.rend(); ++it) {
+    if (pair && !it->outside) break;
+    start = std::min(start, it->at);
+  }
+  return start;
+}
+
+Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
+                     const DetectionConfig& cfg) {
+  if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) return v;
+  const std::int64_t hold = static_cast<std::int64_t>(cfg.drive_wide_hold_days * 86400);
+  const std::int64_t span = v.at - ExcursionStart(v);
+  if (drive_wide) v.details["drive_wide"] = true;
+  if (confirmation_run && (!drive_wide || span >= hold)) {
+    if (drive_wide)
+      v.summary += "; every test of the drive was worse too, and it outlasted a scheduled run";
+    return v;
+  }
+  v.kind = VerdictKind::kNeedsConfirmation;
+  v.severity = Severity::kInfo;
+  if (drive_wide) {
+    v.details["waiting_for"] = "the next scheduled run and its re-test";
+    v.summary +=
+        "; every test of the drive is worse in the same window (unseen interference looks like "
+        "this): held until the next scheduled run and its re-test see it too";
+  } else {
+    v.details["waiting_for"] = "its re-test";
+    v.summary += "; alerted if its re-test confirms it";
+  }
+  return v;
+}
+
+}  // namespace dp::detect

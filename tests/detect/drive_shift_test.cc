@@ -1,0 +1,110 @@
+#include "detect/drive_shift.h"
+
+#include <gtest/gtest.h>
+
+#include "config/alerts_config.h"
+
+namespace dp::detect {
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+constexpr std::int64_t kT = 1'800'000'000;
+
+Verdict Slowdown(std::int64_t segment_start, std::int64_t at) {
+  Verdict v;
+  v.condition = "slowdown:zones:outer:mb_per_s";
+  v.kind = VerdictKind::kSlowdown;
+  v.severity = Severity::kWarning;
+  v.at = at;
+  v.summary = "zones outer dropped 20%";
+  v.runs = {{1, segment_start, 200, true}, {2, at, 198, true}};
+  v.details["pair_mean"] = 199;
+  return v;
+}
+
+TEST(DriveShiftTest, EveryOtherTestWorseIsDriveWide) {
+  DetectionConfig cfg;
+  std::vector<TestRunScore> others = {{"seek", kT + 600, 3.1}, {"random", kT + 1200, 2.4},
+                                      {"seq", kT + 1800, 4.0}};
+  EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, others, cfg));
+}
+
+TEST(DriveShiftTest, OneOtherTestNormalIsNotDriveWide) {
+  // A throughput drop: seq falls with the zones, seek and random do not.
+  DetectionConfig cfg;
+  std::vector<TestRunScore> others = {{"seek", kT + 600, 0.3}, {"random", kT + 1200, 2.4},
+                                      {"seq", kT + 1800, 4.0}};
+  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 6 * 3600, others, cfg));
+}
+
+TEST(DriveShiftTest, TooFewOtherTestsOrRunsOutsideTheWindowAreNotEvidence) {
+  DetectionConfig cfg;  // drive_wide_min_tests = 2
+  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {{"seq", kT + 60, 5}}, cfg));
+  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {}, cfg));
+  // Runs of the judged test itself, runs older than a day before the
+  // segment, and runs after the judged run do not count.
+  std::vector<TestRunScore> others = {{"zones", kT, 9}, {"seek", kT - 2 * kDay, 9},
+                                      {"random", kT + 2 * kDay, 9}};
+  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, others, cfg));
+  // A worse run anywhere in the window counts for its test.
+  std::vector<TestRunScore> mixed = {{"seek", kT - 3600, 2.5}, {"seek", kT + 3600, 0.1},
+                                     {"random", kT + 600, 2.0}};
+  EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, mixed, cfg));
+}
+
+TEST(DriveShiftTest, HeldUntilAConfirmationRunAfterTheHold) {
+  DetectionConfig cfg;  // hold 3 days
+  // The scheduled run and its re-test 6 h later: held.
+  Verdict held = HoldSlowdown(Slowdown(kT, kT + 6 * 3600), true, true, cfg);
+  EXPECT_EQ(held.kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_EQ(held.severity, Severity::kInfo);
+  EXPECT_TRUE(held.details["drive_wide"].get<bool>());
+  EXPECT_NE(held.summary.find("held until the next scheduled run"), std::string::npos);
+  // The next week's scheduled run: still held, it asks for its re-test.
+  Verdict next = HoldSlowdown(Slowdown(kT, kT + 7 * kDay), false, true, cfg);
+  EXPECT_EQ(next.kind, VerdictKind::kNeedsConfirmation);
+  // Its re-test: it outlasted the hold, the alert opens and says why.
+  Verdict alert = HoldSlowdown(Slowdown(kT, kT + 7 * kDay + 6 * 3600), true, true, cfg);
+  EXPECT_EQ(alert.kind, VerdictKind::kSlowdown);
+  EXPECT_NE(alert.summary.find("outlasted a scheduled run"), std::string::npos);
+}
+
+TEST(DriveShiftTest, AnOldOpenSegmentDoesNotMakeAFreshExcursionLongLived) {
+  DetectionConfig cfg;
+  Verdict v = Slowdown(kT, kT + 30 * kDay + 6 * 3600);
+  // The segment opened a month ago; only its last two runs are outside.
+  v.runs = {{1, kT, 200, true}, {2, kT + 7 * kDay, 230, false}, {3, kT + 30 * kDay, 190, true},
+            {4, kT + 30 * kDay + 6 * 3600, 192, true}};
+  EXPECT_EQ(ExcursionStart(v), kT + 30 * kDay);
+  EXPECT_EQ(HoldSlowdown(v, true, true, cfg).kind, VerdictKind::kNeedsConfirmation);
+  // The CUSUM rule's evidence is its whole segment.
+  v.details.erase("pair_mean");
+  EXPECT_EQ(ExcursionStart(v), kT);
+  EXPECT_EQ(HoldSlowdown(v, true, true, cfg).kind, VerdictKind::kSlowdown);
+}
+
+TEST(DriveShiftTest, OnlyAConfirmationRunOpensASlowdown) {
+  DetectionConfig cfg;
+  // A scheduled run: its re-test decides, drive-wide or not.
+  Verdict scheduled = HoldSlowdown(Slowdown(kT - 7 * kDay, kT), false, false, cfg);
+  EXPECT_EQ(scheduled.kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_EQ(scheduled.details["waiting_for"], "its re-test");
+  EXPECT_FALSE(scheduled.details.contains("drive_wide"));
+  // Its re-test, not drive-wide: the alert opens as it was.
+  Verdict own = HoldSlowdown(Slowdown(kT, kT + 6 * 3600), true, false, cfg);
+  EXPECT_EQ(own.kind, VerdictKind::kSlowdown);
+  EXPECT_EQ(own.summary, "zones outer dropped 20%");
+}
+
+TEST(DriveShiftTest, OtherVerdictsAreUnchanged) {
+  DetectionConfig cfg;
+  Verdict clear = Slowdown(kT, kT + 3600);
+  clear.kind = VerdictKind::kClear;
+  EXPECT_EQ(HoldSlowdown(clear, false, true, cfg).kind, VerdictKind::kClear);
+  Verdict trend = Slowdown(kT, kT + 3600);
+  trend.condition = "trend:zones:outer:mb_per_s";
+  EXPECT_EQ(HoldSlowdown(trend, false, true, cfg).kind, VerdictKind::kSlowdown);
+}
+
+}  // namespace
+}  // namespace dp::detect
