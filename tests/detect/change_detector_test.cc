@@ -32,9 +32,10 @@ void Append(std::vector<Sample>& h, double value, std::int64_t after = kWeek) {
 // median 200, MAD 1; on the log scale the centre is the geometric mean
 // (200.398) and the CV 1.22%. The single-run band is set by its floor, 6%
 // (the Student-t part, t4 at the 2.25-sigma quantile x 1.22% x sqrt(1.2), is
-// 4.7%); the pair band by its Student-t part, t4 at the 3.5-sigma quantile x
-// 1.22% x sqrt(0.7) = 10.6% of the log, just beyond its 10% floor: five runs
-// say little about a spread.
+// 4.7%); the pair band by its Student-t part, t4 at the 4.5-sigma quantile x
+// 1.22% x sqrt(0.7) = 38% of the log, far beyond its 10% floor: five runs say
+// little about a spread, so a 16% drop waits for the CUSUM (~4 runs) and only
+// a drop beyond ~32% is seen by the pair at once.
 const std::vector<double> kBase = {200, 204, 198, 201, 199};
 const double kCenter = std::exp((std::log(200.0) + std::log(204.0) + std::log(198.0) +
                                  std::log(201.0) + std::log(199.0)) / 5);
@@ -65,22 +66,31 @@ TEST(ChangeDetector, InBandIsClearWithEvidence) {
   EXPECT_NEAR(*v.band_high, kCenter * 1.06, 1e-9);
   EXPECT_NEAR(v.details["baseline_mean"].get<double>(), kCenter, 1e-9);
   EXPECT_NEAR(v.details["noise_percent"].get<double>(), 1.22, 0.01);
-  // What the series can tell apart at its noise.
-  EXPECT_EQ(v.details["detectable"]["runs"], 2);
-  EXPECT_NE(v.summary.find("noise CV 1.2%: a 15% drop is seen within ~2 runs"), std::string::npos)
+  // What the series can tell apart at its noise, from five runs: the CUSUM's
+  // runs, not the pair's.
+  EXPECT_EQ(v.details["detectable"]["runs"], 4);
+  EXPECT_NE(v.summary.find("noise CV 1.2%: a 15% drop is seen within ~4 runs"), std::string::npos)
       << v.summary;
+  // Twenty runs of the same spread: the pair sees it, within 2.
+  std::vector<double> longer;
+  for (int i = 0; i < 4; ++i) longer.insert(longer.end(), kBase.begin(), kBase.end());
+  auto l = Series(longer);
+  Append(l, 190);
+  Verdict settled = EvaluateChange(Key(), l, cfg);
+  EXPECT_EQ(settled.kind, VerdictKind::kClear) << settled.summary;
+  EXPECT_EQ(settled.details["detectable"]["runs"], 2) << settled.summary;
 }
 
 TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
   DetectionConfig cfg;
   auto h = Series(kBase);
-  h.push_back(Sample{6, h.back().at + kWeek, 170});
+  h.push_back(Sample{6, h.back().at + kWeek, 120});
   Verdict first = EvaluateChange(Key(), h, cfg);
   EXPECT_EQ(first.kind, VerdictKind::kNeedsConfirmation) << first.summary;
   EXPECT_FALSE(first.Firing());
-  EXPECT_NEAR(*first.change_percent, 100 * (1 - 170 / kCenter), 1e-9);
+  EXPECT_NEAR(*first.change_percent, 100 * (1 - 120 / kCenter), 1e-9);
 
-  h.push_back(Sample{7, h.back().at + 3600, 168});  // the confirmation re-test
+  h.push_back(Sample{7, h.back().at + 3600, 118});  // the confirmation re-test
   Verdict second = EvaluateChange(Key(), h, cfg);
   EXPECT_EQ(second.kind, VerdictKind::kSlowdown) << second.summary;
   EXPECT_TRUE(second.Firing());
@@ -89,7 +99,7 @@ TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
   EXPECT_EQ(second.runs.back().run_id, 7);
   EXPECT_TRUE(second.runs.back().outside);
   EXPECT_TRUE(second.runs[second.runs.size() - 2].outside);
-  EXPECT_NE(second.summary.find("dropped 16%"), std::string::npos) << second.summary;
+  EXPECT_NE(second.summary.find("dropped 41%"), std::string::npos) << second.summary;
   EXPECT_NE(second.summary.find("baseline 200 MB/s"), std::string::npos) << second.summary;
 }
 
@@ -184,11 +194,11 @@ TEST(ChangeDetector, FifteenPercentDropIsAlertedAtItsSecondRun) {
 TEST(ChangeDetector, NotGoodRunsBetweenThePairAreSkipped) {
   DetectionConfig cfg;
   auto h = Series(kBase);
-  h.push_back(Sample{6, h.back().at + kWeek, 170});
+  h.push_back(Sample{6, h.back().at + kWeek, 120});
   Sample c{7, h.back().at + 600, 260};  // contended (and fast): no evidence
   c.contended = true;
   h.push_back(c);
-  h.push_back(Sample{8, h.back().at + 3600, 168});
+  h.push_back(Sample{8, h.back().at + 3600, 118});
   Verdict v = EvaluateChange(Key(), h, cfg);
   EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
   for (const auto& r : v.runs) EXPECT_NE(r.run_id, 7);
@@ -276,14 +286,14 @@ TEST(ChangeDetector, UnsortedInputIsSorted) {
 
 TEST(ChangeDetector, VerdictJsonCarriesEvidence) {
   DetectionConfig cfg;
-  Verdict v = EvaluateChange(Key(), Series({200, 204, 198, 201, 199, 170, 168}), cfg);
+  Verdict v = EvaluateChange(Key(), Series({200, 204, 198, 201, 199, 120, 118}), cfg);
   nlohmann::json j = VerdictToJson(v);
   EXPECT_EQ(j["kind"], "slowdown");
   EXPECT_EQ(j["firing"], true);
   EXPECT_EQ(j["baseline"]["median"], 200.0);
   EXPECT_EQ(j["baseline"]["runs"], 5);
   EXPECT_NEAR(j["band"]["low"].get<double>(), kBandLow, 1e-9);
-  EXPECT_NEAR(j["details"]["pair_mean"].get<double>(), std::sqrt(170.0 * 168), 1e-9);
+  EXPECT_NEAR(j["details"]["pair_mean"].get<double>(), std::sqrt(120.0 * 118), 1e-9);
   double m = 0, ss = 0;
   for (double x : kBase) m += std::log(x) / 5;
   for (double x : kBase) ss += (std::log(x) - m) * (std::log(x) - m);

@@ -116,13 +116,24 @@ TEST(DetectionBadInput, TimestampsOutOfOrderOrInTheFuture) {
 }
 
 // A drop right after the baseline (its first judged run) is seen with the
-// Student-t bands of a 5-run baseline, within 2 runs.
+// Student-t bands of a 5-run baseline: a 25% drop by the CUSUM at its third
+// run (five runs cannot vouch for the pair's 4.5-sigma tail), a 40% drop by
+// the pair within 2.
 TEST(DetectionBadInput, DropAtTheFirstJudgedRun) {
   DetectionConfig cfg;
   auto h = Series({200, 204, 198, 201, 199, 150});
   EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kNeedsConfirmation);
   h.push_back(Sample{7, h.back().at + 3600, 152});
-  EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kSlowdown);
+  EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kNeedsConfirmation);
+  h.push_back(Sample{8, h.back().at + 7 * 86400, 151});
+  Verdict third = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(third.kind, VerdictKind::kSlowdown) << third.summary;
+  EXPECT_NE(third.summary.find("CUSUM"), std::string::npos) << third.summary;
+
+  auto big = Series({200, 204, 198, 201, 199, 120});
+  EXPECT_EQ(EvaluateChange(Key(), big, cfg).kind, VerdictKind::kNeedsConfirmation);
+  big.push_back(Sample{7, big.back().at + 3600, 121});
+  EXPECT_EQ(EvaluateChange(Key(), big, cfg).kind, VerdictKind::kSlowdown);
 }
 
 // Heavy-tailed healthy series (Student t with 3 degrees of freedom, 3% and

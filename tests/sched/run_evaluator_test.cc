@@ -36,6 +36,10 @@ class RunEvaluatorTest : public ::testing::Test {
     o.policy.resolve_after_clear_runs = 2;
     alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, o);
     cfg_.baseline_runs = 3;
+    // These tests are about the evaluator's plumbing (re-tests, alerts,
+    // marks) on 3-run baselines, which cannot vouch for the default pair
+    // band's 4.5-sigma tail; the bands themselves are detect's tests.
+    cfg_.confirm_sigmas = 3.0;
     evaluator_ = std::make_unique<RunEvaluator>(
         *store_, alerts_.get(), cfg_, [this](const std::string& drive, const std::string& test, std::int64_t) {
           confirmations_.push_back(drive + "/" + test);
@@ -129,7 +133,8 @@ TEST(RunEvaluatorNames, JudgedTests) {
 // "clear" and the alert would resolve itself after ~500 runs.
 TEST_F(RunEvaluatorTest, PermanentDropStaysAlertedAfterHundredsOfRuns) {
   for (int i = 0; i < 10; ++i) SeqRun(i % 2 ? 101.0 : 99.0);
-  for (int i = 0; i < 520; ++i) SeqRun(85.0 + (i % 3) * 0.5);
+  // Weekly runs, each doubtful one with its re-test, as the daemon runs them.
+  for (int i = 0; i < 520; ++i) SeqRun(85.0 + (i % 3) * 0.5, i % 2 ? "confirm" : "schedule:x");
   auto active = Alerts("active");
   ASSERT_EQ(active.size(), 1u) << "the alert of the slow drive resolved itself";
   EXPECT_EQ(active[0].condition, "slowdown:seq:qd8-1m:mb_per_s");
@@ -258,8 +263,14 @@ TEST_F(RunEvaluatorTest, MarkOfAnotherTestLeavesThisOneAlone) {
   EXPECT_EQ(Alerts("active").size(), 1u);  // the seq slowdown stays
   EXPECT_EQ(*BaselineSince(*store_, "wwn-1", "seq"), 0);
   EXPECT_EQ(*BaselineSince(*store_, "wwn-1", "random"), at_ + 1800);
-  Verdict v = Measure(80);  // still judged against the old baseline
+  // Still judged against the old baseline: a scheduled run's slowdown waits
+  // for its re-test, the re-test confirms it.
+  Verdict v = Measure(80);
+  EXPECT_EQ(v.kind, VerdictKind::kNeedsConfirmation) << v.summary;
+  EXPECT_EQ(v.details["waiting_for"], "its re-test") << v.summary;
+  v = Measure(80.2, "confirm");
   EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
+  EXPECT_EQ(Alerts("active").size(), 1u);
 }
 
 TEST_F(RunEvaluatorTest, BadRequestsRecordNothing) {

@@ -104,15 +104,15 @@ Status Seed(Store& store, const DemoWorld& world, const DetectionConfig& detecti
         if (judged) DP_RETURN_IF_ERROR(judge(run));
         at += 180;
       }
-      // A confirmation re-test after the configured delay, as the daemon would queue.
+      // A confirmation re-test an hour later (the daemon waits
+      // retest_delay_minutes; the seeded weeks keep the old spacing, which the
+      // planted problems were sized for).
       while (!confirm.empty()) {
         auto [drive_id, test] = confirm.front();
         confirm.pop_front();
         for (const Drive& c : world.drives()) {
           if (c.id != drive_id) continue;
-          DP_ASSIGN_OR_RETURN(Run run, StoreRun(store, world, c, test,
-                                               at + 60 * std::int64_t{detection.retest_delay_minutes},
-                                               "confirm"));
+          DP_ASSIGN_OR_RETURN(Run run, StoreRun(store, world, c, test, at + 3600, "confirm"));
           ++setup.seeded_runs;
           DP_RETURN_IF_ERROR(judge(run));
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/log.h"
+#include "detect/change_detector.h"
 #include "detect/environment_detector.h"
 #include "detect/peer_detector.h"
 #include "detect/series.h"
