@@ -1,6 +1,7 @@
 #include "sched/run_evaluator.h"
 
 #include <algorithm>
+#include <map>
 
 #include "base/log.h"
 #include "detect/change_detector.h"
@@ -114,6 +115,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   // The latest re-baseline of this drive x test: baselines form anew after it.
   DP_ASSIGN_OR_RETURN(const std::int64_t baseline_since,
                       BaselineSince(store_, drive->id, run.test));
+  std::map<std::int64_t, std::vector<detect::TestRunScore>> other_scores;  // by excursion start
   for (const auto& point : points) {
     if (point.test != run.test || point.contended || point.partial) continue;
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
@@ -126,8 +128,14 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       for (auto& v : own) {
         if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) continue;
         const std::int64_t from = detect::ExcursionStart(v);
-        DP_ASSIGN_OR_RETURN(auto others, OtherTestScores(*drive, run.test, from, v.at));
-        const bool wide = detect::IsDriveWide(run.test, from, v.at, others, config_);
+        // The zones' three series usually share one excursion: read the
+        // drive's other tests once for it.
+        auto known = other_scores.find(from);
+        if (known == other_scores.end()) {
+          DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(*drive, run.test, from, v.at));
+          known = other_scores.emplace(from, std::move(scores)).first;
+        }
+        const bool wide = detect::IsDriveWide(run.test, from, v.at, known->second, config_);
         // Without re-tests (no confirm function) every run stands on its own.
         const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
         v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_);
