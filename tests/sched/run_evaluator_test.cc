@@ -169,6 +169,43 @@ TEST_F(RunEvaluatorTest, DropIsConfirmedThenAlertedThenResolved) {
   EXPECT_EQ(Alerts()[0].state, "resolved");
 }
 
+// The drive-wide hold through a real store: when the drive's other judged
+// test was worse in the same window, a confirmed seq drop is held (one other
+// test suffices here: the fixture's drive has only seq and random).
+TEST_F(RunEvaluatorTest, DropSharedByTheDrivesOtherTestIsHeldNotAlerted) {
+  cfg_.drive_wide_min_tests = 1;
+  evaluator_ = std::make_unique<RunEvaluator>(
+      *store_, alerts_.get(), cfg_,
+      [this](const std::string& drive, const std::string& test, std::int64_t) {
+        confirmations_.push_back(drive + "/" + test);
+      });
+  for (double v : {100.0, 101.0, 99.0, 100.5}) {
+    SeqRun(v);
+    TestRun("random", v * 10);
+  }
+  TestRun("random", 700);  // the other test worse too, in the same hour
+  Measure(70);
+  Verdict held = Measure(71, "confirm");
+  EXPECT_EQ(held.kind, VerdictKind::kNeedsConfirmation) << held.summary;
+  EXPECT_TRUE(held.details.value("drive_wide", false)) << held.summary;
+  EXPECT_NE(held.summary.find("held until the next scheduled run"), std::string::npos)
+      << held.summary;
+  for (const Alert& a : Alerts("active"))
+    EXPECT_FALSE(a.condition.starts_with("slowdown:seq:")) << a.summary;
+
+  // Days later, the other test back to normal: the next drop's confirmation
+  // alerts (the worse random run is outside its window, a day before it).
+  at_ += 2 * 86400;
+  TestRun("random", 1000);
+  Measure(100);
+  Measure(100.5);
+  TestRun("random", 1005);
+  Measure(70);
+  Verdict alone = Measure(71, "confirm");
+  EXPECT_EQ(alone.kind, VerdictKind::kSlowdown) << alone.summary;
+  EXPECT_FALSE(alone.details.contains("drive_wide")) << alone.summary;
+}
+
 TEST_F(RunEvaluatorTest, ContendedRunsNeverMakeABaselineOrADoubt) {
   for (int i = 0; i < 5; ++i) SeqRun(30, "schedule:x", /*contended=*/true);
   for (double v : {100.0, 101.0, 99.0}) SeqRun(v);
