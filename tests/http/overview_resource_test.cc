@@ -306,39 +306,112 @@ TEST_F(OverviewTest, SmartHistoryIsSpreadOverTimeOldestFirst) {
   const std::int64_t newest = kT0 + (n - 1) * 4 * 3600;
 
   json all = Get("/api/v1/drives/sda/smart?points=5000");
-  EXPECT_EQ(all["samples"].size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(all["at"].size(), static_cast<std::size_t>(n));
 
   json j = Get("/api/v1/drives/sda/smart?points=50");
-  const json& s = j["samples"];
-  ASSERT_GE(s.size(), 40u);
-  ASSERT_LE(s.size(), 51u);
+  const json& at = j["at"];
+  ASSERT_GE(at.size(), 40u);
+  ASSERT_LE(at.size(), 51u);
   // The newest of each of 50 slices of ~2 days: the first is in the first slice.
-  EXPECT_GE(s.front()["at"].get<std::int64_t>(), kT0);
-  EXPECT_LT(s.front()["at"].get<std::int64_t>(), kT0 + 2 * 86400 + 1);
-  EXPECT_EQ(s.back()["at"], newest);
-  for (std::size_t i = 1; i < s.size(); ++i)
-    EXPECT_LT(s[i - 1]["at"].get<std::int64_t>(), s[i]["at"].get<std::int64_t>());
-  EXPECT_EQ(s.back()["pending_sectors"], 5);
-  EXPECT_TRUE(s.back()["nvme_percentage_used"].is_null());
+  EXPECT_GE(at.front().get<std::int64_t>(), kT0);
+  EXPECT_LT(at.front().get<std::int64_t>(), kT0 + 2 * 86400 + 1);
+  EXPECT_EQ(at.back(), newest);
+  for (std::size_t i = 1; i < at.size(); ++i)
+    EXPECT_LT(at[i - 1].get<std::int64_t>(), at[i].get<std::int64_t>());
+  // Every figure is an array aligned with `at`: entry i is snapshot i's.
+  const json& f = j["figures"];
+  for (const char* name : {"temperature_c", "power_on_hours", "health_passed",
+                           "reallocated_sectors", "pending_sectors", "offline_uncorrectable",
+                           "reported_uncorrectable", "command_timeouts", "udma_crc_errors",
+                           "nvme_percentage_used", "nvme_media_errors", "nvme_available_spare"}) {
+    ASSERT_TRUE(f.contains(name)) << name;
+    EXPECT_EQ(f[name].size(), at.size()) << name;
+  }
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const std::int64_t k = (at[i].get<std::int64_t>() - kT0) / (4 * 3600);
+    EXPECT_EQ(f["temperature_c"][i], 30 + k % 10) << i;
+    EXPECT_EQ(f["pending_sectors"][i], k / 100) << i;
+    EXPECT_EQ(f["power_on_hours"][i], 20000 + k * 4) << i;
+    EXPECT_EQ(f["health_passed"][i], true) << i;
+  }
+  EXPECT_EQ(f["pending_sectors"].back(), 5);
+  EXPECT_TRUE(f["nvme_percentage_used"].back().is_null());
+  EXPECT_TRUE(f["reallocated_sectors"].back().is_null());
   ASSERT_EQ(j["attributes"].size(), 2u);
-  EXPECT_EQ(j["attributes"][0]["id"], 197);
-  EXPECT_EQ(j["attributes"][0]["name"], "Current_Pending_Sector");
-  EXPECT_EQ(j["attributes"][0]["samples"].size(), s.size());
-  EXPECT_EQ(j["attributes"][0]["samples"].back()["raw"], 5);
+  const json& pending = j["attributes"][0];
+  EXPECT_EQ(pending["id"], 197);
+  EXPECT_EQ(pending["name"], "Current_Pending_Sector");
+  ASSERT_EQ(pending["value"].size(), at.size());
+  ASSERT_EQ(pending["raw"].size(), at.size());
+  EXPECT_EQ(pending["raw"].back(), 5);
+  const json& temp = j["attributes"][1];
+  EXPECT_EQ(temp["id"], 194);
+  EXPECT_EQ(temp["name"], "Temperature_Celsius");
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    EXPECT_EQ(pending["raw"][i], f["pending_sectors"][i]) << i;
+    EXPECT_EQ(pending["value"][i], 200) << i;
+    EXPECT_EQ(temp["raw"][i], f["temperature_c"][i]) << i;
+    EXPECT_EQ(temp["value"][i], 150 - f["temperature_c"][i].get<int>()) << i;
+  }
 
   // since: only the last day (6 snapshots).
   json day = Get("/api/v1/drives/sda/smart?since=" + std::to_string(newest - 86400 + 1));
-  EXPECT_EQ(day["samples"].size(), 6u);
+  EXPECT_EQ(day["at"].size(), 6u);
+  EXPECT_EQ(day["figures"]["temperature_c"].size(), 6u);
+  EXPECT_EQ(day["attributes"][0]["raw"].size(), 6u);
   // A range far beyond the data and a drive with no SMART: empty, not an error.
-  EXPECT_EQ(Get("/api/v1/drives/sda/smart?since=99999999999")["samples"], json::array());
+  json beyond = Get("/api/v1/drives/sda/smart?since=99999999999");
+  EXPECT_EQ(beyond["at"], json::array());
+  EXPECT_EQ(beyond["figures"]["temperature_c"], json::array());
+  EXPECT_EQ(beyond["attributes"], json::array());
   json none = Get("/api/v1/drives/sdb/smart");
-  EXPECT_EQ(none["samples"], json::array());
+  EXPECT_EQ(none["at"], json::array());
+  EXPECT_EQ(none["figures"]["pending_sectors"], json::array());
   EXPECT_EQ(none["attributes"], json::array());
 
   Get("/api/v1/drives/sdq/smart", 404);
   Get("/api/v1/drives/sda/smart?points=1", 400);
+  Get("/api/v1/drives/sda/smart?points=0", 400);
+  Get("/api/v1/drives/sda/smart?points=5001", 400);
   Get("/api/v1/drives/sda/smart?points=100000", 400);
+  Get("/api/v1/drives/sda/smart?points=99999999999999999999999", 400);
+  Get("/api/v1/drives/sda/smart?points=-3", 400);
   Get("/api/v1/drives/sda/smart?since=yesterday", 400);
+}
+
+// An attribute a drive starts or stops reporting: its arrays stay aligned
+// with the time axis, null where a snapshot does not have it.
+TEST_F(OverviewTest, SmartHistoryAttributesAreAlignedWithNullWhereMissing) {
+  Drive a = AddDrive("sda");
+  for (int i = 0; i < 6; ++i) {
+    SmartSnapshot s;
+    s.protocol = "ATA";
+    s.temperature_c = i == 2 ? std::nullopt : std::optional<int>(40 + i);
+    auto attribute = [](int id, const char* name, std::optional<int> value, int raw) {
+      SmartAttribute attr;
+      attr.id = id;
+      attr.name = name;
+      attr.value = value;
+      attr.raw = static_cast<std::uint64_t>(raw);
+      return attr;
+    };
+    if (i < 4) s.attributes.push_back(attribute(5, "Reallocated_Sector_Ct", 100, i));  // gone later
+    if (i >= 3)  // appears in the fourth, without a normalised value
+      s.attributes.push_back(attribute(199, "UDMA_CRC_Error_Count", std::nullopt, 10 * i));
+    ASSERT_TRUE(store_->InsertSmartSnapshot(a.id, kT0 + i * 3600, s).ok());
+  }
+  json j = Get("/api/v1/drives/sda/smart");
+  ASSERT_EQ(j["at"].size(), 6u);
+  EXPECT_EQ(j["figures"]["temperature_c"], json::parse("[40, 41, null, 43, 44, 45]"));
+  ASSERT_EQ(j["attributes"].size(), 2u);
+  EXPECT_EQ(j["attributes"][0]["id"], 5);
+  EXPECT_EQ(j["attributes"][0]["name"], "Reallocated_Sector_Ct");
+  EXPECT_EQ(j["attributes"][0]["raw"], json::parse("[0, 1, 2, 3, null, null]"));
+  EXPECT_EQ(j["attributes"][0]["value"], json::parse("[100, 100, 100, 100, null, null]"));
+  EXPECT_EQ(j["attributes"][1]["id"], 199);
+  EXPECT_EQ(j["attributes"][1]["name"], "UDMA_CRC_Error_Count");
+  EXPECT_EQ(j["attributes"][1]["raw"], json::parse("[null, null, null, 30, 40, 50]"));
+  EXPECT_EQ(j["attributes"][1]["value"], json::parse("[null, null, null, null, null, null]"));
 }
 
 TEST_F(OverviewTest, AbsurdSmartValuesPassThroughAsNumbers) {
@@ -346,7 +419,7 @@ TEST_F(OverviewTest, AbsurdSmartValuesPassThroughAsNumbers) {
   AddSmart(a.id, kT0, -40);
   json j = Get("/api/v1/overview");
   EXPECT_EQ(Row(j, "sda")["temperature_c"], -40);
-  EXPECT_EQ(Get("/api/v1/drives/sda/smart")["samples"][0]["temperature_c"], -40);
+  EXPECT_EQ(Get("/api/v1/drives/sda/smart")["figures"]["temperature_c"][0], -40);
 }
 
 }  // namespace

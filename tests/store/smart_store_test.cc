@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "store/compressed_text.h"
+#include "store/migrations.h"
+#include "store/sqlite_db.h"
 #include "store/store_test_util.h"
 
 namespace dp {
@@ -195,6 +198,134 @@ TEST_F(SmartStoreTest, UnknownDriveIsAClearError) {
   ASSERT_FALSE(id.ok());
   EXPECT_EQ(id.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(id.status().message().find("unknown drive 'wwn-ghost'"), std::string::npos);
+}
+
+// Store::SmartHistorySpread, what the drive page's SMART charts read: the
+// charted figures and each attribute's id, name, value and raw, from
+// attribute_values where a row has it and from the whole attribute list in
+// rows written before it (a version-6 file migrated) or where it does not
+// parse, with the same answer either way.
+SmartSnapshot Charted(int i) {
+  SmartSnapshot s = Ata(static_cast<std::uint64_t>(i));
+  s.temperature_c = 30 + i;
+  return s;
+}
+
+void ExpectCharted(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& h) {
+  ASSERT_EQ(h.size(), 3u);
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const SmartSnapshot& s = h[i].second;
+    EXPECT_EQ(h[i].first, 100 + static_cast<std::int64_t>(i) * 10);
+    EXPECT_EQ(s.temperature_c, 30 + static_cast<int>(i));
+    EXPECT_EQ(s.reallocated_sectors, i);
+    EXPECT_EQ(s.health_passed, true);
+    ASSERT_EQ(s.attributes.size(), 2u);
+    EXPECT_EQ(s.attributes[0].id, 5);
+    EXPECT_EQ(s.attributes[0].name, "Reallocated_Sector_Ct");
+    EXPECT_EQ(s.attributes[0].value, 200);
+    EXPECT_EQ(s.attributes[0].raw, i);
+    EXPECT_EQ(s.attributes[1].id, 194);
+    EXPECT_EQ(s.attributes[1].name, "Temperature_Celsius");
+    EXPECT_EQ(s.attributes[1].value, 116);
+    EXPECT_EQ(s.attributes[1].raw, std::nullopt);
+  }
+}
+
+TEST_F(SmartStoreTest, SpreadReadsTheChartedFieldsAndAttributeValues) {
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());
+  testing::RawDb raw(db_path_);
+  EXPECT_EQ(raw.Text("SELECT attribute_values FROM smart_snapshots ORDER BY at DESC LIMIT 1"),
+            "[5,200,2,194,116,null]");
+  // The values are read from attribute_values: the whole list of a row is
+  // not needed once its attributes' names are known.
+  raw.Exec("UPDATE smart_snapshots SET attributes = '[]' WHERE at > 100");
+  auto h = store_->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ExpectCharted(*h);
+  // What the charts do not show is not read.
+  EXPECT_TRUE((*h)[0].second.model.empty());
+  EXPECT_TRUE((*h)[0].second.self_tests.empty());
+}
+
+TEST_F(SmartStoreTest, SpreadRowsWithoutUsableValuesReadTheWholeList) {
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());
+  testing::RawDb raw(db_path_);
+  raw.Exec("UPDATE smart_snapshots SET attribute_values = NULL WHERE at = 100");
+  raw.Exec("UPDATE smart_snapshots SET attribute_values = '[5, 200]' WHERE at = 110");
+  auto h = store_->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ExpectCharted(*h);
+}
+
+// A version-6 file with snapshots as that version wrote them (the attribute
+// list as text in one row, compressed in another): opening it migrates to
+// the latest version, the old rows read back through their whole lists, a
+// new snapshot gets its attribute_values, and one spread holds all three;
+// the retention pass then fills the old rows' values.
+TEST(SmartMigrationTest, VersionSixSnapshotsChartTheSameAfterMigration) {
+  testing::TempDir dir;
+  const std::string path = dir.Path("diskpulse.db");
+  const std::string list = R"([{"id":5,"name":"Reallocated_Sector_Ct","prefailure":true,)"
+                           R"("raw":RAW,"raw_string":"RAW","thresh":140,"value":200,)"
+                           R"("when_failed":"","worst":200},{"id":194,"name":"Temperature_Celsius",)"
+                           R"j("prefailure":false,"raw_string":"34 (Min/Max 20/45)","value":116,)j"
+                           R"("when_failed":"past"}])";
+  auto with_raw = [&](const std::string& r) {
+    std::string s = list;
+    for (std::size_t p; (p = s.find("RAW")) != std::string::npos;) s.replace(p, 3, r);
+    return s;
+  };
+  {
+    auto db = SqliteDb::Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    const auto& all = SchemaMigrations();
+    ASSERT_GE(all.size(), 7u);
+    ASSERT_EQ(all[5].version, 6);
+    ASSERT_TRUE(ApplyMigrations(**db, {all[0], all[1], all[2], all[3], all[4], all[5]}).ok());
+    ASSERT_EQ(*(*db)->QueryInt("PRAGMA user_version"), 6);
+    ASSERT_TRUE((*db)
+                    ->Exec("INSERT INTO drives (id, name, first_seen, last_seen) "
+                           "VALUES ('wwn-a', 'sda', 1, 1);"
+                           "INSERT INTO smart_snapshots (drive_id, at, protocol, health_passed, "
+                           "temperature_c, reallocated_sectors, attributes) VALUES ('wwn-a', 100, "
+                           "'ATA', 1, 30, 0, '" + with_raw("0") + "')")
+                    .ok());
+    auto st = (*db)->Prepare(
+        "INSERT INTO smart_snapshots (drive_id, at, protocol, health_passed, temperature_c, "
+        "reallocated_sectors, attributes) VALUES ('wwn-a', 110, 'ATA', 1, 31, 1, ?1)");
+    ASSERT_TRUE(st.ok());
+    const std::string z = Deflate(with_raw("1"));
+    ASSERT_FALSE(z.empty());
+    st->BindBlob(1, z);
+    ASSERT_TRUE(st->Run().ok());
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_EQ((*store)->SchemaVersion(), Store::LatestSchemaVersion());
+  ASSERT_TRUE((*store)->InsertSmartSnapshot("wwn-a", 120, Charted(2)).ok());
+  {
+    testing::RawDb raw(path);
+    EXPECT_EQ(raw.Rows("SELECT at, attribute_values IS NULL FROM smart_snapshots ORDER BY at"),
+              "100|1\n110|1\n120|0");
+  }
+  auto h = (*store)->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ExpectCharted(*h);
+
+  // The retention pass gives the old rows their values (nothing is old
+  // enough to go), and the spread reads the same from them.
+  ASSERT_TRUE((*store)->ApplyRetention(RetentionConfig{}, 200).ok());
+  {
+    testing::RawDb raw(path);
+    EXPECT_EQ(raw.Rows("SELECT at, attribute_values FROM smart_snapshots ORDER BY at"),
+              "100|[5,200,0,194,116,null]\n110|[5,200,1,194,116,null]\n"
+              "120|[5,200,2,194,116,null]");
+  }
+  h = (*store)->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ExpectCharted(*h);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // router and static files from webui/) over a seeded store; headless Chromium
 // opens /#drive=ID and the rendered DOM must show the drives, the trend
 // charts with contended points and baseline band, the open alert with its
-// evidence and ack button, the recent runs with their reasons, and the
+// evidence and ack button, the recent runs with their reasons, the
+// temperature history and attribute sparklines from the SMART history, and the
 // re-baseline button with "baseline since <date> (<reason>)".
 // Skipped (with the reason) when Chromium is not installed. With
 // DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -136,14 +138,31 @@ void Seed(Store& store, std::int64_t now) {
   alert.updated_at = now - 7200;
   ASSERT_TRUE(store.InsertAlert(alert).ok());
 
-  SmartSnapshot smart;
-  smart.protocol = "ATA";
-  smart.health_passed = true;
-  smart.temperature_c = 36;
-  smart.power_on_hours = 23811;
-  smart.reallocated_sectors = 0;
-  smart.pending_sectors = 0;
-  ASSERT_TRUE(store.InsertSmartSnapshot(a.id, now, smart).ok());
+  // Two days of SMART every 4 hours (12 readings, the newest at 36 °C) with
+  // two attributes: reallocated sectors rising, the temperature.
+  for (int i = 0; i < 12; ++i) {
+    SmartSnapshot smart;
+    smart.protocol = "ATA";
+    smart.health_passed = true;
+    smart.temperature_c = i == 11 ? 36 : 30 + i % 5;
+    smart.power_on_hours = 23811 - 4 * (11 - i);
+    smart.reallocated_sectors = i / 4;
+    smart.pending_sectors = 0;
+    const int t = *smart.temperature_c;
+    for (auto [id, name, value, raw] :
+         {std::tuple<int, const char*, int, std::uint64_t>{5, "Reallocated_Sector_Ct", 100,
+                                                           *smart.reallocated_sectors},
+          {194, "Temperature_Celsius", 100 - t, static_cast<std::uint64_t>(t)}}) {
+      SmartAttribute attr;
+      attr.id = id;
+      attr.name = name;
+      attr.value = attr.worst = value;
+      attr.thresh = id == 5 ? 10 : 0;
+      attr.raw = raw;
+      smart.attributes.push_back(attr);
+    }
+    ASSERT_TRUE(store.InsertSmartSnapshot(a.id, now - (11 - i) * 4 * 3600, smart).ok());
+  }
 }
 
 TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
@@ -218,6 +237,19 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
   EXPECT_NE(chart.find("<polyline"), std::string::npos);
   EXPECT_NE(dom.find(R"(id="chart-random-p99" data-points="10")"), std::string::npos);
   EXPECT_NE(dom.find(R"(id="chart-seek-access" data-points="10")"), std::string::npos);
+  // SMART over time: the temperature chart draws all 12 readings, and each
+  // attribute row has its sparkline of the 12.
+  std::size_t temp = dom.find(R"(id="chart-temperature" data-points="12")");
+  ASSERT_NE(temp, std::string::npos) << dom;
+  EXPECT_NE(dom.substr(temp, dom.find("</figure>", temp) - temp).find("<polyline"),
+            std::string::npos);
+  for (const char* attr : {R"(data-attr="5")", R"(data-attr="194")"}) {
+    std::size_t row = dom.find(attr);
+    ASSERT_NE(row, std::string::npos) << attr << dom;
+    std::string tr = dom.substr(row, dom.find("</tr>", row) - row);
+    EXPECT_NE(tr.find(R"(class="spark")"), std::string::npos) << tr;
+    EXPECT_NE(tr.find("spark-line"), std::string::npos) << tr;
+  }
   // The alert (in the page's alert list and in the panel) with evidence and ack.
   EXPECT_NE(dom.find("throughput dropped 18%"), std::string::npos);
   EXPECT_NE(dom.find("data-ack=\""), std::string::npos);

@@ -172,6 +172,12 @@ function attributeStatus(a) {
   return { cls: 'ok', text: 'ok', why: 'above its threshold; not flagged by the drive' };
 }
 
+// The SMART history's time axis: its figures and attributes are arrays
+// aligned with it (null where a snapshot does not report one).
+function smartTimes(history) {
+  return history && Array.isArray(history.at) ? history.at : [];
+}
+
 function attributeTable(smart, history) {
   const attrs = smart && Array.isArray(smart.attributes) ? smart.attributes : [];
   if (attrs.length === 0) {
@@ -179,14 +185,17 @@ function attributeTable(smart, history) {
       smart ? 'This drive reports no ATA attributes (NVMe and SCSI drives report a health log instead).'
         : 'No SMART data yet: the drive has not been read (asleep, no smartctl, or not root).');
   }
+  const at = smartTimes(history);
   const byId = {};
-  for (const h of (history && history.attributes) || []) byId[h.id] = h.samples;
+  for (const h of (history && history.attributes) || []) byId[h.id] = h;
   return el('div', { class: 'table-wrap' }, el('table', { id: 'attributes-table' },
     el('thead', {}, el('tr', {}, ['ID', 'Attribute', 'Value', 'Worst', 'Thresh', 'Raw', 'Status', 'History']
       .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : '' }, h)))),
     el('tbody', {}, attrs.map((a) => {
       const st = attributeStatus(a);
-      const samples = (byId[a.id] || []).map((s) => ({ at: s.at, value: typeof s.raw === 'number' && BACKBLAZE[a.id] ? s.raw : s.value }));
+      const h = byId[a.id];
+      const samples = h ? at.map((t, i) => ({ at: t,
+        value: BACKBLAZE[a.id] && typeof h.raw[i] === 'number' ? h.raw[i] : h.value[i] })) : [];
       const context = BACKBLAZE[a.id];
       return el('tr', { dataset: { attr: a.id }, class: context ? 'backblaze' : '' },
         el('td', { class: 'num' }, String(a.id)),
@@ -230,9 +239,11 @@ function selfTests(smart) {
 }
 
 function temperatureCard(history, error) {
-  const samples = history && Array.isArray(history.samples)
-    ? history.samples.filter((s) => typeof s.temperature_c === 'number')
-      .map((s, i) => ({ at: s.at, value: s.temperature_c, run_id: i })) : [];
+  const temps = (history && history.figures && history.figures.temperature_c) || [];
+  const samples = [];
+  smartTimes(history).forEach((at, i) => {
+    if (typeof temps[i] === 'number') samples.push({ at, value: temps[i], run_id: samples.length });
+  });
   let body;
   if (error) body = el('p', { class: 'error chart-empty' }, `Cannot load: ${error.message}`);
   else if (samples.length === 0) body = el('p', { class: 'placeholder chart-empty' }, 'No temperature readings in this range.');

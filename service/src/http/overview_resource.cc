@@ -193,7 +193,7 @@ Response Overview(const ApiContext& ctx) {
   std::vector<Row> rows;
   for (const Drive& d : *drives) {
     names[d.id] = d.name.empty() ? d.id : d.name;
-    auto smart = store.LatestSmart(d.id);
+    auto smart = store.LatestSmartFigures(d.id);
     if (!smart.ok()) return StatusResponse(smart.status());
     auto figure = ReadFigure(ctx, d.id);
     if (!figure.ok()) return StatusResponse(figure.status());

@@ -2,14 +2,17 @@
 // A drive's SMART over time, for the temperature chart and the attribute
 // sparklines: at most about N snapshots (default 400, 2..5000) spread evenly
 // from `since` (default: all) to the newest (Store::SmartHistorySpread), so
-// five years of 4-hourly snapshots answer as fast as a week's:
-//   {"drive_id", "since", "points", "samples": [{"at", "temperature_c",
-//    "power_on_hours", "health_passed", "reallocated_sectors",
-//    "pending_sectors", "offline_uncorrectable", "reported_uncorrectable",
-//    "command_timeouts", "udma_crc_errors", "nvme_percentage_used",
-//    "nvme_media_errors", "nvme_available_spare"}] (null where not reported),
-//    "attributes": [{"id", "name", "samples": [{"at", "value", "worst",
-//    "raw"}]}]} (ATA attributes in the order first seen; oldest first).
+// five years of 4-hourly snapshots answer as fast as a week's. Aligned
+// arrays, one entry per snapshot, oldest first (a chart reads them as they
+// are, and the answer names each field once rather than once a snapshot):
+//   {"drive_id", "since", "points", "at": [unix seconds...],
+//    "figures": {"temperature_c", "power_on_hours", "health_passed",
+//    "reallocated_sectors", "pending_sectors", "offline_uncorrectable",
+//    "reported_uncorrectable", "command_timeouts", "udma_crc_errors",
+//    "nvme_percentage_used", "nvme_media_errors", "nvme_available_spare":
+//    [...]}, "attributes": [{"id", "name", "value": [...], "raw": [...]}]}
+// with null where a snapshot does not report the figure or the attribute
+// (ATA attributes in the order first seen).
 #include <map>
 
 #include "http/api.h"
@@ -24,22 +27,70 @@ nlohmann::json OrNull(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json SampleOf(std::int64_t at, const SmartSnapshot& s) {
-  const NvmeHealth none;
-  const NvmeHealth& n = s.nvme ? *s.nvme : none;
-  return {{"at", at},
-          {"temperature_c", OrNull(s.temperature_c)},
-          {"power_on_hours", OrNull(s.power_on_hours)},
-          {"health_passed", OrNull(s.health_passed)},
-          {"reallocated_sectors", OrNull(s.reallocated_sectors)},
-          {"pending_sectors", OrNull(s.pending_sectors)},
-          {"offline_uncorrectable", OrNull(s.offline_uncorrectable)},
-          {"reported_uncorrectable", OrNull(s.reported_uncorrectable)},
-          {"command_timeouts", OrNull(s.command_timeouts)},
-          {"udma_crc_errors", OrNull(s.udma_crc_errors)},
-          {"nvme_percentage_used", OrNull(n.percentage_used)},
-          {"nvme_media_errors", OrNull(n.media_errors)},
-          {"nvme_available_spare", OrNull(n.available_spare)}};
+// One figure of every snapshot, as a JSON array.
+template <typename F>
+nlohmann::json Column(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& history,
+                      F field) {
+  nlohmann::json out = nlohmann::json::array();
+  out.get_ref<nlohmann::json::array_t&>().reserve(history.size());
+  for (const auto& entry : history) out.push_back(OrNull(field(entry.second)));
+  return out;
+}
+
+nlohmann::json Figures(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& h) {
+  auto nvme = [](const SmartSnapshot& s) { return s.nvme ? *s.nvme : NvmeHealth{}; };
+  return {
+      {"temperature_c", Column(h, [](const SmartSnapshot& s) { return s.temperature_c; })},
+      {"power_on_hours", Column(h, [](const SmartSnapshot& s) { return s.power_on_hours; })},
+      {"health_passed", Column(h, [](const SmartSnapshot& s) { return s.health_passed; })},
+      {"reallocated_sectors",
+       Column(h, [](const SmartSnapshot& s) { return s.reallocated_sectors; })},
+      {"pending_sectors", Column(h, [](const SmartSnapshot& s) { return s.pending_sectors; })},
+      {"offline_uncorrectable",
+       Column(h, [](const SmartSnapshot& s) { return s.offline_uncorrectable; })},
+      {"reported_uncorrectable",
+       Column(h, [](const SmartSnapshot& s) { return s.reported_uncorrectable; })},
+      {"command_timeouts", Column(h, [](const SmartSnapshot& s) { return s.command_timeouts; })},
+      {"udma_crc_errors", Column(h, [](const SmartSnapshot& s) { return s.udma_crc_errors; })},
+      {"nvme_percentage_used",
+       Column(h, [&](const SmartSnapshot& s) { return nvme(s).percentage_used; })},
+      {"nvme_media_errors", Column(h, [&](const SmartSnapshot& s) { return nvme(s).media_errors; })},
+      {"nvme_available_spare",
+       Column(h, [&](const SmartSnapshot& s) { return nvme(s).available_spare; })}};
+}
+
+// Each attribute's value and raw, aligned with the snapshots.
+nlohmann::json Attributes(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& history) {
+  struct Track {
+    std::string name;
+    nlohmann::json value, raw;
+  };
+  const std::size_t n = history.size();
+  std::vector<int> order;
+  std::map<int, Track> by_id;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const SmartAttribute& a : history[i].second.attributes) {
+      auto [it, fresh] = by_id.try_emplace(a.id);
+      Track& t = it->second;
+      if (fresh) {
+        order.push_back(a.id);
+        t.name = a.name;
+        t.value = nlohmann::json::array_t(n, nullptr);
+        t.raw = nlohmann::json::array_t(n, nullptr);
+      }
+      t.value[i] = OrNull(a.value);
+      t.raw[i] = OrNull(a.raw);
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (int id : order) {
+    Track& t = by_id[id];
+    out.push_back({{"id", id},
+                   {"name", std::move(t.name)},
+                   {"value", std::move(t.value)},
+                   {"raw", std::move(t.raw)}});
+  }
+  return out;
 }
 
 Response SmartHistory(const ApiContext& ctx, const Request& request, const PathParams& params) {
@@ -62,30 +113,14 @@ Response SmartHistory(const ApiContext& ctx, const Request& request, const PathP
   auto history = ctx.store->SmartHistorySpread(drive->id, since, points);
   if (!history.ok()) return StatusResponse(history.status());
 
-  nlohmann::json samples = nlohmann::json::array();
-  std::vector<int> order;
-  std::map<int, nlohmann::json> by_id;
-  for (const auto& [at, snapshot] : *history) {
-    samples.push_back(SampleOf(at, snapshot));
-    for (const SmartAttribute& a : snapshot.attributes) {
-      auto [it, fresh] = by_id.try_emplace(a.id);
-      if (fresh) {
-        order.push_back(a.id);
-        it->second = {{"id", a.id}, {"name", a.name}, {"samples", nlohmann::json::array()}};
-      }
-      it->second["samples"].push_back({{"at", at},
-                                       {"value", OrNull(a.value)},
-                                       {"worst", OrNull(a.worst)},
-                                       {"raw", OrNull(a.raw)}});
-    }
-  }
-  nlohmann::json attributes = nlohmann::json::array();
-  for (int id : order) attributes.push_back(std::move(by_id[id]));
+  nlohmann::json at = nlohmann::json::array();
+  for (const auto& entry : *history) at.push_back(entry.first);
   return JsonResponse({{"drive_id", drive->id},
                        {"since", since},
                        {"points", points},
-                       {"samples", std::move(samples)},
-                       {"attributes", std::move(attributes)}});
+                       {"at", std::move(at)},
+                       {"figures", Figures(*history)},
+                       {"attributes", Attributes(*history)}});
 }
 
 }  // namespace

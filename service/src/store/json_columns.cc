@@ -84,6 +84,38 @@ std::vector<SmartAttribute> SmartAttributesFromJson(const std::string& text) {
   return out;
 }
 
+std::string SmartAttributeValuesToJson(const std::vector<SmartAttribute>& attributes) {
+  json arr = json::array();
+  auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  for (const SmartAttribute& a : attributes) {
+    arr.push_back(a.id);
+    arr.push_back(opt(a.value));
+    arr.push_back(opt(a.raw));
+  }
+  return arr.dump();
+}
+
+std::optional<std::vector<SmartAttribute>> SmartAttributeValuesFromJson(const std::string& text) {
+  const json j = json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+  if (!j.is_array() || j.size() % 3 != 0) return std::nullopt;
+  std::vector<SmartAttribute> out;
+  out.reserve(j.size() / 3);
+  for (std::size_t i = 0; i < j.size(); i += 3) {
+    const json& id = j[i];
+    const json& value = j[i + 1];
+    const json& raw = j[i + 2];
+    if (!id.is_number_integer() || !(value.is_null() || value.is_number_integer()) ||
+        !(raw.is_null() || raw.is_number_unsigned()))
+      return std::nullopt;
+    SmartAttribute a;
+    a.id = id.get<int>();
+    if (!value.is_null()) a.value = value.get<int>();
+    if (!raw.is_null()) a.raw = raw.get<std::uint64_t>();
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 std::string SmartSelfTestsToJson(const std::vector<SmartSelfTest>& tests) {
   json arr = json::array();
   for (const SmartSelfTest& t : tests) {

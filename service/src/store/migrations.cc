@@ -287,6 +287,15 @@ CREATE INDEX measurements_history ON measurements (drive_id, test, metric, at, i
 CREATE INDEX runs_by_drive_test ON runs (drive_id, test, started_at);
 )sql";
 
+// Version 7: a chart of a drive's attributes over time reads, for each
+// snapshot, only the attributes' ids, values and raw values:
+// attribute_values holds those as a short JSON array [id, value, raw, ...]
+// beside the whole (compressed) list. NULL in rows written before: their
+// readers fall back to the whole list.
+const char* const kSchemaV7 = R"sql(
+ALTER TABLE smart_snapshots ADD COLUMN attribute_values TEXT;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -297,6 +306,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {4, "compressed SMART output, retention", kSchemaV4},
       {5, "unwritten points, jobs", kSchemaV5},
       {6, "covering history index, runs by drive and test", kSchemaV6},
+      {7, "SMART attribute values for charts", kSchemaV7},
   };
   return kMigrations;
 }

@@ -1,15 +1,19 @@
 // Store: retention. Old detail (histograms, smartctl's raw output, the
 // secondary figures of old runs, SMART snapshots between the ones worth
-// keeping) goes; the figures history and detection need stay. Works in
+// keeping) goes; the figures history and detection need stay; rows an older
+// version wrote are brought up to date (compressed, attribute values). Works in
 // batches, each its own transaction under mu_, so the scheduler and the web
 // page wait at most one batch.
 #include <sys/stat.h>
 
 #include <array>
+#include <utility>
+#include <vector>
 #include <string_view>
 
 #include "base/log.h"
 #include "store/compressed_text.h"
+#include "store/json_columns.h"
 #include "store/sqlite_db.h"
 #include "store/store.h"
 
@@ -55,6 +59,36 @@ Result<int> DropRawOutputs(SqliteDb& db, std::int64_t at) {
   st.Bind(1, at);
   DP_RETURN_IF_ERROR(st.Run());
   return db.Changes();
+}
+
+// Gives up to `batch` snapshots that an older diskpulse stored without
+// attribute_values (schema version 7) theirs, from the whole attribute list,
+// inside the caller's transaction; returns how many. A list that does not
+// read gets "[]", as the whole list then reads back empty too.
+Result<int> FillAttributeValues(SqliteDb& db, int batch) {
+  std::vector<std::pair<std::int64_t, std::string>> rows;
+  {
+    DP_ASSIGN_OR_RETURN(Statement st,
+                        db.Prepare("SELECT id, attributes FROM smart_snapshots "
+                                   "WHERE attribute_values IS NULL LIMIT ?1"));
+    st.Bind(1, batch);
+    DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
+      std::string list;
+      if (!row.IsBlob(1)) {
+        list = row.Text(1);
+      } else if (auto text = Inflate(row.Blob(1)); text.ok()) {
+        list = std::move(*text);
+      }
+      rows.emplace_back(row.Int(0), SmartAttributeValuesToJson(SmartAttributesFromJson(list)));
+    }));
+  }
+  for (const auto& [id, values] : rows) {
+    DP_ASSIGN_OR_RETURN(Statement up, db.Prepare("UPDATE smart_snapshots SET "
+                                                 "attribute_values = ?1 WHERE id = ?2"));
+    up.Bind(1, values).Bind(2, id);
+    DP_RETURN_IF_ERROR(up.Run());
+  }
+  return static_cast<int>(rows.size());
 }
 
 }  // namespace
@@ -219,6 +253,17 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
       rep.raw_outputs_compressed += n;
       if (n == 0) break;
     }
+  }
+
+  // Snapshots an older diskpulse stored without their attribute values
+  // alone: the SMART charts read those rows' whole lists until then.
+  while (true) {
+    std::lock_guard lock(mu_);
+    Transaction tx(*db_);
+    DP_RETURN_IF_ERROR(tx.status());
+    DP_ASSIGN_OR_RETURN(int n, FillAttributeValues(*db_, 200));
+    DP_RETURN_IF_ERROR(tx.Commit());
+    if (n == 0) break;
   }
 
   // Successful SMART reads: the snapshot is the record; the run row only

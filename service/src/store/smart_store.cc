@@ -1,7 +1,10 @@
 // Store: SMART snapshots. The attribute and self-test lists and smartctl's
 // output are stored zlib-compressed (compressed_text.h); an output equal to
 // the drive's previous one is not stored again: raw_from names the snapshot
-// that holds those bytes.
+// that holds those bytes. The attributes' ids, values and raw values are
+// also kept apart, uncompressed (attribute_values), for charts over time.
+#include <map>
+
 #include "store/compressed_text.h"
 #include "store/json_columns.h"
 #include "store/sqlite_db.h"
@@ -9,16 +12,6 @@
 
 namespace dp {
 namespace {
-
-const char* const kSmartColumns =
-    "at, protocol, model, serial, wwn, firmware, capacity_bytes, rotation_rpm, health_passed, "
-    "temperature_c, power_on_hours, power_cycles, reallocated_sectors, pending_sectors, "
-    "offline_uncorrectable, reported_uncorrectable, command_timeouts, udma_crc_errors, nvme, "
-    "nvme_critical_warning, nvme_media_errors, nvme_percentage_used, nvme_available_spare, "
-    "nvme_available_spare_threshold, nvme_unsafe_shutdowns, nvme_num_err_log_entries, "
-    "smartctl_exit_status, attributes, self_tests, messages, device_path, device_type, "
-    "short_test_minutes, extended_test_minutes, self_test_running, self_test_remaining_percent, "
-    "parse_warnings";
 
 std::optional<int> OptInt32(const Statement& st, int col) {
   if (auto v = st.OptInt(col)) return static_cast<int>(*v);
@@ -33,6 +26,48 @@ std::string TextColumn(const Statement& st, int col) {
   return text.ok() ? *text : std::string();
 }
 
+// The figures charted over time (kFigureCount columns, read from `col` on
+// by ReadFigures); kSmartColumns holds them too, in the same order.
+const char* const kFigureColumns =
+    "health_passed, temperature_c, power_on_hours, power_cycles, reallocated_sectors, "
+    "pending_sectors, offline_uncorrectable, reported_uncorrectable, command_timeouts, "
+    "udma_crc_errors, nvme, nvme_critical_warning, nvme_media_errors, nvme_percentage_used, "
+    "nvme_available_spare, nvme_available_spare_threshold, nvme_unsafe_shutdowns, "
+    "nvme_num_err_log_entries";
+constexpr int kFigureCount = 18;
+
+void ReadFigures(const Statement& st, int col, SmartSnapshot& s) {
+  if (auto v = st.OptInt(col)) s.health_passed = *v != 0;
+  s.temperature_c = OptInt32(st, col + 1);
+  s.power_on_hours = st.OptUInt(col + 2);
+  s.power_cycles = st.OptUInt(col + 3);
+  s.reallocated_sectors = st.OptUInt(col + 4);
+  s.pending_sectors = st.OptUInt(col + 5);
+  s.offline_uncorrectable = st.OptUInt(col + 6);
+  s.reported_uncorrectable = st.OptUInt(col + 7);
+  s.command_timeouts = st.OptUInt(col + 8);
+  s.udma_crc_errors = st.OptUInt(col + 9);
+  if (st.Int(col + 10) != 0) {
+    NvmeHealth n;
+    n.critical_warning = st.OptUInt(col + 11);
+    n.media_errors = st.OptUInt(col + 12);
+    n.percentage_used = OptInt32(st, col + 13);
+    n.available_spare = OptInt32(st, col + 14);
+    n.available_spare_threshold = OptInt32(st, col + 15);
+    n.unsafe_shutdowns = st.OptUInt(col + 16);
+    n.num_err_log_entries = st.OptUInt(col + 17);
+    s.nvme = n;
+  }
+}
+
+// Every column of a snapshot but raw_json and raw_from.
+const std::string kSmartColumns =
+    std::string("at, protocol, model, serial, wwn, firmware, capacity_bytes, rotation_rpm, ") +
+    kFigureColumns +
+    ", smartctl_exit_status, attributes, self_tests, messages, device_path, device_type, "
+    "short_test_minutes, extended_test_minutes, self_test_running, self_test_remaining_percent, "
+    "parse_warnings";
+
 // Reads kSmartColumns (column 0 is `at`; raw_json, if selected after them, is
 // read by the caller).
 SmartSnapshot ReadSnapshot(const Statement& st) {
@@ -44,27 +79,7 @@ SmartSnapshot ReadSnapshot(const Statement& st) {
   s.firmware = st.Text(5);
   s.capacity_bytes = st.OptUInt(6);
   s.rotation_rpm = OptInt32(st, 7);
-  if (auto v = st.OptInt(8)) s.health_passed = *v != 0;
-  s.temperature_c = OptInt32(st, 9);
-  s.power_on_hours = st.OptUInt(10);
-  s.power_cycles = st.OptUInt(11);
-  s.reallocated_sectors = st.OptUInt(12);
-  s.pending_sectors = st.OptUInt(13);
-  s.offline_uncorrectable = st.OptUInt(14);
-  s.reported_uncorrectable = st.OptUInt(15);
-  s.command_timeouts = st.OptUInt(16);
-  s.udma_crc_errors = st.OptUInt(17);
-  if (st.Int(18) != 0) {
-    NvmeHealth n;
-    n.critical_warning = st.OptUInt(19);
-    n.media_errors = st.OptUInt(20);
-    n.percentage_used = OptInt32(st, 21);
-    n.available_spare = OptInt32(st, 22);
-    n.available_spare_threshold = OptInt32(st, 23);
-    n.unsafe_shutdowns = st.OptUInt(24);
-    n.num_err_log_entries = st.OptUInt(25);
-    s.nvme = n;
-  }
+  ReadFigures(st, 8, s);
   s.smartctl_exit_status = OptInt32(st, 26);
   s.attributes = SmartAttributesFromJson(TextColumn(st, 27));
   s.self_tests = SmartSelfTestsFromJson(TextColumn(st, 28));
@@ -93,6 +108,7 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
   const auto attributes = stored(SmartAttributesToJson(s.attributes));
   const auto self_tests = stored(SmartSelfTestsToJson(s.self_tests));
   const auto raw = stored(s.raw_json);
+  const std::string attribute_values = SmartAttributeValuesToJson(s.attributes);
 
   std::lock_guard lock(mu_);
   Transaction tx(*db_);
@@ -113,9 +129,10 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare(std::string("INSERT INTO smart_snapshots (drive_id, ") + kSmartColumns +
-                   ", raw_json, raw_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                   "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, "
-                   "?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40)"));
+                   ", raw_json, raw_from, attribute_values) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                   "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
+                   "?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, ?37, ?38, "
+                   "?39, ?40, ?41)"));
   const NvmeHealth none;
   const NvmeHealth& n = s.nvme ? *s.nvme : none;
   st.Bind(1, drive_id)
@@ -154,7 +171,8 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       .Bind(36, s.self_test_running)
       .Bind(37, s.self_test_remaining_percent)
       .Bind(38, StringsToJson(s.parse_warnings))
-      .Bind(40, raw_from);
+      .Bind(40, raw_from)
+      .Bind(41, attribute_values);
   auto bind_stored = [&st](int i, const std::pair<std::string, bool>& v) {
     if (v.second) st.BindBlob(i, v.first);
     else st.Bind(i, v.first);
@@ -193,6 +211,20 @@ Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive
   });
 }
 
+Result<std::optional<SmartSnapshot>> Store::LatestSmartFigures(const std::string& drive_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare(std::string("SELECT at, ") + kFigureColumns +
+                                   " FROM smart_snapshots WHERE drive_id = ?1 "
+                                   "ORDER BY at DESC, id DESC LIMIT 1"));
+  st.Bind(1, drive_id);
+  return st.OptionalRow<SmartSnapshot>([](const Statement& row) {
+    SmartSnapshot s;
+    ReadFigures(row, 1, s);
+    return s;
+  });
+}
+
 Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
     const std::string& drive_id, std::int64_t since, int limit) {
   std::lock_guard lock(mu_);
@@ -226,15 +258,42 @@ Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistoryS
   // One slice per snapshot when they fit; otherwise the newest of each slice
   // (the id order is the insertion order, which is time order).
   const std::int64_t width = count <= slices ? 0 : (hi - lo) / slices + 1;
+  // Only what a chart of the drive's SMART shows: not the self-test log,
+  // messages or identity, and of the attributes their values (the whole
+  // list is inflated and parsed only for the names, once per attribute, and
+  // for rows written before attribute_values).
   DP_ASSIGN_OR_RETURN(
       Statement st,
-      db_->Prepare(std::string("SELECT ") + kSmartColumns +
-                   " FROM smart_snapshots WHERE id IN (SELECT max(id) FROM smart_snapshots "
+      db_->Prepare(std::string("SELECT at, ") + kFigureColumns +
+                   ", attributes, attribute_values "
+                   "FROM smart_snapshots WHERE id IN (SELECT max(id) FROM smart_snapshots "
                    "WHERE drive_id = ?1 AND at >= ?2 GROUP BY CASE WHEN ?4 = 0 THEN id "
                    "ELSE (at - ?3) / ?4 END) ORDER BY at, id"));
   st.Bind(1, drive_id).Bind(2, since).Bind(3, lo).Bind(4, width);
-  DP_RETURN_IF_ERROR(st.ForEachRow(
-      [&](const Statement& row) { out.emplace_back(row.Int(0), ReadSnapshot(row)); }));
+  std::map<int, std::string> names;  // each attribute's name, as first seen
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
+    SmartSnapshot s;
+    ReadFigures(row, 1, s);
+    constexpr int kAttributes = 1 + kFigureCount, kValues = kAttributes + 1;
+    std::optional<std::vector<SmartAttribute>> values;
+    if (!row.IsNull(kValues)) values = SmartAttributeValuesFromJson(row.Text(kValues));
+    bool unnamed = !values;
+    if (values)
+      for (const SmartAttribute& a : *values) unnamed = unnamed || !names.count(a.id);
+    if (unnamed) {
+      std::vector<SmartAttribute> whole = SmartAttributesFromJson(TextColumn(row, kAttributes));
+      for (const SmartAttribute& a : whole) names.try_emplace(a.id, a.name);
+      if (values) {
+        for (const SmartAttribute& a : *values) names.try_emplace(a.id);  // asked once
+      } else {
+        values = std::move(whole);
+      }
+    }
+    for (SmartAttribute& a : *values)
+      if (a.name.empty()) a.name = names[a.id];
+    s.attributes = std::move(*values);
+    out.emplace_back(row.Int(0), std::move(s));
+  }));
   return out;
 }
 

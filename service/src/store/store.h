@@ -169,6 +169,10 @@ class Store {
   Result<std::int64_t> InsertSmartSnapshot(const std::string& drive_id, std::int64_t at,
                                            const SmartSnapshot& snapshot);
   Result<std::optional<SmartSnapshot>> LatestSmart(const std::string& drive_id);
+  // The newest snapshot's figures alone (health verdict, temperature,
+  // power-on hours and cycles, error counters, NVMe health), for summaries
+  // that show no lists: attributes, self-tests and the rest are left empty.
+  Result<std::optional<SmartSnapshot>> LatestSmartFigures(const std::string& drive_id);
   // Snapshots with at >= since, newest first, at most limit (<= 0: all);
   // raw_json is left empty here (use LatestSmart for the whole output).
   Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> SmartHistory(
@@ -176,7 +180,9 @@ class Store {
   // Snapshots with at >= since spread over time, oldest first: at most about
   // max_points, the newest of each of max_points equal time slices (so the
   // newest snapshot is always there and years of 4-hourly snapshots cost a
-  // chart's worth of rows). raw_json is left empty.
+  // chart's worth of rows). Only the charted fields are read: the health
+  // verdict, temperature, power-on hours, the error counters, the NVMe
+  // used/media errors/spare and the attributes; the rest is left empty.
   Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> SmartHistorySpread(
       const std::string& drive_id, std::int64_t since, int max_points);
 
