@@ -135,6 +135,23 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   Eval("sessionStorage.setItem('diskpulse.api_token', 'demo-token'); true");
   Wait("document.body.dataset.loaded === 'yes'");
   Shot("overview");
+  // The first load asks for its modules and its first two API answers from
+  // the page's head, all at once: every module it ran is preloaded, and each
+  // of those requests went out once (the preloads were used, not fetched
+  // again by the scripts).
+  json first = Eval(R"((() => {
+      const paths = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+      const count = (p) => paths.filter((q) => q === p).length;
+      const preloaded = [...document.querySelectorAll('link[rel=modulepreload], link[rel=preload]')]
+        .map((l) => new URL(l.href).pathname);
+      return { modules: paths.filter((p) => p.endsWith('.js') && p !== '/js/main.js')
+                 .filter((p) => !preloaded.includes(p)),
+               overview: count('/api/v1/overview'), health: count('/api/v1/health'),
+               preloaded: preloaded.length }; })())");
+  EXPECT_EQ(first["modules"], json::array()) << first.dump();
+  EXPECT_EQ(first["overview"], 1) << first.dump();
+  EXPECT_EQ(first["health"], 1) << first.dump();
+  EXPECT_GE(first["preloaded"].get<int>(), 9) << first.dump();
 
   // Overview: eight drives, the three with something to find not healthy,
   // worst first, each with a reason on hover.
