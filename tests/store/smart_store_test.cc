@@ -248,6 +248,40 @@ TEST_F(SmartStoreTest, SpreadReadsTheChartedFieldsAndAttributeValues) {
   EXPECT_TRUE((*h)[0].second.self_tests.empty());
 }
 
+// Twenty attributes: attribute_values is long enough to be stored
+// compressed, and reads back the same.
+TEST_F(SmartStoreTest, SpreadReadsCompressedAttributeValues) {
+  for (int i = 0; i < 2; ++i) {
+    SmartSnapshot s;
+    for (int id = 1; id <= 20; ++id) {
+      SmartAttribute a;
+      a.id = id;
+      a.name = "Attribute_" + std::to_string(id);
+      a.value = 100 - id;
+      a.raw = static_cast<std::uint64_t>(1000000007) * id + i;
+      s.attributes.push_back(a);
+    }
+    ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i, s).ok());
+  }
+  testing::RawDb raw(db_path_);
+  EXPECT_EQ(raw.Rows("SELECT typeof(attribute_values) FROM smart_snapshots"), "blob\nblob");
+  raw.Exec("UPDATE smart_snapshots SET attributes = '[]' WHERE at = 101");
+  auto h = store_->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ASSERT_EQ(h->size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& attrs = (*h)[i].second.attributes;
+    ASSERT_EQ(attrs.size(), 20u) << i;
+    for (int id = 1; id <= 20; ++id) {
+      const SmartAttribute& a = attrs[static_cast<std::size_t>(id - 1)];
+      EXPECT_EQ(a.id, id);
+      EXPECT_EQ(a.name, "Attribute_" + std::to_string(id));
+      EXPECT_EQ(a.value, 100 - id);
+      EXPECT_EQ(a.raw, static_cast<std::uint64_t>(1000000007) * id + i);
+    }
+  }
+}
+
 TEST_F(SmartStoreTest, SpreadRowsWithoutUsableValuesReadTheWholeList) {
   for (int i = 0; i < 3; ++i)
     ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());

@@ -21,8 +21,8 @@ std::vector<SmartAttribute> SmartAttributesFromJson(const std::string& text);
 
 // smart_snapshots.attribute_values: each attribute's id, value and raw as one
 // flat array [id, value, raw, id, value, raw, ...] (null where not reported),
-// what a chart of the attributes over time reads; a tenth of the whole list's
-// text. FromJson gives the attributes with only those three fields set, or
+// what a chart of the attributes over time reads; under a tenth of the
+// whole list's text. FromJson gives the attributes with only those three fields set, or
 // nullopt when the text is not such an array (read the whole list instead).
 std::string SmartAttributeValuesToJson(const std::vector<SmartAttribute>& attributes);
 std::optional<std::vector<SmartAttribute>> SmartAttributeValuesFromJson(const std::string& text);

@@ -290,7 +290,7 @@ CREATE INDEX runs_by_drive_test ON runs (drive_id, test, started_at);
 // Version 7: a chart of a drive's attributes over time reads, for each
 // snapshot, only the attributes' ids, values and raw values:
 // attribute_values holds those as a short JSON array [id, value, raw, ...]
-// beside the whole (compressed) list. NULL in rows written before: their
+// (compressed like the lists) beside the whole list. NULL in rows written before: their
 // readers fall back to the whole list.
 const char* const kSchemaV7 = R"sql(
 ALTER TABLE smart_snapshots ADD COLUMN attribute_values TEXT;

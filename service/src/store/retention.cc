@@ -62,10 +62,11 @@ Result<int> DropRawOutputs(SqliteDb& db, std::int64_t at) {
 }
 
 // Gives up to `batch` snapshots that an older diskpulse stored without
-// attribute_values (schema version 7) theirs, from the whole attribute list,
-// inside the caller's transaction; returns how many. A list that does not
-// read gets "[]", as the whole list then reads back empty too.
-Result<int> FillAttributeValues(SqliteDb& db, int batch) {
+// attribute_values (schema version 7) theirs, from the whole attribute list
+// (compressed as InsertSmartSnapshot does when `compress`), inside the
+// caller's transaction; returns how many. A list that does not read gets
+// "[]", as the whole list then reads back empty too.
+Result<int> FillAttributeValues(SqliteDb& db, int batch, bool compress) {
   std::vector<std::pair<std::int64_t, std::string>> rows;
   {
     DP_ASSIGN_OR_RETURN(Statement st,
@@ -85,7 +86,10 @@ Result<int> FillAttributeValues(SqliteDb& db, int batch) {
   for (const auto& [id, values] : rows) {
     DP_ASSIGN_OR_RETURN(Statement up, db.Prepare("UPDATE smart_snapshots SET "
                                                  "attribute_values = ?1 WHERE id = ?2"));
-    up.Bind(1, values).Bind(2, id);
+    std::string z = compress && values.size() >= kCompressMinBytes ? Deflate(values) : "";
+    if (z.empty()) up.Bind(1, values);
+    else up.BindBlob(1, z);
+    up.Bind(2, id);
     DP_RETURN_IF_ERROR(up.Run());
   }
   return static_cast<int>(rows.size());
@@ -261,7 +265,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
     std::lock_guard lock(mu_);
     Transaction tx(*db_);
     DP_RETURN_IF_ERROR(tx.status());
-    DP_ASSIGN_OR_RETURN(int n, FillAttributeValues(*db_, 200));
+    DP_ASSIGN_OR_RETURN(int n, FillAttributeValues(*db_, 200, options_.compress));
     DP_RETURN_IF_ERROR(tx.Commit());
     if (n == 0) break;
   }

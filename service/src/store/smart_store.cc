@@ -2,7 +2,7 @@
 // output are stored zlib-compressed (compressed_text.h); an output equal to
 // the drive's previous one is not stored again: raw_from names the snapshot
 // that holds those bytes. The attributes' ids, values and raw values are
-// also kept apart, uncompressed (attribute_values), for charts over time.
+// also kept apart (attribute_values, compressed alike), for charts over time.
 #include <map>
 
 #include "store/compressed_text.h"
@@ -108,7 +108,7 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
   const auto attributes = stored(SmartAttributesToJson(s.attributes));
   const auto self_tests = stored(SmartSelfTestsToJson(s.self_tests));
   const auto raw = stored(s.raw_json);
-  const std::string attribute_values = SmartAttributeValuesToJson(s.attributes);
+  const auto attribute_values = stored(SmartAttributeValuesToJson(s.attributes));
 
   std::lock_guard lock(mu_);
   Transaction tx(*db_);
@@ -171,14 +171,14 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
       .Bind(36, s.self_test_running)
       .Bind(37, s.self_test_remaining_percent)
       .Bind(38, StringsToJson(s.parse_warnings))
-      .Bind(40, raw_from)
-      .Bind(41, attribute_values);
+      .Bind(40, raw_from);
   auto bind_stored = [&st](int i, const std::pair<std::string, bool>& v) {
     if (v.second) st.BindBlob(i, v.first);
     else st.Bind(i, v.first);
   };
   bind_stored(29, attributes);
   bind_stored(30, self_tests);
+  bind_stored(41, attribute_values);
   if (s.raw_json.empty() || raw_from) st.BindNull(39);
   else bind_stored(39, raw);
   Status run = st.Run();
@@ -276,7 +276,7 @@ Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistoryS
     ReadFigures(row, 1, s);
     constexpr int kAttributes = 1 + kFigureCount, kValues = kAttributes + 1;
     std::optional<std::vector<SmartAttribute>> values;
-    if (!row.IsNull(kValues)) values = SmartAttributeValuesFromJson(row.Text(kValues));
+    if (!row.IsNull(kValues)) values = SmartAttributeValuesFromJson(TextColumn(row, kValues));
     bool unnamed = !values;
     if (values)
       for (const SmartAttribute& a : *values) unnamed = unnamed || !names.count(a.id);
