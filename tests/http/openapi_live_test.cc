@@ -136,6 +136,10 @@ TEST_F(OpenApiLiveTest, EveryRouteAnswersAsDocumented) {
   Expect(400, "GET", "/api/v1/drives/bench-a/smart?points=1");
   Expect(400, "GET", "/api/v1/drives/bench-a/smart?since=yesterday");
   Expect(404, "GET", "/api/v1/drives/no-such-drive/smart");
+  json zfs = Expect(200, "GET", "/api/v1/drives/bench-a/zfs");
+  EXPECT_EQ(zfs["samples"], json::array());  // a file target is no ZFS member
+  Expect(400, "GET", "/api/v1/drives/bench-a/zfs?limit=0");
+  Expect(404, "GET", "/api/v1/drives/no-such-drive/zfs");
 
   Expect(401, "POST", "/api/v1/drives/bench-a/rebaseline", "", /*token=*/false);
   json mark = Expect(201, "POST", "/api/v1/drives/bench-a/rebaseline",

@@ -48,7 +48,7 @@ TEST(ZpoolStatusParserTest, EveryFixtureParsesOrGivesAClearError) {
     }
     ++n;
   }
-  EXPECT_EQ(n, 27);
+  EXPECT_EQ(n, 30);
 }
 
 TEST(ZpoolStatusParserTest, IllumosResilverSeenFromTheRowNotTheScrubLine) {
@@ -412,6 +412,72 @@ TEST(ZpoolStatusParserTest, VdevTypes) {
   EXPECT_EQ(VdevTypeFromName("spare-2"), "spare");
   EXPECT_EQ(VdevTypeFromName("draidic"), "disk");
   EXPECT_EQ(VdevTypeFromName("sda"), "disk");
+}
+
+// `zpool status -s`: the SLOW column of leaves; "-" on interior vdevs
+// (OpenZFS 2.x) or a number on every row (older), and the notes after it.
+TEST(ZpoolStatusParserTest, SlowColumnOfLeaves) {
+  auto pools = Parse("openzfs-test-raidz1-slow-ios-s.txt");
+  ASSERT_EQ(pools.size(), 1u);
+  ASSERT_EQ(pools[0].vdevs.size(), 1u);
+  const Vdev& v = pools[0].vdevs[0];
+  EXPECT_EQ(v.type, "raidz1");
+  ASSERT_EQ(v.members.size(), 4u);
+  EXPECT_EQ(v.members[0].slow_ios, 113u);
+  EXPECT_EQ(v.members[2].slow_ios, 96u);
+  EXPECT_EQ(v.members[2].checksum_errors, 0u);
+  EXPECT_EQ(v.members[2].note, "");
+
+  auto bsd = Parse("freebsd-three-pools-slow-column-s.txt");
+  ASSERT_EQ(bsd.size(), 3u);
+  const PoolMember* da3 = Member(bsd[2], "da3");
+  ASSERT_TRUE(da3);
+  EXPECT_EQ(da3->slow_ios, 0u);
+  EXPECT_EQ(da3->note, "");
+
+  auto linux = Parse("linux-mirrors-special-slow-column-it.txt");
+  ASSERT_EQ(linux.size(), 1u);
+  const PoolMember* ssd =
+      Member(linux[0], "/dev/disk/by-id/ata-Samsung_SSD_870_EVO_1TB_000000000000001-part1");
+  ASSERT_TRUE(ssd);
+  EXPECT_EQ(ssd->slow_ios, 0u);
+  EXPECT_EQ(ssd->note.rfind("(uninitialized)", 0), 0u) << ssd->note;
+}
+
+// Without the SLOW header a number after CKSUM stays part of the note.
+TEST(ZpoolStatusParserTest, NoSlowWithoutItsHeader) {
+  std::string text = ReadFile(FixturePath("zpool/openzfs-test-raidz1-slow-ios-s.txt"));
+  text.replace(text.find("  SLOW"), 6, "");
+  auto r = ParseZpoolStatus(text);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const PoolMember& m = (*r)[0].vdevs[0].members[0];
+  EXPECT_FALSE(m.slow_ios);
+  EXPECT_EQ(m.note, "113");
+}
+
+// `zpool status -j -s` carries "slow_ios" on leaves (a string without
+// --json-int); the shape is that of the JSON fixtures, cut to one vdev.
+TEST(ZpoolStatusParserTest, SlowIosFromJson) {
+  std::string text = R"({"output_version": {"command": "zpool status", "vers_major": 0, "vers_minor": 1},
+    "pools": {"tank": {"name": "tank", "state": "ONLINE",
+      "vdevs": {"tank": {"name": "tank", "vdev_type": "root", "state": "ONLINE",
+        "read_errors": "0", "write_errors": "0", "checksum_errors": "0",
+        "vdevs": {"raidz1-0": {"name": "raidz1-0", "vdev_type": "raidz", "state": "ONLINE",
+          "read_errors": "0", "write_errors": "0", "checksum_errors": "0",
+          "vdevs": {
+            "sda": {"name": "sda", "vdev_type": "disk", "path": "/dev/sda1", "state": "ONLINE",
+                    "read_errors": "0", "write_errors": "0", "checksum_errors": "0", "slow_ios": "7"},
+            "sdb": {"name": "sdb", "vdev_type": "disk", "path": "/dev/sdb1", "state": "ONLINE",
+                    "read_errors": "0", "write_errors": "0", "checksum_errors": "0"}}}}}},
+      "error_count": "0"}}})";
+  auto r = ParseZpoolStatusJson(text);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  const PoolMember* sda = Member((*r)[0], "/dev/sda1");
+  const PoolMember* sdb = Member((*r)[0], "/dev/sdb1");
+  ASSERT_TRUE(sda && sdb);
+  EXPECT_EQ(sda->slow_ios, 7u);
+  EXPECT_FALSE(sdb->slow_ios);
 }
 
 }  // namespace

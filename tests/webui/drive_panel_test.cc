@@ -163,6 +163,26 @@ void Seed(Store& store, std::int64_t now) {
     }
     ASSERT_TRUE(store.InsertSmartSnapshot(a.id, now - (11 - i) * 4 * 3600, smart).ok());
   }
+
+  // ZFS's own view: sda far above its raidz1 siblings (one of them unmapped).
+  std::vector<ZfsLatencySample> zfs;
+  const std::vector<std::tuple<std::string, std::string, double>> members = {
+      {"/dev/sda1", a.id, 0.040}, {"/dev/sdb1", b.id, 0.0080}, {"/dev/sdc1", "", 0.0084}};
+  for (std::int64_t at : {now - 7200, now - 3600}) {
+    for (const auto& [member, drive, wait] : members) {
+      ZfsLatencySample z;
+      z.at = at;
+      z.pool = "tank";
+      z.vdev = "raidz1-0";
+      z.member = member;
+      z.drive_id = drive;
+      z.read_ops = 20;
+      z.disk_wait_read = wait;
+      z.slow_ios = 3;
+      zfs.push_back(z);
+    }
+  }
+  ASSERT_TRUE(store.AddZfsLatencySamples(zfs).ok());
 }
 
 TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
@@ -266,6 +286,10 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
       << since_text;
   // Recent runs with outcome and reason.
   EXPECT_NE(dom.find(R"(id="runs-table")"), std::string::npos);
+  // ZFS's own view beside the siblings (zfs_view.js).
+  EXPECT_NE(dom.find(R"(id="zfs-samples")"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("tank / raidz1-0 / /dev/sda1: disk wait 40.0 ms, 4.9"), std::string::npos);
+  EXPECT_NE(dom.find("median 8.20 ms; SLOW 3"), std::string::npos);
   EXPECT_NE(dom.find("scrub: pool tank is scrubbing"), std::string::npos);
 }
 

@@ -11,6 +11,7 @@ import { lineChart, sparkline } from './chart.js';
 import { el } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { TESTS, runsTable, startRun } from './schedule_view.js';
+import { renderZfsSection } from './zfs_view.js';
 
 // What the page charts: one chart per (test, metric); every series of the
 // answer (zones, strokes, queue depths) is a line of its own.
@@ -330,6 +331,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     nvmeLog(d.smart),
     el('h3', {}, 'Self-test log'),
     selfTests(d.smart),
+    el('div', { id: 'drive-zfs', hidden: true }),
     el('h3', {}, 'Alerts'),
     el('div', { id: 'drive-alerts' }),
     el('h3', {}, 'Recent runs'),
@@ -341,6 +343,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     box.replaceChildren(...lastRun.childNodes);
     if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
   }
+  renderZfsSection(container.querySelector('#drive-zfs'), d.id);
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));

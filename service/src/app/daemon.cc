@@ -27,6 +27,7 @@
 #include "sched/scheduler.h"
 #include "sched/store_alert_repository.h"
 #include "sched/store_scheduler_store.h"
+#include "sched/zfs_latency_sampler.h"
 #include "store/store.h"
 
 namespace dp {
@@ -199,7 +200,21 @@ Status Daemon::BuildSchedulerAndAlerts() {
 void Daemon::OnDiscovery(const DiscoveryReport& report) {
   if (scheduler_) scheduler_->UpdateInventory(report.drives, report.pools);
   if (options_.on_status) options_.on_status(StatusLine(report));
+  // ZFS's own view of the members between tests: about 5 s of zpool iostat
+  // per pool, on the discovery thread.
+  auto zfs = SampleZfsLatency(config_, *runner_, *store_, report.pools, report.at);
+  if (!zfs.ok()) LogError("zfs latency: " + zfs.status().ToString());
+  if (zfs.ok()) {
+    for (const auto& w : zfs->warnings) {
+      if (zfs_warned_.size() < 64 && zfs_warned_.insert(w).second)
+        LogWarning("zfs latency: " + w + " (not repeated)");
+    }
+  }
   if (!alerts_) return;
+  if (zfs.ok() && !zfs->verdicts.empty()) {
+    Status s = alerts_->OnVerdicts(zfs->verdicts);
+    if (!s.ok()) LogError("alerts: zfs latency: " + s.ToString());
+  }
   // ZFS error counters and member states of each pool.
   for (const auto& pool : report.pools) {
     Status s = alerts_->OnVerdicts(detect::EvaluatePool(pool, nullptr, report.at));

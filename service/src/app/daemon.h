@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "app/lock_file.h"
@@ -135,11 +136,14 @@ class Daemon {
   // Keeps the database small: thins old detail daily (retention.*).
   std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
+  // ZFS latency sampling warnings already logged (each is said once; bounded).
+  std::set<std::string> zfs_warned_;
 
   // Builds the alert service and the scheduler (Create; nothing starts).
   Status BuildSchedulerAndAlerts();
-  // After each discovery pass: inventory to the scheduler, pool verdicts and
-  // due reminders to the alerts.
+  // After each discovery pass: inventory to the scheduler, pool verdicts,
+  // ZFS's own latency samples (sched/zfs_latency_sampler.h) and their
+  // verdicts, and due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
   std::string StatusLine(const DiscoveryReport& report) const;
 };

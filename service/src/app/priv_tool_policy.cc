@@ -39,6 +39,30 @@ bool IsDiskName(const std::string& s) {
   });
 }
 
+// A ZFS pool name as zpool(8) allows it: a letter first, then letters,
+// digits and _-:. or blanks; never an option.
+bool IsPoolName(const std::string& s) {
+  if (s.empty() || s.size() > 255) return false;
+  unsigned char first = static_cast<unsigned char>(s[0]);
+  if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == ':' || c == '.' || c == ' ';
+  });
+}
+
+// zpool as sched/zfs_latency_sampler.cc calls it, for one pool:
+//   iostat -v -l -p -P -y POOL 5 1
+//   status -s -p -P POOL
+bool ZpoolSamplingArgsAllowed(const Args& a) {
+  if (a.size() == 9)
+    return Args(a.begin(), a.begin() + 6) == Args{"iostat", "-v", "-l", "-p", "-P", "-y"} &&
+           IsPoolName(a[6]) && a[7] == "5" && a[8] == "1";
+  if (a.size() == 5)
+    return Args(a.begin(), a.begin() + 4) == Args{"status", "-s", "-p", "-P"} && IsPoolName(a[4]);
+  return false;
+}
+
 // smartctl as smart/smart_reader.cc and smart/self_test.cc call it:
 //   -x -j -n standby [-d TYPE] DEV
 //   -j -n standby -t short|long [-d TYPE] DEV
@@ -70,7 +94,8 @@ bool ArgsAllowed(const std::string& id, const Args& a) {
   // inventory/inventory.cc: JSON first, then the text forms of older versions.
   if (id == "zpool")
     return OneOf(a,
-                 {{"status", "-j", "--json-int", "-P"}, {"status", "-P", "-p"}, {"status", "-P"}});
+                 {{"status", "-j", "--json-int", "-P"}, {"status", "-P", "-p"}, {"status", "-P"}}) ||
+           ZpoolSamplingArgsAllowed(a);
   // inventory/geom_discovery.cc (FreeBSD).
   if (id == "geom") return OneOf(a, {{"disk", "list"}, {"label", "status"}});
   if (id == "sysctl") return OneOf(a, {{"-n", "kern.disks"}});

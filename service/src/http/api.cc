@@ -9,6 +9,7 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddDrivesResource(*router, context);
   AddHistoryResource(*router, context);
   AddSmartHistoryResource(*router, context);
+  AddZfsLatencyResource(*router, context);
   AddOverviewResource(*router, context);
   AddPoolsResource(*router, context);
   AddRebaselineResource(*router, context);

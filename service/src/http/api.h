@@ -66,6 +66,8 @@ void AddOverviewResource(Router& router, const ApiContext& context);
 void AddPoolsResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/smart (SMART over time).
 void AddSmartHistoryResource(Router& router, const ApiContext& context);
+// GET /api/v1/drives/{id}/zfs (ZFS's own latency samples against the vdev siblings).
+void AddZfsLatencyResource(Router& router, const ApiContext& context);
 // GET /api/v1/schedule.
 void AddScheduleResource(Router& router, const ApiContext& context);
 // GET /api/v1/openapi.json (the OpenAPI 3.1 document, http/openapi.json).

@@ -7,7 +7,8 @@
 // Subjects, one Append* function each: the process; notifications (from the
 // dispatcher, no database); then everything read from the database: drives
 // and their identity, SMART (a field the drive does not report, or a drive
-// without any snapshot, has no series: absent, never 0), the newest
+// without any snapshot, has no series: absent, never 0), ZFS's newest
+// latency sampling of each pool member, the newest
 // successful figures of each read test, detection state (baseline and the
 // newest figure as a ratio of it, computed by detect's own ComputeBaseline
 // over the samples since the latest re-baseline, as the history endpoint
@@ -25,6 +26,7 @@
 #include "detect/baseline.h"
 #include "detect/sample.h"
 #include "detect/series.h"
+#include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
 #include "sched/rebaseline.h"
@@ -212,10 +214,32 @@ class DbScrape {
                "Open or acknowledged alerts of the drive, by kind of condition.",
                active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
     AppendSmart(d);
+    if (up_) AppendZfs(d);
     for (const char* test : kDriveTests) {
       if (!up_) return;
       AppendTest(d, test);
     }
+  }
+
+  // ZFS's newest sampling of the drive as a pool member (sched/zfs_latency_sampler.h).
+  void AppendZfs(const Drive& d) {
+    auto newest = store_.ZfsLatencyOfDrive(d.id, 1);
+    if (!Ok(newest) || newest->empty()) return;
+    const ZfsLatencySample& s = newest->front();
+    const MetricLabels id = {{"drive", d.id}};
+    m_.Gauge("diskpulse_drive_zfs_sample_timestamp_seconds",
+             "When ZFS's latency and slow I/O counts of the member were last sampled.",
+             static_cast<double>(s.at), id);
+    if (auto wait = detect::ZfsDiskWait(s))
+      m_.Gauge("diskpulse_drive_zfs_disk_wait_seconds",
+               "Average disk wait of the member over ZFS's last 5 s sampling (zpool iostat -l "
+               "disk_wait, reads and writes weighted by their operations).",
+               *wait, id);
+    if (s.slow_ios)
+      m_.Gauge("diskpulse_drive_zfs_slow_ios",
+               "ZFS's count of the member's I/Os over zio_slow_io_ms since import or zpool clear "
+               "(zpool status -s SLOW).",
+               static_cast<double>(*s.slow_ios), id);
   }
 
   void AppendSmart(const Drive& d) {

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "inventory/text_lines.h"
+
 namespace dp {
 namespace {
 
@@ -68,6 +70,7 @@ std::optional<Counter> ParseCounter(const std::string& tok) {
 struct Node {
   std::string name, state, note;
   std::optional<Counter> read, write, cksum;
+  std::optional<Counter> slow;  // `-s` SLOW column
   int indent = 0;
   bool section = false;  // logs / cache / spares / special / dedup header
   std::string role;      // for sections
@@ -81,8 +84,10 @@ const std::map<std::string, std::string>& SectionRoles() {
   return kRoles;
 }
 
-// One config row: NAME [STATE [READ WRITE CKSUM]] [note...].
-std::unique_ptr<Node> ParseRow(const std::string& line) {
+// One config row: NAME [STATE [READ WRITE CKSUM [SLOW]]] [note...]; SLOW
+// only when the header row named it (`zpool status -s`), so a note that
+// starts with a number is never read as one.
+std::unique_ptr<Node> ParseRow(const std::string& line, bool slow_column = false) {
   auto node = std::make_unique<Node>();
   node->indent = IndentOf(line);
   std::vector<std::pair<std::size_t, std::size_t>> toks;  // [begin, end)
@@ -108,6 +113,15 @@ std::unique_ptr<Node> ParseRow(const std::string& line) {
       node->write = w;
       node->cksum = c;
       next = 5;
+      if (slow_column && toks.size() > 5) {
+        std::string t = tok(5);
+        if (t == "-") {
+          next = 6;
+        } else if (auto sl = ParseCounter(t)) {
+          node->slow = sl;
+          next = 6;
+        }
+      }
     }
   }
   if (next < toks.size()) node->note = Trim(line.substr(toks[next].first));
@@ -126,6 +140,7 @@ PoolMember ToMember(const Node& n, const std::string& parent) {
     m.checksum_errors = n.cksum->value;
     m.counters_approximate = n.read->approximate || n.write->approximate || n.cksum->approximate;
   }
+  if (n.slow) m.slow_ios = n.slow->value;
   return m;
 }
 
@@ -239,9 +254,13 @@ Status BuildVdevs(PoolText& pt) {
   std::vector<std::unique_ptr<Node>> sections;
   std::vector<Node*> stack;
   bool flat = false;
+  bool slow_column = false;
   for (const auto& line : pt.config_lines) {
-    std::unique_ptr<Node> row = ParseRow(line);
-    if (row->name == "NAME" && row->state == "STATE") continue;
+    std::unique_ptr<Node> row = ParseRow(line, slow_column);
+    if (row->name == "NAME" && row->state == "STATE") {
+      slow_column = row->note.find("SLOW") != std::string::npos;
+      continue;
+    }
     if (!root) {
       root = std::move(row);
       stack = {root.get()};
@@ -309,19 +328,7 @@ std::string VdevTypeFromName(std::string_view name_in) {
 }
 
 Result<std::vector<Pool>> ParseZpoolStatusText(std::string_view text) {
-  std::vector<std::string> lines;
-  {
-    std::string cur;
-    for (char c : text) {
-      if (c == '\n') {
-        lines.push_back(cur);
-        cur.clear();
-      } else if (c != '\r') {
-        cur += c;
-      }
-    }
-    if (!cur.empty()) lines.push_back(cur);
-  }
+  std::vector<std::string> lines = SplitLines(text);
   std::vector<PoolText> pools;
   std::string key;  // the header whose continuation lines follow
   bool in_errors = false;
@@ -412,6 +419,7 @@ std::unique_ptr<Node> JsonNode(const ojson& v, int depth) {
   n->write = JsonCounter(v, "write_errors");
   n->cksum = JsonCounter(v, "checksum_errors");
   if (!(n->read && n->write && n->cksum)) n->read = n->write = n->cksum = std::nullopt;
+  n->slow = JsonCounter(v, "slow_ios");  // `zpool status -j -s`
   std::string type = JsonString(v, "vdev_type");
   // Name the vdev by its type when the name alone would say "disk".
   if (path.empty() && VdevTypeFromName(n->name) == "disk" && !type.empty() && type != "disk" &&

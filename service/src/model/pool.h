@@ -25,6 +25,10 @@ struct PoolMember {
   std::string parent;      // the nested vdev this member sits in ("replacing-1"), or ""
   // zpool printed a rounded counter ("5.54M"); the value is its 1024-based reading.
   bool counters_approximate = false;
+  // `zpool status -s`: I/Os of this leaf that took longer than zio_slow_io_ms
+  // (30 s by default) since the pool was imported or cleared; nullopt when
+  // the output had no SLOW column or printed "-" (interior vdevs).
+  std::optional<std::uint64_t> slow_ios;
 };
 
 struct Vdev {

@@ -296,6 +296,31 @@ const char* const kSchemaV7 = R"sql(
 ALTER TABLE smart_snapshots ADD COLUMN attribute_values TEXT;
 )sql";
 
+// Version 8: ZFS's own view of each pool member between tests (sampled with
+// discovery): average waits and slow I/O counts, judged against the member's
+// vdev siblings sampled at the same moment. drive_id is NULL for members that
+// map to no drive (they still count as siblings).
+const char* const kSchemaV8 = R"sql(
+CREATE TABLE zfs_latency_samples (
+  id               INTEGER PRIMARY KEY,
+  at               INTEGER NOT NULL,
+  pool             TEXT NOT NULL,
+  vdev             TEXT NOT NULL,
+  member           TEXT NOT NULL,
+  drive_id         TEXT,
+  read_ops         REAL,
+  write_ops        REAL,
+  disk_wait_read   REAL,  -- seconds
+  disk_wait_write  REAL,
+  total_wait_read  REAL,
+  total_wait_write REAL,
+  slow_ios         INTEGER
+);
+CREATE INDEX zfs_latency_by_vdev ON zfs_latency_samples (pool, vdev, at);
+CREATE INDEX zfs_latency_by_drive ON zfs_latency_samples (drive_id, at) WHERE drive_id IS NOT NULL;
+CREATE INDEX zfs_latency_by_time ON zfs_latency_samples (at);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -307,6 +332,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {5, "unwritten points, jobs", kSchemaV5},
       {6, "covering history index, runs by drive and test", kSchemaV6},
       {7, "SMART attribute values for charts", kSchemaV7},
+      {8, "ZFS latency samples", kSchemaV8},
   };
   return kMigrations;
 }

@@ -104,7 +104,8 @@ std::string RetentionReport::Summary() const {
          std::to_string(snapshots_thinned) + " SMART snapshots thinned, " +
          std::to_string(smart_runs_deleted) + " smart runs removed, " +
          std::to_string(histograms_dropped) + " histograms and " +
-         std::to_string(measurements_dropped) + " secondary figures dropped; file " +
+         std::to_string(measurements_dropped) + " secondary figures dropped, " +
+         std::to_string(zfs_samples_dropped) + " ZFS latency samples removed; file " +
          mb(bytes_before) + " -> " + mb(bytes_after);
 }
 
@@ -289,6 +290,12 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
       "DELETE FROM measurements WHERE id IN (SELECT id FROM measurements WHERE at < ?1 "
       "  AND metric NOT IN ('mb_per_s', 'iops', 'access_ms', 'p99_us') LIMIT ?2)",
       now - cfg.detail_days * kDay, rep.measurements_dropped));
+  // ZFS's own latency samples judge only the last few samplings; a quarter
+  // of history is plenty for the drive page.
+  DP_RETURN_IF_ERROR(batches(
+      "DELETE FROM zfs_latency_samples WHERE id IN (SELECT id FROM zfs_latency_samples "
+      "  WHERE at < ?1 LIMIT ?2)",
+      now - cfg.histogram_days * kDay, rep.zfs_samples_dropped));
 
   // Give the freed pages back to the file system.
   {

@@ -36,6 +36,7 @@
 #include "model/pool.h"
 #include "model/run.h"
 #include "model/smart_snapshot.h"
+#include "model/zfs_latency.h"
 
 namespace dp {
 
@@ -113,6 +114,7 @@ struct RetentionReport {
   std::int64_t smart_runs_deleted = 0;
   std::int64_t histograms_dropped = 0;
   std::int64_t measurements_dropped = 0;  // secondary figures of old runs
+  std::int64_t zfs_samples_dropped = 0;   // ZFS latency samples past histogram_days
   std::int64_t bytes_before = 0, bytes_after = 0;  // the database file
   std::string Summary() const;
 };
@@ -223,6 +225,15 @@ class Store {
                                                          const std::string& test);
   // The drive's marks, newest first, at most limit (<= 0: all).
   Result<std::vector<RebaselineMark>> ListRebaselines(const std::string& drive_id, int limit);
+
+  // --- ZFS latency samples (zfs_latency_store.cc). One transaction per call.
+  Status AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples);
+  // Every member's samples of the vdev's newest `samplings` sampling times
+  // (distinct at), oldest first, then by member.
+  Result<std::vector<ZfsLatencySample>> ZfsLatencyOfVdev(const std::string& pool,
+                                                         const std::string& vdev, int samplings);
+  // The drive's samples, newest first, at most limit (<= 0: all).
+  Result<std::vector<ZfsLatencySample>> ZfsLatencyOfDrive(const std::string& drive_id, int limit);
 
   // --- Scheduler state (scheduler_state_store.cc): small key/value pairs the
   // scheduler keeps across restarts (last run times, queue cursor).

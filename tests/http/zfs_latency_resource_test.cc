@@ -1,0 +1,148 @@
+// GET /api/v1/drives/{id}/zfs through the router (no sockets) on a real
+// store: the member's samples beside its siblings' median, unknowns as null,
+// a drive without samples, bad input; and the ZFS "watch" verdict as the
+// overview shows it. Every response is validated against openapi.json.
+#include <gtest/gtest.h>
+
+#include "alert/alert_service.h"
+#include "base/fake_clock.h"
+#include "detect/zfs_latency_peers.h"
+#include "http/api.h"
+#include "http/openapi_record_util.h"
+#include "sched/store_alert_repository.h"
+#include "store/store.h"
+#include "support/temp_dir.h"
+
+namespace dp::http {
+namespace {
+
+using nlohmann::json;
+
+class ZfsLatencyResourceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = Store::Open(tmp_.Path("dp.db"));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(store).value();
+    for (int i = 1; i <= 4; ++i) {
+      Drive d;
+      d.id = "wwn-" + std::to_string(i);
+      d.name = "sd" + std::string(1, static_cast<char>('a' + i));
+      d.dev_path = "/dev/" + d.name;
+      ASSERT_TRUE(store_->UpsertDrive(d, 1000).ok());
+    }
+    ASSERT_TRUE(store_->MarkMissingExcept({"wwn-1", "wwn-2", "wwn-3", "wwn-4"}, 1000).ok());
+  }
+
+  // Three samplings of raidz1-0: members 1..3 near 8 ms, member 1 at 40 ms;
+  // drive 4 is no ZFS member.
+  void AddSamplings() {
+    std::vector<ZfsLatencySample> all;
+    for (std::int64_t at : {3600, 7200, 10800}) {
+      for (int i = 1; i <= 3; ++i) {
+        ZfsLatencySample s;
+        s.at = at;
+        s.pool = "tank";
+        s.vdev = "raidz1-0";
+        s.member = "/dev/sd" + std::string(1, static_cast<char>('a' + i)) + "1";
+        s.drive_id = "wwn-" + std::to_string(i);
+        s.read_ops = 30;
+        s.write_ops = 0;
+        s.disk_wait_read = i == 1 ? 0.040 : 0.008 + 0.0002 * i;
+        s.total_wait_read = *s.disk_wait_read + 0.002;
+        s.slow_ios = i == 1 ? std::optional<std::uint64_t>(2) : std::nullopt;
+        all.push_back(s);
+      }
+    }
+    ASSERT_TRUE(store_->AddZfsLatencySamples(all).ok());
+  }
+
+  json Get(const std::string& target, int want = 200) {
+    ApiContext ctx;
+    ctx.store = store_.get();
+    ctx.clock = &clock_;
+    ctx.started_at = clock_.Now();
+    Response r =
+        dp::testing::RouteAndRecord(*BuildApiRouter(ctx), Request::Make(Method::kGet, target));
+    EXPECT_EQ(r.status, want) << target << ": " << r.body;
+    return json::parse(r.body);
+  }
+
+  dp::testing::TempDir tmp_;
+  std::unique_ptr<Store> store_;
+  FakeClock clock_;
+};
+
+TEST_F(ZfsLatencyResourceTest, MemberBesideItsSiblings) {
+  AddSamplings();
+  json z = Get("/api/v1/drives/wwn-1/zfs");
+  EXPECT_EQ(z["drive_id"], "wwn-1");
+  EXPECT_EQ(z["pool"], "tank");
+  EXPECT_EQ(z["vdev"], "raidz1-0");
+  EXPECT_EQ(z["member"], "/dev/sdb1");
+  ASSERT_EQ(z["samples"].size(), 3u);
+  const json& newest = z["samples"][2];
+  EXPECT_EQ(newest["at"], 10800);
+  EXPECT_DOUBLE_EQ(newest["disk_wait_seconds"].get<double>(), 0.040);
+  EXPECT_NEAR(newest["siblings_median_seconds"].get<double>(), 0.0085, 1e-12);
+  EXPECT_EQ(newest["siblings"], 2);
+  EXPECT_TRUE(newest["disk_wait_write_seconds"].is_null());
+  EXPECT_EQ(newest["slow_ios"], 2);
+  EXPECT_EQ(z["samples"][0]["at"], 3600);  // oldest first
+  ApiContext ctx;
+  ctx.store = store_.get();
+  ctx.clock = &clock_;
+  ctx.started_at = clock_.Now();
+  Response m = BuildApiRouter(ctx)->Route(Request::Make(Method::kGet, "/metrics"));
+  ASSERT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_disk_wait_seconds{drive=\"wwn-1\"} 0.04"),
+            std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_slow_ios{drive=\"wwn-1\"} 2\n"), std::string::npos);
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_sample_timestamp_seconds{drive=\"wwn-2\"} 10800\n"),
+            std::string::npos);
+  EXPECT_EQ(m.body.find("diskpulse_drive_zfs_slow_ios{drive=\"wwn-2\"}"), std::string::npos);
+  // A sibling: no slow count from this zpool.
+  json sib = Get("/api/v1/drives/sdc/zfs?limit=1");
+  ASSERT_EQ(sib["samples"].size(), 1u);
+  EXPECT_TRUE(sib["samples"][0]["slow_ios"].is_null());
+  EXPECT_NEAR(sib["samples"][0]["siblings_median_seconds"].get<double>(), (0.040 + 0.0086) / 2,
+              1e-12);
+}
+
+TEST_F(ZfsLatencyResourceTest, NoSamplesAndBadInput) {
+  json none = Get("/api/v1/drives/wwn-4/zfs");
+  EXPECT_TRUE(none["pool"].is_null());
+  EXPECT_EQ(none["samples"], json::array());
+  Get("/api/v1/drives/wwn-4/zfs?limit=0", 400);
+  Get("/api/v1/drives/wwn-4/zfs?limit=many", 400);
+  Get("/api/v1/drives/wwn-4/zfs?limit=1001", 400);
+  Get("/api/v1/drives/no-such-drive/zfs", 404);
+}
+
+TEST_F(ZfsLatencyResourceTest, VerdictShowsAsWatchOnTheOverview) {
+  AddSamplings();
+  auto history = store_->ZfsLatencyOfVdev("tank", "raidz1-0", 4);
+  ASSERT_TRUE(history.ok());
+  // Two siblings: just enough (ZfsPeerRule::min_siblings).
+  auto verdicts = detect::EvaluateZfsLatencyPeers(*history);
+  StoreAlertRepository repo(*store_);
+  AlertService alerts(repo, nullptr, clock_, AlertServiceOptions{});
+  ASSERT_TRUE(alerts.OnVerdicts(verdicts).ok());
+  json overview = Get("/api/v1/overview");
+  bool seen = false;
+  for (const json& d : overview["drives"]) {
+    if (d["id"] == "wwn-1") {
+      seen = true;
+      EXPECT_EQ(d["status"], "watch") << d;
+      EXPECT_NE(d["reason"].get<std::string>().find("ZFS disk wait 40.0 ms"), std::string::npos)
+          << d["reason"];
+    } else if (d["id"] == "wwn-2" || d["id"] == "wwn-3") {
+      EXPECT_EQ(d["status"], "healthy") << d;
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+}  // namespace
+}  // namespace dp::http
