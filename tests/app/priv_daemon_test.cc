@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "support/daemon_process.h"
+#include "support/eventually.h"
 #include "support/http_client.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -27,6 +28,7 @@ namespace dp {
 namespace {
 
 using dp::testing::DaemonProcess;
+using dp::testing::Eventually;
 using dp::testing::HttpGet;
 using dp::testing::LoopDevice;
 using dp::testing::ReadFile;
@@ -61,14 +63,6 @@ std::vector<pid_t> Children(pid_t parent) {
   return out;
 }
 
-bool Eventually(const std::function<bool()>& ok, std::chrono::seconds timeout) {
-  auto until = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < until) {
-    if (ok()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return ok();
-}
 
 TEST(PrivDaemonTest, UnprivilegedDaemonTestsADeviceThroughTheRootHelper) {
   if (::geteuid() != 0) GTEST_SKIP() << "needs root (the daemon must start as root)";

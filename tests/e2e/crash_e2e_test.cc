@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "support/daemon_process.h"
+#include "support/eventually.h"
 #include "support/http_client.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -38,16 +39,6 @@ using nlohmann::json;
 int EnvInt(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::atoi(v) : fallback;
-}
-
-template <typename F>
-bool Eventually(F probe, std::chrono::milliseconds timeout) {
-  auto deadline = Steady::now() + timeout;
-  while (Steady::now() < deadline) {
-    if (probe()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return probe();
 }
 
 // A plain sqlite3 connection to the daemon's database (the test's own, so

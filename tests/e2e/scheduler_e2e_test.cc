@@ -28,6 +28,7 @@
 #include "base/command_capture.h"
 #include "base/log.h"
 #include "e2e/webhook_receiver_util.h"
+#include "support/eventually.h"
 #include "store/store.h"
 #include "support/cgroup_throttle.h"
 #include "support/daemon_process.h"
@@ -45,16 +46,6 @@ double Seconds(Steady::time_point from) {
   return std::chrono::duration<double>(Steady::now() - from).count();
 }
 
-// Polls `probe` every 200 ms until it returns true or the timeout passes.
-template <typename F>
-bool Eventually(F probe, std::chrono::milliseconds timeout) {
-  auto deadline = Steady::now() + timeout;
-  while (Steady::now() < deadline) {
-    if (probe()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return probe();
-}
 
 // The healthy drive's speed (see the top of the file). Low enough that the
 // loop device reaches it even on a starved machine: the baseline is formed

@@ -21,7 +21,81 @@ void AlertDispatcher::AddSink(std::unique_ptr<AlertSink> sink, SinkPolicy policy
   if (started_) raw->worker = std::thread([this, raw] { Work(raw); });
 }
 
+void AlertDispatcher::SetOutbox(NotificationOutbox* outbox) {
+  std::lock_guard lock(mu_);
+  outbox_ = outbox;
+}
+
+void AlertDispatcher::RemoveFromOutbox(std::int64_t id) {
+  if (id == 0 || outbox_ == nullptr) return;
+  if (Status st = outbox_->Remove(id); !st.ok())
+    LogWarning("alert outbox: cannot remove notification " + std::to_string(id) + ": " +
+               st.ToString());
+}
+
+std::int64_t AlertDispatcher::PushLocked(Lane& lane, Queued q) {
+  std::int64_t pushed_out = 0;
+  if (lane.queue.size() >= lane.policy.queue_capacity) {
+    LogWarning("alert sink " + lane.stats.name + ": queue full (" +
+               std::to_string(lane.policy.queue_capacity) +
+               "), dropping the oldest notification: " + lane.queue.front().n.Title());
+    pushed_out = lane.queue.front().outbox_id;
+    lane.queue.pop_front();
+    ++lane.stats.dropped;
+  }
+  lane.queue.push_back(std::move(q));
+  return pushed_out;
+}
+
+// What an earlier run left in the outbox goes back on its sink's queue, in
+// the order it was accepted, ahead of anything new. An entry whose sink is no
+// longer configured, or that cannot be read back, is logged and removed:
+// keeping it would retry it at every start for ever.
+void AlertDispatcher::RestoreFromOutbox() {
+  if (outbox_ == nullptr) return;
+  auto pending = outbox_->Pending();
+  if (!pending.ok()) {
+    LogError("alert outbox: cannot read the notifications left by the last run: " +
+             pending.status().ToString());
+    return;
+  }
+  std::vector<std::int64_t> remove;
+  {
+    std::lock_guard lock(mu_);
+    for (OutboxEntry& e : *pending) {
+      auto lane = std::find_if(lanes_.begin(), lanes_.end(),
+                               [&](const auto& l) { return l->stats.name == e.sink; });
+      if (lane == lanes_.end()) {
+        LogWarning("alert outbox: sink '" + e.sink +
+                   "' is no longer configured; dropping a notification it was never sent");
+        remove.push_back(e.id);
+        continue;
+      }
+      auto n = DecodeNotification(e.body);
+      if (!n.ok()) {
+        LogWarning("alert outbox: dropping notification " + std::to_string(e.id) + " for " +
+                   e.sink + ": " + n.status().ToString());
+        remove.push_back(e.id);
+        continue;
+      }
+      ++(*lane)->stats.restored;
+      if (std::int64_t out = PushLocked(**lane, {std::move(*n), e.id}); out != 0)
+        remove.push_back(out);
+    }
+    for (const auto& lane : lanes_)
+      if (lane->stats.restored > 0)
+        LogInfo("alert sink " + lane->stats.name + ": " + std::to_string(lane->stats.restored) +
+                " notification(s) from before the restart queued again");
+  }
+  for (std::int64_t id : remove) RemoveFromOutbox(id);
+}
+
 void AlertDispatcher::Start() {
+  {
+    std::lock_guard lock(mu_);
+    if (started_) return;
+  }
+  RestoreFromOutbox();
   std::lock_guard lock(mu_);
   if (started_) return;
   started_ = true;
@@ -43,34 +117,63 @@ void AlertDispatcher::Stop() {
     if (lane->worker.joinable()) lane->worker.join();
   std::lock_guard lock(mu_);
   for (auto& lane : lanes_) {
-    if (!lane->queue.empty())
-      LogWarning("alert sink " + lane->stats.name + ": " + std::to_string(lane->queue.size()) +
+    const auto kept = static_cast<std::size_t>(
+        std::count_if(lane->queue.begin(), lane->queue.end(),
+                      [](const Queued& q) { return q.outbox_id != 0; }));
+    const std::size_t lost = lane->queue.size() - kept;
+    if (kept > 0)
+      LogInfo("alert sink " + lane->stats.name + ": " + std::to_string(kept) +
+              " notification(s) not sent yet, kept for the next start");
+    if (lost > 0)
+      LogWarning("alert sink " + lane->stats.name + ": " + std::to_string(lost) +
                  " notification(s) not sent at shutdown");
-    lane->stats.dropped += lane->queue.size();
+    lane->stats.dropped += lost;
     lane->queue.clear();
   }
   started_ = false;
 }
 
 void AlertDispatcher::Submit(const Notification& n) {
+  // Tests go everywhere; an alert's notifications (opening, reminders,
+  // resolution) go where its severity is wanted.
+  const auto sev = ParseSeverity(n.alert.severity).value_or(Severity::kInfo);
+  std::vector<Lane*> targets;
+  NotificationOutbox* outbox = nullptr;
   {
     std::lock_guard lock(mu_);
-    const auto sev = ParseSeverity(n.alert.severity).value_or(Severity::kInfo);
-    for (auto& lane : lanes_) {
-      // Tests go everywhere; an alert's notifications (opening, reminders,
-      // resolution) go where its severity is wanted.
-      if (n.kind != NotifyKind::kTest && sev < lane->policy.min_severity) continue;
-      if (lane->queue.size() >= lane->policy.queue_capacity) {
-        LogWarning("alert sink " + lane->stats.name + ": queue full (" +
-                   std::to_string(lane->policy.queue_capacity) +
-                   "), dropping the oldest notification: " + lane->queue.front().Title());
-        lane->queue.pop_front();
-        ++lane->stats.dropped;
+    for (auto& lane : lanes_)
+      if (n.kind == NotifyKind::kTest || sev >= lane->policy.min_severity)
+        targets.push_back(lane.get());
+    outbox = outbox_;
+  }
+  if (targets.empty()) return;
+  // Written before it is queued, outside the lock (a short SQLite write). A
+  // test message is not kept: sent after a restart it would only confuse. An
+  // outbox that cannot take it (a full or read-only disk) does not stop the
+  // notification: it is still queued, only not kept across a restart.
+  std::vector<std::int64_t> ids(targets.size(), 0);
+  if (outbox != nullptr && n.kind != NotifyKind::kTest) {
+    const std::string body = EncodeNotification(n);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      auto id = outbox->Add(targets[i]->stats.name, body);
+      if (id.ok()) {
+        ids[i] = *id;
+      } else {
+        LogWarning("alert outbox: cannot keep a notification for " + targets[i]->stats.name +
+                   " (it is still sent, but lost if the daemon stops first): " +
+                   id.status().ToString());
       }
-      lane->queue.push_back(n);
     }
   }
+  std::vector<std::int64_t> pushed_out;
+  {
+    std::lock_guard lock(mu_);
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (std::int64_t out = PushLocked(*targets[i], {n, ids[i]}); out != 0)
+        pushed_out.push_back(out);
+  }
   cv_.notify_all();
+  for (std::int64_t id : pushed_out) RemoveFromOutbox(id);
 }
 
 void AlertDispatcher::Work(Lane* lane) {
@@ -78,8 +181,9 @@ void AlertDispatcher::Work(Lane* lane) {
   while (true) {
     cv_.wait(lock, [&] { return stopping_ || !lane->queue.empty(); });
     if (stopping_) return;
-    Notification n = std::move(lane->queue.front());
+    Queued q = std::move(lane->queue.front());
     lane->queue.pop_front();
+    const Notification& n = q.n;
     lane->busy = true;
     auto backoff = lane->policy.retry_initial;
     for (int attempt = 1;; ++attempt) {
@@ -106,12 +210,21 @@ void AlertDispatcher::Work(Lane* lane) {
                  " failed: " + st.ToString() + "; retrying in " + std::to_string(backoff.count()) +
                  " ms");
       if (cv_.wait_for(lock, backoff, [&] { return stopping_; })) {
-        lane->stats.dropped += 1;
+        // Stopped while waiting to retry: kept for the next start when in
+        // the outbox, lost otherwise.
+        if (q.outbox_id == 0) lane->stats.dropped += 1;
         lane->busy = false;
         idle_cv_.notify_all();
         return;
       }
       backoff = std::min(backoff * 2, lane->policy.retry_max);
+    }
+    // Delivered or given up: either way no longer owed. Removed before the
+    // lane reports idle, so a caller that waited for idleness sees it gone.
+    if (q.outbox_id != 0) {
+      lock.unlock();
+      RemoveFromOutbox(q.outbox_id);
+      lock.lock();
     }
     lane->busy = false;
     idle_cv_.notify_all();

@@ -7,8 +7,15 @@
 // oldest notification (logged). Notifications below a sink's min_severity
 // are not queued for it (tests always are).
 //
-// Owned by the composition root; AddSink before Start; Stop (or the
-// destructor) ends the workers, abandoning pending retries. Thread-safe.
+// With an outbox (SetOutbox), every alert notification queued for a sink is
+// also written there and removed once the sink has it, gives up on it or
+// the queue pushes it out; Start queues whatever an earlier run left there
+// (a crash, or notifications still waiting at Stop), in their order, for the
+// sinks still configured. Without one, what is queued at Stop is lost.
+//
+// Owned by the composition root; AddSink and SetOutbox before Start; Stop
+// (or the destructor) ends the workers, abandoning pending retries (kept in
+// the outbox when there is one). Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -24,6 +31,7 @@
 
 #include "alert/alert_sink.h"
 #include "alert/notification.h"
+#include "alert/notification_outbox.h"
 #include "model/verdict.h"
 
 namespace dp {
@@ -41,7 +49,8 @@ struct SinkStats {
   std::uint64_t sent = 0;    // delivered
   std::uint64_t failed = 0;  // given up after max_attempts
   std::uint64_t attempts_failed = 0;
-  std::uint64_t dropped = 0;  // pushed out of a full queue, or left at Stop
+  std::uint64_t dropped = 0;  // pushed out of a full queue, or left at Stop without an outbox
+  std::uint64_t restored = 0;  // taken from the outbox at Start
   std::size_t queued = 0;     // waiting now (the one in flight excluded)
   std::string last_error;     // "" when the last attempt succeeded
 };
@@ -59,6 +68,8 @@ class AlertDispatcher final : public Notifier {
   AlertDispatcher& operator=(const AlertDispatcher&) = delete;
 
   void AddSink(std::unique_ptr<AlertSink> sink, SinkPolicy policy);
+  // Before Start; the outbox must outlive the dispatcher.
+  void SetOutbox(NotificationOutbox* outbox);
   void Start();
   // Never blocks on delivery.
   void Submit(const Notification& n) override;
@@ -76,20 +87,30 @@ class AlertDispatcher final : public Notifier {
   bool WaitIdle(std::chrono::milliseconds timeout);
 
  private:
+  struct Queued {
+    Notification n;
+    std::int64_t outbox_id = 0;  // 0: not in the outbox
+  };
   struct Lane {
     std::unique_ptr<AlertSink> sink;
     SinkPolicy policy;
-    std::deque<Notification> queue;
+    std::deque<Queued> queue;
     bool busy = false;
     SinkStats stats;
     std::thread worker;
   };
   void Work(Lane* lane);
+  // Queues q on the lane, pushing out the oldest when full; returns the
+  // outbox id of the one pushed out (0 if none or not in the outbox).
+  std::int64_t PushLocked(Lane& lane, Queued q);
+  void RestoreFromOutbox();
+  void RemoveFromOutbox(std::int64_t id);
 
   mutable std::mutex mu_;
   std::condition_variable cv_;       // queue changes, stop
   std::condition_variable idle_cv_;  // a lane went idle
   std::vector<std::unique_ptr<Lane>> lanes_;
+  NotificationOutbox* outbox_ = nullptr;
   bool started_ = false;
   bool stopping_ = false;
 };

@@ -8,6 +8,7 @@
 
 #include "app/database_dir.h"
 #include "alert/alert_dispatcher.h"
+#include "alert/notification_outbox.h"
 #include "alert/alert_service.h"
 #include "alert/sink_factory.h"
 #include "app/priv_client.h"
@@ -26,6 +27,7 @@
 #include "sched/run_evaluator.h"
 #include "sched/scheduler.h"
 #include "sched/store_alert_repository.h"
+#include "sched/store_notification_outbox.h"
 #include "sched/store_scheduler_store.h"
 #include "sched/zfs_latency_sampler.h"
 #include "store/store.h"
@@ -151,7 +153,11 @@ Status Daemon::BuildSchedulerAndAlerts() {
   const Config& c = config_;
   // Alerts: kept in the store, sent off-thread by the dispatcher's sinks.
   alert_repo_ = std::make_unique<StoreAlertRepository>(*store_);
+  // Notifications owed to a sink survive a crash or a stop in the store's
+  // outbox and are sent after the next start.
+  outbox_ = std::make_unique<StoreNotificationOutbox>(*store_, clock_);
   dispatcher_ = std::make_unique<AlertDispatcher>();
+  dispatcher_->SetOutbox(outbox_.get());
   DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config,
                                         local_runner_ ? *local_runner_ : *runner_));
   AlertServiceOptions alert_options;

@@ -37,6 +37,7 @@ class JobExecutor;
 class DriveStateProbe;
 class Scheduler;
 class AlertRepository;
+class NotificationOutbox;
 class AlertDispatcher;
 class AlertService;
 class RunEvaluator;
@@ -120,6 +121,7 @@ class Daemon {
   std::unique_ptr<CommandRunner> local_runner_;
   // Alerts: stored through the store, sent by the dispatcher's sink threads.
   std::unique_ptr<AlertRepository> alert_repo_;
+  std::unique_ptr<NotificationOutbox> outbox_;  // outlives dispatcher_
   std::unique_ptr<AlertDispatcher> dispatcher_;
   std::unique_ptr<AlertService> alerts_;
   // The scheduler runs tests through the executor (bench, smartctl), asks the

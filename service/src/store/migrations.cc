@@ -321,6 +321,18 @@ CREATE INDEX zfs_latency_by_drive ON zfs_latency_samples (drive_id, at) WHERE dr
 CREATE INDEX zfs_latency_by_time ON zfs_latency_samples (at);
 )sql";
 
+// Version 9: the notification outbox. A notification accepted for a sink
+// stays here until the sink has it or the dispatcher gives up on it, so a
+// daemon killed with notifications queued sends them after its restart.
+const char* const kSchemaV9 = R"sql(
+CREATE TABLE notification_outbox (
+  id INTEGER PRIMARY KEY,
+  sink TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  body TEXT NOT NULL
+);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -333,6 +345,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {6, "covering history index, runs by drive and test", kSchemaV6},
       {7, "SMART attribute values for charts", kSchemaV7},
       {8, "ZFS latency samples", kSchemaV8},
+      {9, "notification outbox", kSchemaV9},
   };
   return kMigrations;
 }

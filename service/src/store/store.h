@@ -88,6 +88,14 @@ struct AlertFilter {
   int limit = 100;       // <= 0: no limit
 };
 
+// A notification waiting in the outbox for its sink.
+struct StoredOutboxEntry {
+  std::int64_t id = 0;
+  std::string sink;
+  std::string body;
+  std::int64_t created_at = 0;
+};
+
 // A re-baseline request: from `at` on, the drive's own baselines (of `test`,
 // or of every test when test is "") are formed anew from the runs that start
 // at or after it (detect's baseline_since). Requests are kept as history.
@@ -215,6 +223,13 @@ class Store {
                                             const std::string& condition);
   Result<std::vector<Alert>> ListAlerts(const AlertFilter& filter);
   Result<std::optional<Alert>> GetAlert(std::int64_t id);
+
+  // --- Notification outbox (outbox_store.cc): notifications accepted for a
+  // sink and not yet delivered or given up (alert/notification_outbox.h).
+  Result<std::int64_t> AddOutboxEntry(const std::string& sink, const std::string& body,
+                                      std::int64_t created_at);
+  Status RemoveOutboxEntry(std::int64_t id);  // an unknown id is not an error
+  Result<std::vector<StoredOutboxEntry>> ListOutbox();  // oldest first
 
   // --- Re-baseline marks (rebaseline_store.cc). InvalidArgument for an
   // unknown drive or an empty drive_id.
