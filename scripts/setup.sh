@@ -12,9 +12,10 @@ if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi
 # What only the test command needs (scripts/test.sh sets it): the OpenAPI
-# response validator and node for the OpenAPI lint.
+# response validator, node for the OpenAPI lint, and libfaketime to move the
+# wall clock of a running daemon (tests/e2e/clock_jump_e2e_test.cc).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  pkgs+=(python3-jsonschema nodejs)
+  pkgs+=(python3-jsonschema nodejs libfaketime)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
