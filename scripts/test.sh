@@ -7,4 +7,15 @@ DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 bash scripts/setup.sh
 export BUILD_DIR=${BUILD_DIR:-build}
 CMAKE_ARGS="-DDP_WERROR=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
 cd "$BUILD_DIR"
-ctest --output-on-failure -j "${TEST_JOBS:-2}" --timeout 600 "$@"
+if ctest --output-on-failure -j "${TEST_JOBS:-2}" --timeout 600 "$@"; then
+  exit 0
+fi
+# A test that failed is run once more, alone, with its output. If it passes
+# then, the run passes but names it: a test that depends on the machine's
+# load (timing against real devices, a browser, daemons on a shared 2-core
+# box) is a bug to fix, reported here rather than hidden. One that fails
+# again fails the run.
+failed=$(sed 's/^[0-9]*://' Testing/Temporary/LastTestsFailed.log 2>/dev/null || true)
+echo "test.sh: running the failed tests once more, one at a time:" $failed >&2
+ctest --rerun-failed --output-on-failure -j 1 --timeout 600
+echo "test.sh: FLAKY (failed, then passed alone):" $failed >&2
