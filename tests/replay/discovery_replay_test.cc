@@ -117,6 +117,11 @@ TEST_F(NasReplayTest, DiscoveryFillsTheStore) {
     if (w.find("sdd: SMART: timeout") != std::string::npos) timeout_warned = true;
   }
   EXPECT_TRUE(timeout_warned);
+  // The drive is marked with the reason (for the health endpoint), the others not.
+  ASSERT_EQ(report->drive_problems.size(), 1u);
+  ASSERT_EQ(report->drive_problems.count(testing::kSddId), 1u);
+  EXPECT_EQ(report->drive_problems.at(testing::kSddId).rfind("SMART: ", 0), 0u);
+  EXPECT_EQ(report->pools_problem, "");
 
   auto drives = store_->ListDrives();
   ASSERT_TRUE(drives.ok());
@@ -193,6 +198,8 @@ TEST_F(NasReplayTest, HungZpoolDoesNotHideTheDrives) {
   auto report = RunDiscovery(config_, hung, *store_, clock_, {.read_smart = false});
   ASSERT_TRUE(report.ok());
   EXPECT_TRUE(report->pools.empty());
+  EXPECT_NE(report->pools_problem.find("no answer after 60.00 s; killed"), std::string::npos)
+      << report->pools_problem;
   EXPECT_EQ(store_->LatestPools()->size(), 2u);
 }
 

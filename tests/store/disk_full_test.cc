@@ -75,6 +75,9 @@ TEST(DiskFullTest, FullVolumeFailsWritesCleanlyAndRecovers) {
   ASSERT_FALSE(failure.ok()) << "the 2 MiB volume never filled";
   ASSERT_GT(committed, 10);
   EXPECT_THAT(failure.ToString(), HasSubstr("full"));
+  // Reads still work, so the store says itself that writing does not.
+  EXPECT_TRUE(store.ListDrives().ok());
+  EXPECT_THAT(store.WriteFailure().ToString(), HasSubstr("full"));
 
   // A run cannot store its figures now: a clear error, not a crash.
   auto run_id = store.InsertRun(testing::MakeRun("wwn-a", "seq", 5000));
@@ -105,6 +108,7 @@ TEST(DiskFullTest, FullVolumeFailsWritesCleanlyAndRecovers) {
   s.raw_json = Noise(rng, 20000);
   auto id = store.InsertSmartSnapshot("wwn-a", 9000, s);
   EXPECT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_TRUE(store.WriteFailure().ok()) << store.WriteFailure().ToString();
   auto run = store.InsertRun(testing::MakeRun("wwn-a", "seq", 9001));
   ASSERT_TRUE(run.ok()) << run.status().ToString();
   BenchPoint p;

@@ -142,6 +142,7 @@ http::ApiContext Daemon::MakeApiContext() const {
   ctx.scheduler = scheduler_.get();
   ctx.alerts = alerts_.get();
   ctx.dispatcher = dispatcher_.get();
+  ctx.discovery = discovery_.get();
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
   ctx.schedules = config_.schedule_list;
@@ -289,6 +290,10 @@ Status Daemon::Reload() {
   if (server_)
     server_->Reconfigure(http::BuildApiRouter(MakeApiContext()),
                          http::HttpLimitsFromConfig(config_.http));
+  // A reload is also the administrator's way to say "look again" (a drive
+  // swapped, a tool fixed): a discovery pass now rather than in up to
+  // inventory.interval_seconds. Passes coalesce, so a burst of signals costs one.
+  if (discovery_ && options_.discovery) discovery_->RequestRun();
   return Status::Ok();
 }
 

@@ -24,6 +24,7 @@ class Store;
 class Scheduler;
 class AlertService;
 class AlertDispatcher;
+class DiscoveryService;
 }
 
 namespace dp::http {
@@ -41,6 +42,7 @@ struct ApiContext {
   Scheduler* scheduler = nullptr;       // runs: null -> run requests get 503
   AlertService* alerts = nullptr;       // ack: null -> 503
   AlertDispatcher* dispatcher = nullptr;  // alerts test: null -> 503
+  const DiscoveryService* discovery = nullptr;  // health's "discovery": null -> left out
   std::string host;                     // shown in test notifications
   // For GET /api/v1/schedule without a scheduler (PlanSchedule over the store).
   std::vector<ScheduleConfig> schedules;

@@ -98,7 +98,8 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
       report.warnings.push_back(std::move(w));
     }
   } else {
-    report.warnings.push_back("pools not read: " + pools.status().ToString());
+    report.pools_problem = "pools not read: " + pools.status().ToString();
+    report.warnings.push_back(report.pools_problem);
   }
 
   std::vector<std::pair<std::size_t, SmartReading>> readings;
@@ -109,7 +110,8 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
       auto r = ReadDriveSmart(config, runner, d);
       if (!r.ok()) {
         ++report.smart_failed;
-        report.warnings.push_back(d.name + ": SMART: " + r.status().ToString());
+        report.drive_problems[d.id] = "SMART: " + r.status().ToString();
+        report.warnings.push_back(d.name + ": " + report.drive_problems[d.id]);
         continue;
       }
       if (r->asleep) {
@@ -170,6 +172,7 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
       ++report.smart_read;
     } else if (s.code() == StatusCode::kFailedPrecondition) {
       ++report.smart_failed;
+      report.drive_problems[report.drives[i].id] = "SMART: " + s.message();
       report.warnings.push_back(s.message());
     } else {
       return s;
@@ -235,6 +238,11 @@ Status DiscoveryService::last_status() const {
   return last_status_;
 }
 
+DiscoveryService::Health DiscoveryService::health() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Health{passes_, last_at_, last_status_, drive_problems_, pools_problem_};
+}
+
 void DiscoveryService::Loop() {
   while (true) {
     DiscoveryOptions options;
@@ -251,6 +259,12 @@ void DiscoveryService::Loop() {
     std::unique_lock<std::mutex> lock(mu_);
     ++passes_;
     last_status_ = status;
+    last_at_ = ToUnixSeconds(clock_.Now());
+    // A failed pass read nothing: what the previous one left unread stays.
+    if (report.ok()) {
+      drive_problems_ = report->drive_problems;
+      pools_problem_ = report->pools_problem;
+    }
     cv_.notify_all();
     cv_.wait_for(lock, std::chrono::seconds(config_.inventory.interval_seconds),
                  [this] { return stop_ || run_now_; });

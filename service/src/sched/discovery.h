@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -49,6 +50,10 @@ struct DiscoveryReport {
   int smart_asleep = 0;               // skipped: asleep
   int smart_failed = 0;               // smartctl errors (in warnings)
   std::vector<std::string> warnings;  // unmappable members, tool failures, SMART errors
+  // What this pass could not read, by drive id ("SMART: smartctl timed out
+  // after 60 s; killed"), and why the pools were not read ("" = read).
+  std::map<std::string, std::string> drive_problems;
+  std::string pools_problem;
   // Drives whose firmware version changed since the last pass: each got a
   // re-baseline mark (sched/rebaseline.h), reason "firmware changed from X to Y".
   std::vector<RebaselineMark> rebaselined;
@@ -88,7 +93,7 @@ Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& 
                                            const Drive& drive);
 
 // Runs RunDiscovery at Start() and then every config.inventory.interval_seconds
-// (or sooner after RequestRun()) on its own thread, logging a one-line summary
+// (or sooner after RequestRun(): the daemon asks for one on SIGHUP) on its own thread, logging a one-line summary
 // and the warnings. Thread-safe. The runner, store and clock must outlive it.
 // on_pass (optional) is called on the service's thread after every successful
 // pass with its report (the daemon hands the inventory to the scheduler).
@@ -111,6 +116,17 @@ class DiscoveryService {
   int passes() const;
   Status last_status() const;
 
+  // What the newest pass left unread, for the health endpoint: a hung or
+  // failing tool marks its drive or the pools until a pass reads them.
+  struct Health {
+    int passes = 0;
+    std::int64_t last_at = 0;  // unix seconds of the newest pass; 0 = none yet
+    Status last_status;        // the newest pass as a whole
+    std::map<std::string, std::string> drive_problems;
+    std::string pools_problem;
+  };
+  Health health() const;
+
  private:
   void Loop();
 
@@ -126,6 +142,9 @@ class DiscoveryService {
   bool run_now_ = false;
   int passes_ = 0;
   Status last_status_;
+  std::int64_t last_at_ = 0;
+  std::map<std::string, std::string> drive_problems_;
+  std::string pools_problem_;
   std::thread thread_;
 };
 

@@ -182,4 +182,9 @@ int Store::SchemaVersion() {
   return v.ok() ? static_cast<int>(*v) : -1;
 }
 
+Status Store::WriteFailure() {
+  std::lock_guard lock(mu_);
+  return db_->write_failure();
+}
+
 }  // namespace dp

@@ -5,6 +5,26 @@
 #include <cstring>
 
 namespace dp {
+namespace {
+
+// The errno behind the newest failed file operation. sqlite3_system_errno
+// holds the errno seen when the error reached the API, which later calls
+// (a rollback) may have overwritten with 0; the files keep their own: the
+// database's, then the WAL's or journal's, where a write in WAL mode fails.
+int LastFileErrno(sqlite3* db) {
+  if (int err = sqlite3_system_errno(db); err != 0) return err;
+  int err = 0;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &err) == SQLITE_OK && err != 0)
+    return err;
+  sqlite3_file* journal = nullptr;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK &&
+      journal != nullptr && journal->pMethods != nullptr &&
+      journal->pMethods->xFileControl(journal, SQLITE_FCNTL_LAST_ERRNO, &err) == SQLITE_OK)
+    return err;
+  return 0;
+}
+
+}  // namespace
 
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_), stmt_(other.stmt_), bind_error_(other.bind_error_) {
@@ -53,8 +73,14 @@ Result<bool> Statement::Step() {
   }
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  return db_->Error(rc, "sqlite");
+  const bool writes = sqlite3_stmt_readonly(stmt_) == 0;
+  if (rc == SQLITE_DONE) {
+    if (writes) db_->NoteWrite(Status::Ok());
+    return false;
+  }
+  Status failed = db_->Error(rc, "sqlite");
+  if (writes) db_->NoteWrite(failed);
+  return failed;
 }
 
 Status Statement::Run() {
@@ -136,11 +162,36 @@ SqliteDb::~SqliteDb() {
 Status SqliteDb::Exec(const std::string& sql) {
   char* err = nullptr;
   int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
-  if (rc == SQLITE_OK) return Status::Ok();
+  // Exec runs schema changes, pragmas and transaction control: a COMMIT that
+  // succeeds proves writing works, any failure of the file counts.
+  if (rc == SQLITE_OK) {
+    if (sql == "COMMIT") NoteWrite(Status::Ok());
+    return Status::Ok();
+  }
   std::string msg = err ? err : sqlite3_errstr(rc);
   sqlite3_free(err);
   Status s = Error(rc, "");
-  return Status(s.code(), path_ + ": " + msg);
+  Status failed(s.code(), path_ + ": " + msg);
+  NoteWrite(failed);
+  return failed;
+}
+
+void SqliteDb::NoteWrite(const Status& outcome) {
+  switch (outcome.code()) {
+    case StatusCode::kOk:
+      write_failure_ = Status::Ok();
+      break;
+    // What Error() maps the file's and volume's own failures to; busy,
+    // constraint and argument errors say nothing about the volume.
+    case StatusCode::kIoError:
+    case StatusCode::kPermissionDenied:
+    case StatusCode::kResourceExhausted:
+    case StatusCode::kCorrupt:
+      write_failure_ = outcome;
+      break;
+    default:
+      break;
+  }
 }
 
 Result<Statement> SqliteDb::Prepare(const std::string& sql) {
@@ -185,7 +236,7 @@ Status SqliteDb::Error(int rc, std::string_view what) const {
   // ("No space left on device", "Read-only file system") says what to fix.
   if (db_ && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL ||
               (rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)) {
-    if (int err = sqlite3_system_errno(db_); err != 0)
+    if (int err = LastFileErrno(db_); err != 0)
       msg += " (" + std::string(std::strerror(err)) + ")";
   }
   switch (rc & 0xff) {

@@ -126,10 +126,18 @@ class SqliteDb {
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
 
+  // The newest failure of a write for a reason of the file or its volume
+  // (I/O error, read-only, full, corrupt, cannot open); Ok after a write
+  // (a statement that changes the database, or a COMMIT) succeeds again.
+  const Status& write_failure() const { return write_failure_; }
+  // Called by Statement::Step and Exec with each outcome of a write.
+  void NoteWrite(const Status& outcome);
+
  private:
   SqliteDb(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
   std::string path_;
   sqlite3* db_;
+  Status write_failure_;
   std::unordered_map<std::string, sqlite3_stmt*> cache_;
 };
 

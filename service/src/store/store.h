@@ -152,6 +152,11 @@ class Store {
   // PRAGMA quick_check: "ok", or the problems it found, one per line.
   Result<std::string> QuickCheck();
   int SchemaVersion();
+  // Ok, or why the newest write failed for a reason of the file or its
+  // volume (read-only, I/O error, full, corrupt); Ok again once a write
+  // succeeds. Reads may go on working while writes fail, so a health check
+  // that only reads needs this to see a read-only volume.
+  Status WriteFailure();
 
   // --- Drives (drive_store.cc). Keyed by Drive::id; never deleted.
   // Inserts or updates the drive (all descriptive fields), marks it present
