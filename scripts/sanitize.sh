@@ -84,7 +84,12 @@ fi
 
 if [ "$which" = all ] || [ "$which" = tsan ]; then
   dir=$root/build-tsan
-  configure "$dir" "-fsanitize=thread -Wno-maybe-uninitialized"
+  # GCC warns (-Wtsan) that ThreadSanitizer does not model
+  # atomic_thread_fence, which Boost.Asio's std_fenced_block uses around
+  # every handler; -Werror made that a build failure of every file using
+  # Asio. The handlers' real hand-over is through the scheduler's mutex,
+  # which TSan sees.
+  configure "$dir" "-fsanitize=thread -Wno-maybe-uninitialized -Wno-tsan"
   echo "sanitize: building the threaded parts under TSan in $dir"
   cmake --build "$dir" -j "$jobs" --target sched_test http_test alert_test app_test
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4"

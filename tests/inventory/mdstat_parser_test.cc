@@ -2,6 +2,9 @@
 // (drivers/md/md.c md_seq_show); there is no mdstat capture among the fixtures.
 #include "inventory/mdstat_parser.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace dp {
@@ -49,6 +52,23 @@ TEST(MdstatParserTest, ArraysMembersAndRebuild) {
   EXPECT_EQ(md2.vdevs[0].type, "");
   ASSERT_EQ(md2.vdevs[0].members.size(), 1u);
   EXPECT_EQ(md2.vdevs[0].members[0].path, "sdg");
+}
+
+// What the pattern of a progress line lets through but is no number: the
+// array is read, its rebuild's share left unknown (no exception escapes).
+TEST(MdstatParserTest, ProgressThatIsNoNumberLeavesTheShareUnknown) {
+  for (const std::string& share :
+       std::vector<std::string>{".", "..5", "1.2.3", std::string(400, '9'), "250"}) {
+    auto r = ParseMdstat(
+        "Personalities : [raid1]\n"
+        "md0 : active raid1 sdb1[1] sda1[0]\n"
+        "      976630464 blocks super 1.2 [2/1] [U_]\n"
+        "      [=>...................]  recovery = " + share + "% (83043520/976629760)\n");
+    ASSERT_TRUE(r.ok()) << share << ": " << r.status().ToString();
+    ASSERT_EQ(r->size(), 1u) << share;
+    EXPECT_EQ((*r)[0].scan.state, "in_progress") << share;
+    EXPECT_FALSE((*r)[0].scan.percent.has_value()) << share;
+  }
 }
 
 TEST(MdstatParserTest, EmptyAndGarbage) {

@@ -1,5 +1,6 @@
 #include "inventory/mdstat_parser.h"
 
+#include <charconv>
 #include <regex>
 #include <sstream>
 
@@ -66,7 +67,14 @@ Result<std::vector<Pool>> ParseMdstat(std::string_view text) {
     if (std::regex_search(line, m, kProgress)) {
       p.scan.function = m[1].str();
       p.scan.state = "in_progress";
-      p.scan.percent = std::stod(m[2].str());
+      // The pattern lets "." and a thousand digits through; std::stod would
+      // throw on both (out of the discovery thread). The share stays unknown.
+      double percent = 0;
+      const std::string digits = m[2].str();
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+      if (ec == std::errc() && end == digits.data() + digits.size() && percent >= 0 &&
+          percent <= 100)
+        p.scan.percent = percent;
       p.scan.text = line.substr(line.find_first_not_of(" \t"));
     } else if (std::regex_search(line, m, kPending)) {
       p.scan.function = m[1].str();
