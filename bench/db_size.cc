@@ -10,7 +10,11 @@
 //    SimulatedTarget (a modelled 7200 rpm disk) and stored with +-3% noise and
 //    their latency histograms;
 //  - Wednesday: smart-short (a new self-test log entry), the 15th: smart-long;
-//  - drive 0 gains a reallocated sector every 60 days.
+//  - drive 0 gains a reallocated sector every 60 days;
+//  - "after" only (the table is schema 8 and 10): hourly, ZFS's own sample of
+//    each drive as a member of a raidz2 of six (inventory.zfs_sample_minutes):
+//    waits, SLOW, sit_out and an hour's disk wait histogram (about 15 buckets
+//    of a busy disk), under a /dev/disk/by-id path as zpool -P prints it.
 // SMART snapshots come from real `smartctl -x -j` captures (tests/fixtures),
 // with the fields that change between reads changed every time (local time,
 // power-on hours, temperature, attributes 9 and 194).
@@ -262,6 +266,37 @@ SimResult Simulate(const Args& args, const std::string& path, bool after, std::i
     Check(store.UpdateRun(r), "UpdateRun");
   };
 
+  auto zfs_sample = [&](std::size_t i, std::int64_t at) {
+    ZfsLatencySample z;
+    z.at = at;
+    z.pool = "tank";
+    z.vdev = "raidz2-" + std::to_string(i / 6);
+    z.member =
+        "/dev/disk/by-id/ata-WDC_WD80EFZZ-68BTXN0_WD-CA0A" + std::to_string(100000 + i) + "-part1";
+    z.drive_id = drives[i].id;
+    const double f = 1 + noise(rng);
+    z.read_ops = 40 * f;
+    z.write_ops = 15 * f;
+    z.disk_wait_read = 0.0081 * f;
+    z.disk_wait_write = 0.0092 * f;
+    z.total_wait_read = 0.0110 * f;
+    z.total_wait_write = 0.0120 * f;
+    z.slow_ios = 0;
+    z.sit_out = false;
+    ZfsWaitHistogram hist;
+    hist.seconds = kHour;
+    hist.read.assign(37, 0);
+    hist.write.assign(37, 0);
+    const std::uint64_t shape[] = {12,    85,    410,  1020, 3100, 8800, 21000,
+                                   38200, 27400, 9400, 1800, 240,  31,   3};
+    for (std::size_t b = 0; b < std::size(shape); ++b) {
+      hist.read[15 + b] = static_cast<std::uint64_t>(static_cast<double>(shape[b]) * f);
+      hist.write[15 + b] = static_cast<std::uint64_t>(static_cast<double>(shape[b]) * f / 3);
+    }
+    z.disk_wait_histogram = hist;
+    return z;
+  };
+
   SimResult res;
   RetentionConfig retention;  // the defaults
   const auto wall0 = std::chrono::steady_clock::now();
@@ -295,6 +330,11 @@ SimResult Simulate(const Args& args, const std::string& path, bool after, std::i
       }
       if (i == 0 && h % (60 * 24) == 12)
         d.snap.reallocated_sectors = d.snap.reallocated_sectors.value_or(0) + 1;
+    }
+    if (after) {
+      std::vector<ZfsLatencySample> zfs;
+      for (std::size_t i = 0; i < drives.size(); ++i) zfs.push_back(zfs_sample(i, now + 120));
+      Check(store.AddZfsLatencySamples(zfs), "AddZfsLatencySamples");
     }
     if (after && h % 24 == 23) {
       auto rep = store.ApplyRetention(retention, now + kHour - 1);

@@ -238,6 +238,20 @@ TEST(ConfigBadTest, OutOfRangeNumbers) {
               HasSubstr("http.read_timeout_seconds: must be between 1 and 3600"));
 }
 
+TEST(ConfigTest, ZfsSampleMinutes) {
+  auto c = Parse("{}");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->inventory.zfs_sample_minutes, 60);
+  auto off = Parse(R"({"inventory": {"zfs_sample_minutes": 0}})");
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->inventory.zfs_sample_minutes, 0);
+  EXPECT_EQ(ErrorOf(R"({"inventory": {"zfs_sample_minutes": 1441}})"),
+            "/etc/diskpulse.json:1: inventory.zfs_sample_minutes: must be between 0 and 1440, "
+            "found 1441");
+  EXPECT_THAT(ErrorOf(R"({"inventory": {"zfs_sample_minutes": "hourly"}})"),
+              HasSubstr("inventory.zfs_sample_minutes: expected a number, found a string"));
+}
+
 TEST(ConfigBadTest, BadListen) {
   EXPECT_THAT(ErrorOf(R"({"listen": "localhost"})"),
               HasSubstr("listen: expected host:port, found 'localhost'"));

@@ -1,7 +1,8 @@
 // EvaluateZfsLatencyPeers: a member far above its vdev siblings in each of
 // the last three samplings is "watch" evidence; one noisy sampling, two
 // siblings too few, or a load that slows every member alike are not; a rise
-// of ZFS's own slow I/O counter is.
+// of ZFS's own slow I/O counter is, and so is a member OpenZFS 2.4 sits out
+// of reads (sit_out), whose disk wait is then not judged.
 #include "detect/zfs_latency_peers.h"
 
 #include <gtest/gtest.h>
@@ -168,6 +169,37 @@ TEST(ZfsLatencyPeersTest, DiskWaitWeighsReadsAndWritesByTheirOperations) {
   s.disk_wait_write.reset();
   EXPECT_FALSE(ZfsDiskWait(s));
   EXPECT_TRUE(EvaluateZfsLatencyPeers({}).empty());
+}
+
+TEST(ZfsLatencyPeersTest, SitOutIsThePoolSayingTheMemberIsSlow) {
+  // ZFS moved reads off m3: its waits look ordinary, yet it sits out.
+  auto newest = Sampling(7200, 0.0080);
+  for (auto& s : newest) s.sit_out = s.member == "m3";
+  auto vs = EvaluateZfsLatencyPeers(Join({Sampling(3600, 0.0080), newest}));
+  const Verdict* sit = Find(vs, "wwn-3", "sit_out");
+  ASSERT_TRUE(sit);
+  EXPECT_EQ(sit->kind, VerdictKind::kPoolErrors);
+  EXPECT_EQ(sit->severity, Severity::kWarning);
+  EXPECT_TRUE(sit->Firing());
+  EXPECT_EQ(sit->details["source"], "zpool get sit_out");
+  EXPECT_NE(sit->summary.find("sits it out of reads (sit_out=on)"), std::string::npos)
+      << sit->summary;
+  // Not an all-clear for its latency meanwhile.
+  const Verdict* lat = Find(vs, "wwn-3", "latency");
+  ASSERT_TRUE(lat);
+  EXPECT_EQ(lat->kind, VerdictKind::kInconclusive);
+  // The siblings are off: clear, which resolves an alert after enough samplings.
+  const Verdict* other = Find(vs, "wwn-1", "sit_out");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->kind, VerdictKind::kClear);
+  EXPECT_FALSE(other->Firing());
+}
+
+TEST(ZfsLatencyPeersTest, UnknownSitOutGivesNoVerdict) {
+  // Older zpools and mirrors: no sit_out at all, never an error or a clear.
+  auto vs = EvaluateZfsLatencyPeers(Join({Sampling(3600, 0.0080), Sampling(7200, 0.0080)}));
+  for (const auto& v : vs) EXPECT_NE(v.metric, "sit_out") << v.summary;
+  EXPECT_TRUE(Find(vs, "wwn-3", "latency"));
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // GET /api/v1/drives/{id}/zfs through the router (no sockets) on a real
 // store: the member's samples beside its siblings' median, unknowns as null,
 // a drive without samples, bad input; and the ZFS "watch" verdict as the
-// overview shows it. Every response is validated against openapi.json.
+// overview shows it; sit_out, the disk wait percentiles and histograms beside
+// the siblings', the gauges, and each member's SLOW count and sit_out in the
+// pools answer. Every response is validated against openapi.json.
 #include <gtest/gtest.h>
 
 #include "alert/alert_service.h"
@@ -142,6 +144,122 @@ TEST_F(ZfsLatencyResourceTest, VerdictShowsAsWatchOnTheOverview) {
     }
   }
   EXPECT_TRUE(seen);
+}
+
+TEST_F(ZfsLatencyResourceTest, SitOutPercentilesHistogramsAndThePoolsAnswer) {
+  const std::int64_t now = ToUnixSeconds(clock_.Now());
+  std::vector<ZfsLatencySample> all;
+  for (std::int64_t at : {now - 7200, now - 3600}) {
+    for (int i = 1; i <= 3; ++i) {
+      ZfsLatencySample s;
+      s.at = at;
+      s.pool = "tank";
+      s.vdev = "raidz1-0";
+      s.member = "/dev/sd" + std::string(1, static_cast<char>('a' + i)) + "1";
+      s.drive_id = "wwn-" + std::to_string(i);
+      s.read_ops = 30;
+      s.disk_wait_read = i == 1 ? 0.030 : 0.008;
+      s.slow_ios = i == 1 ? 5u : 0u;
+      s.sit_out = i == 1 && at == now - 3600;
+      if (at == now - 3600) {
+        ZfsWaitHistogram h;
+        h.seconds = 3600;
+        h.read.assign(37, 0);
+        h.read[i == 1 ? 25 : 22] = 98;  // <= 67 ms, <= 8.4 ms
+        h.read[28] = 2;                 // <= 537 ms
+        h.write.assign(37, 0);
+        h.write[20] = 10;
+        s.disk_wait_histogram = h;
+      }
+      all.push_back(s);
+    }
+  }
+  ASSERT_TRUE(store_->AddZfsLatencySamples(all).ok());
+  json z = Get("/api/v1/drives/wwn-1/zfs");
+  EXPECT_EQ(z["sit_out"], true);
+  ASSERT_EQ(z["samples"].size(), 2u);
+  const json& older = z["samples"][0];
+  EXPECT_EQ(older["sit_out"], false);
+  EXPECT_TRUE(older["histogram_seconds"].is_null());
+  EXPECT_TRUE(older["disk_wait_read_p99_seconds"].is_null());
+  const json& newest = z["samples"][1];
+  EXPECT_EQ(newest["histogram_seconds"], 3600);
+  EXPECT_NEAR(newest["disk_wait_read_p50_seconds"].get<double>(), 0.067108863, 1e-9);
+  EXPECT_NEAR(newest["disk_wait_read_p99_seconds"].get<double>(), 0.536870911, 1e-9);
+  EXPECT_NEAR(newest["disk_wait_write_p99_seconds"].get<double>(), 0.002097151, 1e-9);
+  const json& h = z["histogram"];
+  ASSERT_TRUE(h.is_object()) << z;
+  EXPECT_EQ(h["seconds"], 3600);
+  EXPECT_EQ(h["siblings"], 2);
+  ASSERT_EQ(h["bucket_upper_seconds"].size(), 37u);
+  EXPECT_EQ(h["read"][25], 98);
+  EXPECT_EQ(h["siblings_read"][22], 196);
+  EXPECT_EQ(h["siblings_read"][28], 4);
+  // A drive with no histogram yet: null.
+  ASSERT_TRUE(store_
+                  ->AddZfsLatencySamples({[&] {
+                    ZfsLatencySample s = all[0];
+                    s.pool = "backup";
+                    s.vdev = "sde";
+                    s.member = "/dev/sde";
+                    s.drive_id = "wwn-4";
+                    s.sit_out.reset();
+                    return s;
+                  }()})
+                  .ok());
+  json plain = Get("/api/v1/drives/wwn-4/zfs");
+  EXPECT_TRUE(plain["histogram"].is_null());
+  EXPECT_TRUE(plain["sit_out"].is_null());
+
+  ApiContext ctx;
+  ctx.store = store_.get();
+  ctx.clock = &clock_;
+  ctx.started_at = clock_.Now();
+  Response m = BuildApiRouter(ctx)->Route(Request::Make(Method::kGet, "/metrics"));
+  ASSERT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_sit_out{drive=\"wwn-1\"} 1\n"), std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_sit_out{drive=\"wwn-2\"} 0\n"), std::string::npos);
+  EXPECT_EQ(m.body.find("diskpulse_drive_zfs_sit_out{drive=\"wwn-4\"}"), std::string::npos);
+  EXPECT_NE(m.body.find("diskpulse_drive_zfs_disk_wait_read_p99_seconds{drive=\"wwn-1\"} 0.53"),
+            std::string::npos);
+
+  // The pools answer: SLOW and sit_out of ZFS's newest sampling per member.
+  Pool tank;
+  tank.name = "tank";
+  tank.state = "ONLINE";
+  Vdev v;
+  v.name = "raidz1-0";
+  v.type = "raidz1";
+  v.role = "data";
+  for (int i = 1; i <= 3; ++i) {
+    PoolMember m;
+    m.path = "/dev/sd" + std::string(1, static_cast<char>('a' + i)) + "1";
+    m.state = "ONLINE";
+    m.drive_id = "wwn-" + std::to_string(i);
+    v.members.push_back(m);
+  }
+  PoolMember unsampled;
+  unsampled.path = "/dev/sdz1";
+  unsampled.state = "ONLINE";
+  v.members.push_back(unsampled);
+  tank.vdevs.push_back(v);
+  ASSERT_TRUE(store_->RecordPools({tank}, now).ok());
+  json pools = Get("/api/v1/pools");
+  ASSERT_EQ(pools.size(), 1u);
+  const json& members = pools[0]["vdevs"][0]["members"];
+  EXPECT_EQ(members[0]["slow_ios"], 5);
+  EXPECT_EQ(members[0]["sit_out"], true);
+  EXPECT_EQ(members[1]["slow_ios"], 0);
+  EXPECT_EQ(members[1]["sit_out"], false);
+  EXPECT_TRUE(members[3]["slow_ios"].is_null());
+  EXPECT_TRUE(members[3]["sit_out"].is_null());
+  json overview = Get("/api/v1/overview");
+  EXPECT_EQ(overview["pools"][0]["vdevs"][0]["members"][0]["slow_ios"], 5);
+  // A sampling older than a week is not shown as the members' state.
+  clock_.Advance(std::chrono::hours(24 * 8));
+  json later = Get("/api/v1/pools");
+  EXPECT_TRUE(later[0]["vdevs"][0]["members"][0]["slow_ios"].is_null());
 }
 
 }  // namespace

@@ -2,14 +2,19 @@
 // tests/fixtures/zpool-iostat and tests/fixtures/zpool (ZFS cannot run
 // here), a real store and the real alert service: a member far above its
 // siblings in three samplings opens one "watch" alert, a rise of ZFS's SLOW
-// counter opens another, a missing zpool gives no samples and no warnings.
+// counter opens another, a missing zpool gives no samples and no warnings;
+// a member OpenZFS 2.4 sits out opens a third, a zpool without sit_out says
+// nothing about it, and the disk wait histograms stored are the difference
+// between two samplings' cumulative counts.
 #include "sched/zfs_latency_sampler.h"
 
 #include <gtest/gtest.h>
 
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
+#include "base/recording_command_runner.h"
 #include "base/replay_command_runner.h"
+#include "model/zfs_latency.h"
 #include "sched/store_alert_repository.h"
 #include "support/temp_dir.h"
 
@@ -20,6 +25,15 @@ using ::dp::testing::FixturePath;
 using ::dp::testing::ReadFile;
 
 const char* const kPrefix = "/dev/disk/by-id/ata-WDC_WD80EFZZ-68BTXN0_WD-CA0AAAA";
+
+std::vector<std::string> Zpool(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"zpool"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+const char* const kHistogram1 = "zpool-iostat/reconstructed-raidz2-6disk-w-vpP-cumulative-1.txt";
+const char* const kHistogram2 = "zpool-iostat/reconstructed-raidz2-6disk-w-vpP-cumulative-2.txt";
 
 class ZfsLatencySamplerTest : public ::testing::Test {
  protected:
@@ -69,6 +83,10 @@ TEST_F(ZfsLatencySamplerTest, SlowMemberOpensOneWatchAlertAfterThreeSamplings) {
   for (const auto& a : ZfsSlowStatusArgs("tank")) st.push_back(a);
   // A zpool without -s (0.7): its usage error, exit 2.
   runner.AddOutput(st, "", 2, "invalid option 's'\nusage:\n");
+  runner.AddOutput(Zpool(ZfsHistogramArgs("tank")), ReadFile(FixturePath(kHistogram1)));
+  // ... nor vdev properties: unknown, and no warning.
+  runner.AddOutput(Zpool(ZfsSitOutArgs("tank")), "", 2,
+                   "bad property list: invalid property 'sit_out'\nusage:\n");
 
   StoreAlertRepository repo(*store_);
   FakeClock clock;
@@ -130,6 +148,10 @@ TEST_F(ZfsLatencySamplerTest, RiseOfTheSlowColumnOpensAnAlert) {
   for (const auto& a : ZfsSlowStatusArgs("teststore")) st.push_back(a);
   runner.AddOutput(st, status);
   runner.AddOutput(st, rename(status, "   96", "  101"));  // sdc1: 5 more
+  // OpenZFS before 2.2 takes all-vdevs for a pool name.
+  runner.AddOutput(Zpool(ZfsSitOutArgs("teststore")), "", 1,
+                   "cannot open 'all-vdevs': no such pool\n");
+  runner.AddOutput(Zpool(ZfsHistogramArgs("teststore")), "");  // no tables: no histograms
 
   Pool p;
   p.name = "teststore";
@@ -207,6 +229,137 @@ TEST_F(ZfsLatencySamplerTest, GarbageAndTimeoutAreWarnings) {
   ASSERT_TRUE(t.ok());
   ASSERT_EQ(t->warnings.size(), 1u);
   EXPECT_NE(t->warnings[0].find("killed after 60 s"), std::string::npos);
+}
+
+TEST_F(ZfsLatencySamplerTest, SitOutOpensAnAlertAndHistogramsAreTheHoursDifference) {
+  ReplayCommandRunner runner;
+  runner.AddOutput(Zpool(ZfsIostatArgs("tank")),
+                   ReadFile(FixturePath("zpool-iostat/reconstructed-raidz2-6disk-vlpPy-slog.txt")));
+  runner.AddOutput(Zpool(ZfsSlowStatusArgs("tank")), "", 2, "invalid option 's'\n");
+  runner.AddOutput(Zpool(ZfsSitOutArgs("tank")),
+                   ReadFile(FixturePath("zpool-get/reconstructed-raidz2-sit-out-Hp.txt")));
+  runner.AddOutput(Zpool(ZfsHistogramArgs("tank")), ReadFile(FixturePath(kHistogram1)));
+  runner.AddOutput(Zpool(ZfsHistogramArgs("tank")), ReadFile(FixturePath(kHistogram2)));
+  StoreAlertRepository repo(*store_);
+  FakeClock clock;
+  AlertService alerts(repo, nullptr, clock, AlertServiceOptions{});
+  ZfsHistogramMemory memory;
+  Pool tank = Tank();
+  for (std::int64_t at : {3600, 7200}) {
+    auto r = SampleZfsLatency(config_, runner, *store_, {tank}, at, &memory);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->warnings.size(), 1u) << r->warnings.back();  // the -s one only
+    ASSERT_TRUE(alerts.OnVerdicts(r->verdicts).ok());
+  }
+  auto open = store_->ListAlerts(AlertFilter{});
+  ASSERT_TRUE(open.ok());
+  bool sit = false;
+  for (const Alert& a : *open) {
+    if (a.condition != "zfs:tank:sit_out") continue;
+    sit = true;
+    EXPECT_EQ(a.drive_id, "wwn-3");
+    EXPECT_EQ(a.severity, "warning");
+  }
+  EXPECT_TRUE(sit);
+  auto m3 = store_->ZfsLatencyOfDrive("wwn-3", 0);
+  ASSERT_TRUE(m3.ok());
+  ASSERT_EQ(m3->size(), 2u);
+  EXPECT_EQ((*m3)[0].sit_out, std::optional<bool>(true));
+  // The first sampling primes the memory; the second stores the hour.
+  EXPECT_FALSE((*m3)[1].disk_wait_histogram);
+  ASSERT_TRUE((*m3)[0].disk_wait_histogram);
+  const ZfsWaitHistogram& h = *(*m3)[0].disk_wait_histogram;
+  EXPECT_EQ(h.seconds, 3600);
+  std::uint64_t reads = 0;
+  for (auto c : h.read) reads += c;
+  EXPECT_EQ(reads, 1584000u - 1440001u);
+  EXPECT_EQ(h.read[25], 526604u - 478731u);
+  auto m1 = store_->ZfsLatencyOfDrive("wwn-1", 1);
+  EXPECT_EQ((*m1)[0].sit_out, std::optional<bool>(false));
+  ASSERT_TRUE((*m1)[0].disk_wait_histogram);
+  // The slow member's median disk wait is 4x its sibling's: 67 ms and 17 ms buckets.
+  EXPECT_NEAR(*ZfsHistogramQuantile(h.read, 0.5), 0.0671, 1e-4);
+  EXPECT_NEAR(*ZfsHistogramQuantile((*m1)[0].disk_wait_histogram->read, 0.5), 0.0168, 1e-4);
+  // The log device is no raidz child: "-", unknown.
+  auto vdev_rows = store_->ZfsLatestSamplings(0);
+  ASSERT_TRUE(vdev_rows.ok());
+  for (const auto& s : *vdev_rows)
+    if (s.member.find("nvme-") != std::string::npos) {
+      EXPECT_FALSE(s.sit_out);
+    }
+}
+
+TEST_F(ZfsLatencySamplerTest, ResetCountersAndScrubsStartTheHistogramsAfresh) {
+  ZfsHistogramMemory memory;
+  std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>> a{{0, 5, 9}, {1}},
+      b{{0, 7, 9}, {4}};
+  EXPECT_FALSE(memory.Difference("tank", "m", 100, a));
+  auto d = memory.Difference("tank", "m", 160, b);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->seconds, 60);
+  EXPECT_EQ(d->read, (std::vector<std::uint64_t>{0, 2, 0}));
+  EXPECT_EQ(d->write, (std::vector<std::uint64_t>{3}));
+  // Re-imported: counts went down, the window is unknown.
+  EXPECT_FALSE(memory.Difference("tank", "m", 220, a));
+  EXPECT_TRUE(memory.Difference("tank", "m", 280, b));
+  memory.Forget("tank");
+  EXPECT_FALSE(memory.Difference("tank", "m", 340, b));
+}
+
+TEST_F(ZfsLatencySamplerTest, HistogramBucketsFollowTheLabels) {
+  auto tables = ParseZpoolIostatHistogram(
+      ReadFile(FixturePath("zpool-iostat/reconstructed-pool-w-histogram.txt")));
+  ASSERT_TRUE(tables.ok()) << tables.status().ToString();
+  ASSERT_EQ(tables->size(), 1u);
+  auto b = DiskWaitBuckets(tables->front());
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  ASSERT_EQ(b->first.size(), 37u);
+  EXPECT_EQ(b->first[15], 15u);     // "65us" row: 2^16 ns
+  EXPECT_EQ(b->first[22], 35942u);  // "8ms" row, 35.1K (1024-based): 2^23 ns
+  EXPECT_EQ(b->second[19], 6900u);  // "1ms" row
+  LatencyHistogram bad = tables->front();
+  bad.bucket_seconds[3] = bad.bucket_seconds[4];  // two rows in one bucket
+  EXPECT_FALSE(DiskWaitBuckets(bad).ok());
+}
+
+TEST_F(ZfsLatencySamplerTest, ARecordingHasEverythingTheSamplingAsks) {
+  // What `diskpulse record` runs (ReadZfsPools) through the recording runner,
+  // then the daemon's sampling replaying that folder: the same samples, no
+  // warning (a command missing from a recording would be one).
+  std::string status =
+      "  pool: tank\n state: ONLINE\nconfig:\n\n"
+      "\tNAME  STATE  READ WRITE CKSUM  SLOW\n"
+      "\ttank  ONLINE    0     0     0     -\n"
+      "\t  raidz2-0  ONLINE    0     0     0     -\n";
+  for (int i = 1; i <= 6; ++i)
+    status += std::string("\t    ") + kPrefix + std::to_string(i) + "-part1  ONLINE  0  0  0  " +
+              (i == 3 ? "7" : "0") + "\n";
+  status += "\nerrors: No known data errors\n";
+  ReplayCommandRunner machine;
+  machine.AddOutput(
+      Zpool(ZfsIostatArgs("tank")),
+      ReadFile(FixturePath("zpool-iostat/reconstructed-raidz2-6disk-vlpPy-slog.txt")));
+  machine.AddOutput(Zpool(ZfsSlowStatusArgs("tank")), status);
+  machine.AddOutput(Zpool(ZfsSitOutArgs("tank")),
+                    ReadFile(FixturePath("zpool-get/reconstructed-raidz2-sit-out-Hp.txt")));
+  machine.AddOutput(Zpool(ZfsHistogramArgs("tank")), ReadFile(FixturePath(kHistogram1)));
+  const std::string folder = dir_.Path("recording");
+  {
+    RecordingCommandRunner recorder(machine, folder);
+    EXPECT_TRUE(ReadZfsPools(config_, recorder, {Tank()}).empty());
+    EXPECT_EQ(recorder.count(), 4);
+    EXPECT_TRUE(recorder.write_errors().empty());
+  }
+  auto replay = ReplayCommandRunner::Load(folder);
+  ASSERT_TRUE(replay.ok()) << replay.status().ToString();
+  ZfsHistogramMemory memory;
+  auto r = SampleZfsLatency(config_, **replay, *store_, {Tank()}, 3600, &memory);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->warnings.empty()) << r->warnings.front();
+  ASSERT_EQ(r->samples.size(), 7u);
+  EXPECT_EQ(r->samples[2].slow_ios, 7u);
+  EXPECT_EQ(r->samples[2].sit_out, std::optional<bool>(true));
+  EXPECT_EQ((*replay)->calls().size(), 4u);
 }
 
 }  // namespace

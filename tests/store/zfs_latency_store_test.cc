@@ -1,12 +1,14 @@
 // ZFS latency samples in a real SQLite store: round trip, the newest
 // samplings of a vdev, a drive's samples, retention, and a database of the
-// schema before them (version 7) migrating with its data.
-#include <sqlite3.h>
-
+// schema before them (version 7) migrating with its data; sit_out and the
+// disk wait histograms (schema 10), a version-9 database migrating to them,
+// and each pool's newest sampling.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "store/migrations.h"
 #include "store/sqlite_db.h"
+#include "store/zfs_histogram_codec.h"
 #include "store_test_util.h"
 
 namespace dp {
@@ -130,6 +132,89 @@ TEST(ZfsLatencyMigrationTest, VersionSevenDatabaseMigratesWithItsData) {
   EXPECT_TRUE((*(*store)->GetDrive("wwn-old")).has_value());
   ASSERT_TRUE((*store)->AddZfsLatencySamples({Sample(9, "m1", "wwn-old", 0.004)}).ok());
   EXPECT_EQ((*store)->ZfsLatencyOfDrive("wwn-old", 0)->size(), 1u);
+}
+
+TEST_F(ZfsLatencyStoreTest, SitOutAndHistogramRoundTrip) {
+  ZfsLatencySample on = Sample(100, "m1", "wwn-1", 0.04);
+  on.sit_out = true;
+  ZfsWaitHistogram h;
+  h.seconds = 3600;
+  h.read.assign(37, 0);
+  h.read[19] = 120;
+  h.read[25] = 7;
+  h.write.assign(37, 0);
+  h.write[18] = 33;
+  on.disk_wait_histogram = h;
+  ZfsLatencySample off = Sample(100, "m2", "wwn-2", 0.008);
+  off.sit_out = false;
+  ZfsLatencySample unknown = Sample(100, "m3", "wwn-3", 0.008);
+  ASSERT_TRUE(store_->AddZfsLatencySamples({on, off, unknown}).ok());
+  Reopen();
+  auto got = store_->ZfsLatencyOfVdev("tank", "raidz2-0", 1);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0].sit_out, std::optional<bool>(true));
+  ASSERT_TRUE((*got)[0].disk_wait_histogram);
+  EXPECT_EQ((*got)[0].disk_wait_histogram->seconds, 3600);
+  EXPECT_EQ((*got)[0].disk_wait_histogram->read, h.read);
+  EXPECT_EQ((*got)[0].disk_wait_histogram->write, h.write);
+  EXPECT_EQ((*got)[1].sit_out, std::optional<bool>(false));
+  EXPECT_FALSE((*got)[1].disk_wait_histogram);
+  EXPECT_FALSE((*got)[2].sit_out);
+  RawDb raw(db_path_);
+  EXPECT_EQ(raw.Int("SELECT count(*) FROM zfs_latency_samples WHERE sit_out IS NULL"), 1);
+  EXPECT_LE(raw.Int("SELECT max(length(disk_wait_histogram)) FROM zfs_latency_samples"), 16);
+}
+
+TEST_F(ZfsLatencyStoreTest, LatestSamplingOfEachPool) {
+  ZfsLatencySample old = Sample(100, "m1", "wwn-1", 0.01);
+  old.slow_ios = 1;
+  ZfsLatencySample now = Sample(200, "m1", "wwn-1", 0.01);
+  now.slow_ios = 4;
+  ZfsLatencySample other = Sample(150, "d1", "wwn-9", 0.01);
+  other.pool = "backup";
+  other.vdev = "d1";
+  ZfsLatencySample gone = Sample(10, "x1", "wwn-8", 0.01);
+  gone.pool = "archive";
+  ASSERT_TRUE(store_->AddZfsLatencySamples({old, now, other, gone}).ok());
+  auto got = store_->ZfsLatestSamplings(50);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 2u);  // archive's only sampling is before `since`
+  EXPECT_EQ((*got)[0].pool, "backup");
+  EXPECT_EQ((*got)[1].pool, "tank");
+  EXPECT_EQ((*got)[1].at, 200);
+  EXPECT_EQ((*got)[1].slow_ios, 4u);
+}
+
+TEST(ZfsLatencyMigrationTest, VersionNineSamplesGetUnknownSitOutAndHistogram) {
+  testing::TempDir dir;
+  std::string path = dir.Path("diskpulse.db");
+  {
+    auto db = SqliteDb::Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok());
+    std::vector<Migration> upto9;
+    for (const Migration& m : SchemaMigrations()) {
+      if (m.name == std::string("ZFS sit_out and disk wait histograms")) break;
+      upto9.push_back(m);
+    }
+    ASSERT_EQ(upto9.back().version, 9);
+    ASSERT_TRUE(ApplyMigrations(**db, upto9).ok());
+    ASSERT_TRUE((*db)
+                    ->Exec("INSERT INTO zfs_latency_samples (at, pool, vdev, member, drive_id, "
+                           "disk_wait_read, slow_ios) VALUES (5, 'tank', 'raidz2-0', 'm1', "
+                           "'wwn-1', 0.008, 2)")
+                    .ok());
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_EQ((*store)->SchemaVersion(), Store::LatestSchemaVersion());
+  auto got = (*store)->ZfsLatencyOfDrive("wwn-1", 0);
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_DOUBLE_EQ(*(*got)[0].disk_wait_read, 0.008);
+  EXPECT_EQ((*got)[0].slow_ios, 2u);
+  EXPECT_FALSE((*got)[0].sit_out);
+  EXPECT_FALSE((*got)[0].disk_wait_histogram);
 }
 
 }  // namespace

@@ -179,6 +179,14 @@ void Seed(Store& store, std::int64_t now) {
       z.read_ops = 20;
       z.disk_wait_read = wait;
       z.slow_ios = 3;
+      // OpenZFS 2.4 sits the slow one out; every member has an hour's waits.
+      if (at == now - 3600) z.sit_out = member == "/dev/sda1";
+      ZfsWaitHistogram h;
+      h.seconds = 3600;
+      h.read.assign(37, 0);
+      h.read[member == "/dev/sda1" ? 25 : 22] = 900;
+      h.read[23] = 100;
+      z.disk_wait_histogram = h;
       zfs.push_back(z);
     }
   }
@@ -289,7 +297,12 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
   // ZFS's own view beside the siblings (zfs_view.js).
   EXPECT_NE(dom.find(R"(id="zfs-samples")"), std::string::npos) << dom;
   EXPECT_NE(dom.find("tank / raidz1-0 / /dev/sda1: disk wait 40.0 ms, 4.9"), std::string::npos);
-  EXPECT_NE(dom.find("median 8.20 ms; SLOW 3"), std::string::npos);
+  EXPECT_NE(dom.find("median 8.20 ms; SLOW 3; ZFS sits it out of reads"), std::string::npos);
+  // The read disk waits beside the siblings', from zpool iostat -w.
+  EXPECT_NE(dom.find(R"(id="zfs-histogram")"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("Read disk waits over 2 h: this drive (2000 I/Os) and its 2 siblings (4000)"),
+            std::string::npos);
+  EXPECT_NE(dom.find("≤ 67 ms"), std::string::npos);
   EXPECT_NE(dom.find("scrub: pool tank is scrubbing"), std::string::npos);
 }
 

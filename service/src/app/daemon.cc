@@ -6,11 +6,11 @@
 #include <chrono>
 #include <thread>
 
-#include "app/database_dir.h"
 #include "alert/alert_dispatcher.h"
-#include "alert/notification_outbox.h"
 #include "alert/alert_service.h"
+#include "alert/notification_outbox.h"
 #include "alert/sink_factory.h"
+#include "app/database_dir.h"
 #include "app/priv_client.h"
 #include "app/priv_helper.h"
 #include "app/privileges.h"
@@ -29,7 +29,7 @@
 #include "sched/store_alert_repository.h"
 #include "sched/store_notification_outbox.h"
 #include "sched/store_scheduler_store.h"
-#include "sched/zfs_latency_sampler.h"
+#include "sched/zfs_sampling_task.h"
 #include "store/store.h"
 
 namespace dp {
@@ -49,6 +49,9 @@ std::vector<std::string> RestartOnlyChanges(const Config& a, const Config& b) {
   if (a.alerts != b.alerts) keys.push_back("alerts");
   if (a.targets.size() != b.targets.size()) keys.push_back("targets");
   if (a.retention != b.retention) keys.push_back("retention");
+  // The ZFS sampling thread keeps its cadence from the start.
+  if (a.inventory.zfs_sample_minutes != b.inventory.zfs_sample_minutes)
+    keys.push_back("inventory.zfs_sample_minutes");
   return keys;
 }
 
@@ -126,6 +129,16 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
       [self](const DiscoveryReport& report) { self->OnDiscovery(report); }, d->alerts_.get());
 
   d->retention_ = std::make_unique<RetentionTask>(*d->store_, d->clock_, c.retention);
+  // zpool iostat -l takes 5 s per pool: its own thread, not discovery's.
+  d->zfs_sampling_ =
+      std::make_unique<ZfsSamplingTask>(d->config_, *d->runner_, *d->store_, d->clock_,
+                                        std::chrono::minutes(c.inventory.zfs_sample_minutes),
+                                        [self](const std::vector<Verdict>& verdicts) {
+                                          if (!self->alerts_) return;
+                                          Status s = self->alerts_->OnVerdicts(verdicts);
+                                          if (!s.ok())
+                                            LogError("alerts: zfs sampling: " + s.ToString());
+                                        });
 
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));
@@ -207,21 +220,9 @@ Status Daemon::BuildSchedulerAndAlerts() {
 void Daemon::OnDiscovery(const DiscoveryReport& report) {
   if (scheduler_) scheduler_->UpdateInventory(report.drives, report.pools);
   if (options_.on_status) options_.on_status(StatusLine(report));
-  // ZFS's own view of the members between tests: about 5 s of zpool iostat
-  // per pool, on the discovery thread.
-  auto zfs = SampleZfsLatency(config_, *runner_, *store_, report.pools, report.at);
-  if (!zfs.ok()) LogError("zfs latency: " + zfs.status().ToString());
-  if (zfs.ok()) {
-    for (const auto& w : zfs->warnings) {
-      if (zfs_warned_.size() < 64 && zfs_warned_.insert(w).second)
-        LogWarning("zfs latency: " + w + " (not repeated)");
-    }
-  }
+  // ZFS's own view of the members between tests, on its own cadence.
+  if (zfs_sampling_) zfs_sampling_->UpdatePools(report.pools);
   if (!alerts_) return;
-  if (zfs.ok() && !zfs->verdicts.empty()) {
-    Status s = alerts_->OnVerdicts(zfs->verdicts);
-    if (!s.ok()) LogError("alerts: zfs latency: " + s.ToString());
-  }
   // ZFS error counters and member states of each pool.
   for (const auto& pool : report.pools) {
     Status s = alerts_->OnVerdicts(detect::EvaluatePool(pool, nullptr, report.at));
@@ -257,6 +258,7 @@ Status Daemon::Start() {
   // Discovery's first pass now, then every inventory.interval_seconds.
   if (options_.discovery) discovery_->Start();
   retention_->Start();  // first pass now, then every retention.interval_hours
+  zfs_sampling_->Start();  // after discovery's first pass, then every zfs_sample_minutes
   return Status::Ok();
 }
 
@@ -284,6 +286,7 @@ Status Daemon::Reload() {
   next.retention = config_.retention;
   next.alerts = config_.alerts;
   next.alerts_config = config_.alerts_config;
+  next.inventory.zfs_sample_minutes = config_.inventory.zfs_sample_minutes;
 
   ConfigureLogging(next, options_);
   config_ = std::move(next);
@@ -308,6 +311,7 @@ void Daemon::Stop() {
     discovery_->Stop();
     discovery_.reset();
   }
+  zfs_sampling_.reset();
   retention_.reset();
   // Running tests are cancelled and recorded; unstarted slots are given back.
   if (scheduler_) {

@@ -43,6 +43,7 @@ class AlertService;
 class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
+class ZfsSamplingTask;
 struct DiscoveryReport;
 namespace http {
 class Server;
@@ -138,14 +139,13 @@ class Daemon {
   // Keeps the database small: thins old detail daily (retention.*).
   std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
-  // ZFS latency sampling warnings already logged (each is said once; bounded).
-  std::set<std::string> zfs_warned_;
+  // ZFS's own signals of the pool members (sched/zfs_sampling_task.h).
+  std::unique_ptr<ZfsSamplingTask> zfs_sampling_;
 
   // Builds the alert service and the scheduler (Create; nothing starts).
   Status BuildSchedulerAndAlerts();
-  // After each discovery pass: inventory to the scheduler, pool verdicts,
-  // ZFS's own latency samples (sched/zfs_latency_sampler.h) and their
-  // verdicts, and due reminders to the alerts.
+  // After each discovery pass: inventory to the scheduler and to the ZFS
+  // sampling, pool verdicts, and due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
   std::string StatusLine(const DiscoveryReport& report) const;
 };

@@ -54,10 +54,18 @@ bool IsPoolName(const std::string& s) {
 // zpool as sched/zfs_latency_sampler.cc calls it, for one pool:
 //   iostat -v -l -p -P -y POOL 5 1
 //   status -s -p -P POOL
+//   get -H -p sit_out POOL all-vdevs   (read-only: `get` never sets)
+//   iostat -w -v -p -P POOL
 bool ZpoolSamplingArgsAllowed(const Args& a) {
   if (a.size() == 9)
     return Args(a.begin(), a.begin() + 6) == Args{"iostat", "-v", "-l", "-p", "-P", "-y"} &&
            IsPoolName(a[6]) && a[7] == "5" && a[8] == "1";
+  if (a.size() == 6 && a[0] == "get")
+    return Args(a.begin(), a.begin() + 4) == Args{"get", "-H", "-p", "sit_out"} &&
+           IsPoolName(a[4]) && a[5] == "all-vdevs";
+  if (a.size() == 6)
+    return Args(a.begin(), a.begin() + 5) == Args{"iostat", "-w", "-v", "-p", "-P"} &&
+           IsPoolName(a[5]);
   if (a.size() == 5)
     return Args(a.begin(), a.begin() + 4) == Args{"status", "-s", "-p", "-P"} && IsPoolName(a[4]);
   return false;

@@ -2,11 +2,12 @@
 // storage pools (ZFS, Linux md) with their vdevs, members and counters,
 // scrub/resilver state and errors line; members mapped to drives. With
 // --from-file, parses pasted `zpool status` text or `zpool status -j` JSON
-// instead of running zpool (members are then not mapped).
+// instead of running zpool (members are then not mapped). Each ZFS member's
+// SLOW count (I/Os over zio_slow_io_ms, `zpool status -s`) is shown when
+// zpool reports it ("-" otherwise).
 // Exit: 0 all pools ONLINE, 1 a pool is not ONLINE or has errors, 2 usage
 // error, tool failure or unreadable input.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -14,6 +15,7 @@
 #include "inventory/inventory.h"
 #include "inventory/zpool_status_parser.h"
 #include "model/pool_json.h"
+#include "sched/zfs_latency_sampler.h"
 
 namespace dp::cli {
 namespace {
@@ -21,7 +23,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: diskpulse pools [--json] [--from-file FILE] [-c FILE] [--replay DIR]\n"
     "\n"
-    "Shows ZFS pools and Linux md arrays: vdevs, members, error counters, scrub\n"
+    "Shows ZFS pools and Linux md arrays: vdevs, members, error counters (and\n"
+    "ZFS's SLOW count of I/Os over zio_slow_io_ms, when zpool has -s), scrub\n"
     "or resilver progress. Exit status 1 when a pool is not ONLINE.\n"
     "  --json            print {\"pools\": [...]} (the stable pools JSON)\n"
     "  --from-file FILE  parse saved `zpool status` (text or -j JSON) output; - reads stdin\n"
@@ -58,13 +61,17 @@ void PrintHuman(const std::vector<Pool>& pools) {
     for (const auto& v : p.vdevs) {
       std::printf("  %s  %s %s  %s\n", v.name.c_str(), v.type.c_str(), v.role.c_str(),
                   v.state.empty() ? "" : v.state.c_str());
+      if (&v == &p.vdevs.front())
+        std::printf("    %-40s %-9s %6s %6s %6s %6s\n", "", "STATE", "READ", "WRITE", "CKSUM",
+                    "SLOW");
       for (const auto& m : v.members) {
         std::string indent = m.parent.empty() ? "    " : "      ";
         int width = 44 - static_cast<int>(indent.size());
-        std::printf("%s%-*s %-9s %6s %6s %6s  %s%s\n", indent.c_str(), width, m.path.c_str(),
+        std::printf("%s%-*s %-9s %6s %6s %6s %6s  %s%s\n", indent.c_str(), width, m.path.c_str(),
                     m.state.c_str(), Counter(m.read_errors, m.counters_approximate).c_str(),
                     Counter(m.write_errors, m.counters_approximate).c_str(),
                     Counter(m.checksum_errors, m.counters_approximate).c_str(),
+                    Counter(m.slow_ios, false).c_str(),
                     m.container ? "" : (m.drive_id.empty() ? "(no drive)" : m.drive_id.c_str()),
                     m.note.empty() ? "" : ("  " + m.note).c_str());
       }
@@ -112,6 +119,15 @@ int RunPoolsCommand(const Args& args) {
     if (!inv->pools_status.ok()) return UsageError("pools", inv->pools_status.ToString());
     pools = std::move(inv->pools);
     warnings = std::move(inv->warnings);
+    // SLOW counts (zpool status -s); a zpool without -s leaves them unknown.
+    for (Pool& p : pools) {
+      if (p.kind != "zfs" || p.name.empty()) continue;
+      ZfsPoolReading r = ReadZfsPool(*config, **runner, p, false);
+      for (auto& v : p.vdevs)
+        for (auto& m : v.members)
+          if (auto it = r.slow_ios.find(m.path); !m.slow_ios && it != r.slow_ios.end())
+            m.slow_ios = it->second;
+    }
   }
   if (options->json) {
     std::printf("%s\n", PoolsToJson(pools).dump(2).c_str());

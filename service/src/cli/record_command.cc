@@ -1,11 +1,11 @@
 // diskpulse record DIR [-c FILE] [--no-smart]: runs every discovery, pool and
-// SMART command once on this machine, through a RecordingCommandRunner that
-// saves each argv with its stdout, stderr and exit code under DIR/commands,
-// and copies the files Linux discovery reads (sysfs attributes, /dev/disk
-// links, udev entries, /proc/mdstat) under DIR. `--replay DIR` (CLI and
-// daemon) plays it back: a bug report becomes a test, a NAS can be shown on
-// a laptop. Nothing is written to any device; only attribute files are read.
-// Exit: 0 recorded, 1 recorded with problems (listed), 2 usage error or DIR
+// SMART command once on this machine, and the daemon's ZFS sampling commands
+// for each ZFS pool (zpool iostat -l and -w, status -s, get sit_out), through a
+// RecordingCommandRunner that saves each argv with its stdout, stderr and exit code under
+// DIR/commands, and copies the files Linux discovery reads (sysfs attributes, /dev/disk links, udev
+// entries, /proc/mdstat) under DIR. `--replay DIR` (CLI and daemon) plays it back: a bug report
+// becomes a test, a NAS can be shown on a laptop. Nothing is written to any device; only attribute
+// files are read. Exit: 0 recorded, 1 recorded with problems (listed), 2 usage error or DIR
 // unusable.
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +17,7 @@
 #include "inventory/file_tree_snapshot.h"
 #include "inventory/inventory.h"
 #include "sched/discovery.h"
+#include "sched/zfs_latency_sampler.h"
 
 namespace dp::cli {
 namespace {
@@ -27,7 +28,8 @@ constexpr const char* kUsage =
     "usage: diskpulse record DIR [-c FILE] [--no-smart]\n"
     "\n"
     "Records the output of every tool diskpulse runs to discover drives, pools\n"
-    "and SMART on this machine into DIR (which must be empty or absent), for a\n"
+    "and SMART and to sample ZFS's own signals (about 5 s per pool) on this\n"
+    "machine into DIR (which must be empty or absent), for a\n"
     "bug report or a demonstration. Replay it with --replay DIR. Run as root.\n"
     "The recording holds serial numbers and WWNs: review it before sharing.\n"
     "  -c, --config   configuration file (tools, inventory include/exclude)\n"
@@ -108,6 +110,9 @@ int RunRecordCommand(const Args& args) {
     problems.push_back("discovery: " + inv.status().ToString());
   } else {
     for (const auto& w : inv->warnings) problems.push_back(w);
+    // What the daemon samples between tests, so its replay has it too. A
+    // zpool too old for sit_out is no problem, as in the daemon.
+    for (const auto& w : ReadZfsPools(*config, recorder, inv->pools)) problems.push_back(w);
     if (smart) {
       for (const auto& d : inv->drives) {
         if (d.transport == "file" || d.transport == "virtual") continue;

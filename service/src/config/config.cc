@@ -221,6 +221,7 @@ void ParseRoot(Reader& r, Config& c) {
         c.inventory.platform != "freebsd")
       i.Error("platform", "expected linux or freebsd, found '" + c.inventory.platform + "'");
     i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
+    i.Number("zfs_sample_minutes", c.inventory.zfs_sample_minutes, 0, 24 * 60);
   });
   r.Object("bench", [&](Reader& b) {
     b.String("engine", c.bench.engine);

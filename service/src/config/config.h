@@ -48,6 +48,9 @@ struct InventoryConfig {
   std::string proc_root = "/proc";      // /proc/mdstat; for tests
   std::string platform;                 // "" this machine; "linux" | "freebsd" (replaying a recording)
   int interval_seconds = 3600;          // the daemon re-runs discovery (drives, pools, SMART) this often
+  // ZFS's own signals (zpool iostat -l/-w, status -s, sit_out) are sampled
+  // this often, from the pools of the latest discovery; 0 = never.
+  int zfs_sample_minutes = 60;
 };
 
 struct BenchConfig {

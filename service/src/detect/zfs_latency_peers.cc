@@ -69,7 +69,9 @@ std::vector<Verdict> EvaluateZfsLatencyPeers(const std::vector<ZfsLatencySample>
       v.details["pool"] = latest->pool;
       v.details["vdev"] = latest->vdev;
       v.details["member"] = latest->member;
-      v.details["source"] = what == "latency" ? "zpool iostat -v -l" : "zpool status -s";
+      v.details["source"] = what == "latency"    ? "zpool iostat -v -l"
+                            : what == "slow_ios" ? "zpool status -s"
+                                                 : "zpool get sit_out";
       return v;
     };
 
@@ -126,6 +128,11 @@ std::vector<Verdict> EvaluateZfsLatencyPeers(const std::vector<ZfsLatencySample>
       lat.summary = where + ": ZFS disk wait " + Ms(*now.value) + ", " + ratio + "x its " +
                     std::to_string(now.siblings) + " vdev siblings' median " + Ms(*now.median) +
                     ", in each of the last " + std::to_string(rule.samplings) + " samplings";
+    } else if (latest->sit_out.value_or(false)) {
+      // ZFS reads around a member it sits out, so its waits are no longer
+      // comparable with its siblings': neither evidence nor all-clear.
+      lat.kind = VerdictKind::kInconclusive;
+      lat.summary = where + ": ZFS sits it out of reads; its disk wait is not judged meanwhile";
     } else if (now.median && !now.far) {
       lat.kind = VerdictKind::kClear;
       lat.summary = where + ": ZFS disk wait " + Ms(*now.value) + " beside its siblings' median " +
@@ -172,6 +179,24 @@ std::vector<Verdict> EvaluateZfsLatencyPeers(const std::vector<ZfsLatencySample>
                        " ZFS slow I/Os so far; a rise is judged from the next sampling";
       }
       out.push_back(std::move(slow));
+    }
+
+    // OpenZFS 2.4's own verdict: a raidz/draid child it found to be a
+    // persistent slow outlier among its siblings sits out of reads.
+    if (latest->sit_out) {
+      Verdict sit = base("sit_out");
+      sit.current = *latest->sit_out ? 1.0 : 0.0;
+      if (*latest->sit_out) {
+        sit.kind = VerdictKind::kPoolErrors;
+        sit.severity = Severity::kWarning;
+        sit.summary = where + ": ZFS itself found it slower than its " + latest->vdev +
+                      " siblings and sits it out of reads (sit_out=on), rebuilding its data "
+                      "from parity";
+      } else {
+        sit.kind = VerdictKind::kClear;
+        sit.summary = where + ": ZFS does not sit it out of reads (sit_out=off)";
+      }
+      out.push_back(std::move(sit));
     }
   }
   return out;

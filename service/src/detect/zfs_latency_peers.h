@@ -12,7 +12,15 @@
 //    one noisy sampling never fires (each of the last three must agree);
 //  - "zfs:POOL:slow_ios": the member's SLOW count (`zpool status -s`, I/Os
 //    over zio_slow_io_ms, 30 s by default) rose since the previous
-//    sampling: ZFS itself timed those I/Os.
+//    sampling: ZFS itself timed those I/Os;
+//  - "zfs:POOL:sit_out": OpenZFS 2.4 marks a raidz/draid child it has found
+//    to be a persistent slow outlier against its siblings (`sit_out`, a
+//    read-only vdev property) and skips it for reads a while: the pool
+//    itself says the member is slow. The alert stays open while ZFS keeps
+//    sitting it out and resolves after resolve_after_clear_runs samplings
+//    with sit_out=off; while it sits out, its disk wait (reads moved away) is
+//    inconclusive for "latency". Unknown sit_out (older zpool, mirrors):
+//    no verdict.
 //
 // Both fire as kPoolErrors with severity warning, which the page shows as
 // "watch". Members without a drive get no verdict (they still count as

@@ -240,6 +240,18 @@ class DbScrape {
                "ZFS's count of the member's I/Os over zio_slow_io_ms since import or zpool clear "
                "(zpool status -s SLOW).",
                static_cast<double>(*s.slow_ios), id);
+    if (s.sit_out)
+      m_.Gauge("diskpulse_drive_zfs_sit_out",
+               "1 while OpenZFS (2.4+) sits the raidz/draid member out of reads as a slow outlier "
+               "among its siblings (vdev property sit_out), else 0.",
+               *s.sit_out ? 1.0 : 0.0, id);
+    if (s.disk_wait_histogram) {
+      if (auto p99 = ZfsHistogramQuantile(s.disk_wait_histogram->read, 0.99))
+        m_.Gauge("diskpulse_drive_zfs_disk_wait_read_p99_seconds",
+                 "99th percentile of the member's read disk waits since ZFS's previous sampling "
+                 "(zpool iostat -w; the upper bound of its power-of-two bucket).",
+                 *p99, id);
+    }
   }
 
   void AppendSmart(const Drive& d) {

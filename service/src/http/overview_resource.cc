@@ -171,6 +171,8 @@ Response Overview(const ApiContext& ctx) {
   if (!alerts.ok()) return StatusResponse(alerts.status());
   auto pools = store.LatestPools();
   if (!pools.ok()) return StatusResponse(pools.status());
+  auto zfs = store.ZfsLatestSamplings(ToUnixSeconds(ctx.clock->Now()) - kZfsSamplingFreshSeconds);
+  if (!zfs.ok()) return StatusResponse(zfs.status());
 
   std::map<std::string, std::vector<const Alert*>> alerts_of;
   int open = 0, acked = 0;
@@ -272,7 +274,7 @@ Response Overview(const ApiContext& ctx) {
   for (Row& row : rows) list.push_back(std::move(row.json));
   return JsonResponse({{"at", ToUnixSeconds(ctx.clock->Now())},
                        {"drives", std::move(list)},
-                       {"pools", PoolMapToJson(*pools, names)},
+                       {"pools", PoolMapToJson(*pools, names, *zfs)},
                        {"alerts", {{"open", open}, {"acknowledged", acked}}}});
 }
 

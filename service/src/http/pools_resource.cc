@@ -1,5 +1,6 @@
 // GET /api/v1/pools: the pools of the latest discovery, pool -> vdevs ->
-// members (PoolMapToJson), [] when there are none.
+// members (PoolMapToJson) with what ZFS's newest sampling (of the last
+// kZfsSamplingFreshSeconds) said of each member, [] when there are none.
 #include "http/api.h"
 #include "http/pool_map_json.h"
 #include "http/resource_json.h"
@@ -22,7 +23,10 @@ void AddPoolsResource(Router& router, const ApiContext& ctx) {
   router.Get("/api/v1/pools", [ctx](const Request&, const PathParams&) {
     auto pools = ctx.store->LatestPools();
     if (!pools.ok()) return StatusResponse(pools.status());
-    return JsonResponse(PoolMapToJson(*pools, DriveNames(*ctx.store)));
+    auto zfs =
+        ctx.store->ZfsLatestSamplings(ToUnixSeconds(ctx.clock->Now()) - kZfsSamplingFreshSeconds);
+    if (!zfs.ok()) return StatusResponse(zfs.status());
+    return JsonResponse(PoolMapToJson(*pools, DriveNames(*ctx.store), *zfs));
   });
 }
 

@@ -29,7 +29,8 @@ nlohmann::json PoolToJson(const Pool& pool) {
                          {"write_errors", OptOrNull(m.write_errors)},
                          {"checksum_errors", OptOrNull(m.checksum_errors)},
                          {"drive_id", StrOrNull(m.drive_id)},
-                         {"note", StrOrNull(m.note)}});
+                         {"note", StrOrNull(m.note)},
+                         {"slow_ios", OptOrNull(m.slow_ios)}});
     }
     vdevs.push_back({{"name", v.name},
                      {"type", StrOrNull(v.type)},
@@ -97,6 +98,7 @@ Result<std::vector<Pool>> PoolsFromJson(const nlohmann::json& j) {
             m.checksum_errors = GetCount(mj, "checksum_errors");
             m.drive_id = GetString(mj, "drive_id");
             m.note = GetString(mj, "note");
+            m.slow_ios = GetCount(mj, "slow_ios");
             v.members.push_back(std::move(m));
           }
         }

@@ -333,6 +333,15 @@ CREATE TABLE notification_outbox (
 );
 )sql";
 
+// Version 10: two more of ZFS's own signals per member sample: OpenZFS
+// 2.4's sit_out flag (NULL: unknown, 0 off, 1 on) and the disk waits since
+// the previous sampling as a compact histogram (store/zfs_histogram_codec.h;
+// NULL: none).
+const char* const kSchemaV10 = R"sql(
+ALTER TABLE zfs_latency_samples ADD COLUMN sit_out INTEGER;
+ALTER TABLE zfs_latency_samples ADD COLUMN disk_wait_histogram BLOB;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -346,6 +355,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {7, "SMART attribute values for charts", kSchemaV7},
       {8, "ZFS latency samples", kSchemaV8},
       {9, "notification outbox", kSchemaV9},
+      {10, "ZFS sit_out and disk wait histograms", kSchemaV10},
   };
   return kMigrations;
 }

@@ -254,6 +254,10 @@ class Store {
                                                          const std::string& vdev, int samplings);
   // The drive's samples, newest first, at most limit (<= 0: all).
   Result<std::vector<ZfsLatencySample>> ZfsLatencyOfDrive(const std::string& drive_id, int limit);
+  // Every member's samples of each pool's newest sampling at or after
+  // `since` (the SLOW counts and sit_out flags the pools answer shows), by
+  // pool then member.
+  Result<std::vector<ZfsLatencySample>> ZfsLatestSamplings(std::int64_t since);
 
   // --- Scheduler state (scheduler_state_store.cc): small key/value pairs the
   // scheduler keeps across restarts (last run times, queue cursor).

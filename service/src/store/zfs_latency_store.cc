@@ -1,13 +1,16 @@
 // Store: ZFS latency samples (model/zfs_latency.h).
+#include <map>
+
 #include "store/sqlite_db.h"
 #include "store/store.h"
+#include "store/zfs_histogram_codec.h"
 
 namespace dp {
 namespace {
 
 const char* const kZfsColumns =
     "at, pool, vdev, member, drive_id, read_ops, write_ops, disk_wait_read, disk_wait_write, "
-    "total_wait_read, total_wait_write, slow_ios";
+    "total_wait_read, total_wait_write, slow_ios, sit_out, disk_wait_histogram";
 
 ZfsLatencySample ReadZfsSample(const Statement& st) {
   ZfsLatencySample s;
@@ -23,6 +26,8 @@ ZfsLatencySample ReadZfsSample(const Statement& st) {
   s.total_wait_read = st.OptDouble(9);
   s.total_wait_write = st.OptDouble(10);
   s.slow_ios = st.OptUInt(11);
+  if (auto f = st.OptInt(12)) s.sit_out = *f != 0;
+  if (!st.IsNull(13)) s.disk_wait_histogram = DecodeZfsWaitHistogram(st.Blob(13));
   return s;
 }
 
@@ -34,7 +39,7 @@ Status Store::AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples)
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   const std::string sql = std::string("INSERT INTO zfs_latency_samples (") + kZfsColumns +
-                          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+                          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
   for (const auto& s : samples) {
     // The cached statement resets itself when `st` goes out of scope.
     DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(sql));
@@ -49,7 +54,12 @@ Status Store::AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples)
         .Bind(9, s.disk_wait_write)
         .Bind(10, s.total_wait_read)
         .Bind(11, s.total_wait_write)
-        .Bind(12, s.slow_ios);
+        .Bind(12, s.slow_ios)
+        .Bind(13, s.sit_out);
+    if (s.disk_wait_histogram)
+      st.BindBlob(14, EncodeZfsWaitHistogram(*s.disk_wait_histogram));
+    else
+      st.BindNull(14);
     DP_RETURN_IF_ERROR(st.Run());
   }
   return tx.Commit();
@@ -82,6 +92,32 @@ Result<std::vector<ZfsLatencySample>> Store::ZfsLatencyOfDrive(const std::string
   st.Bind(1, drive_id).Bind(2, limit > 0 ? limit : -1);
   std::vector<ZfsLatencySample> out;
   DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.push_back(ReadZfsSample(row)); }));
+  return out;
+}
+
+Result<std::vector<ZfsLatencySample>> Store::ZfsLatestSamplings(std::int64_t since) {
+  std::lock_guard lock(mu_);
+  // The newest sampling time of each pool (by the time index, recent rows
+  // only), then the rows of those times.
+  std::map<std::string, std::int64_t> newest;
+  {
+    DP_ASSIGN_OR_RETURN(Statement st,
+                        db_->Prepare("SELECT pool, MAX(at) FROM zfs_latency_samples WHERE at >= ?1 "
+                                     "GROUP BY pool"));
+    st.Bind(1, since);
+    DP_RETURN_IF_ERROR(
+        st.ForEachRow([&](const Statement& row) { newest[row.Text(0)] = row.Int(1); }));
+  }
+  std::vector<ZfsLatencySample> out;
+  for (const auto& [pool, at] : newest) {
+    DP_ASSIGN_OR_RETURN(Statement st,
+                        db_->Prepare(std::string("SELECT ") + kZfsColumns +
+                                     " FROM zfs_latency_samples WHERE at = ?1 AND pool = ?2 "
+                                     "ORDER BY member, id"));
+    st.Bind(1, at).Bind(2, pool);
+    DP_RETURN_IF_ERROR(
+        st.ForEachRow([&](const Statement& row) { out.push_back(ReadZfsSample(row)); }));
+  }
   return out;
 }
 
