@@ -54,15 +54,49 @@ TEST(Baseline, CentreAndSpreadAreOnTheLogScale) {
   EXPECT_DOUBLE_EQ(b.mad, 1);
 }
 
-// A wild run among the unscreened first runs is dropped from the baseline.
-TEST(Baseline, WildFirstRunIsDropped) {
+// A wild run among the unscreened first runs is dropped from the baseline,
+// and the next good run takes its place: the baseline still has its five.
+TEST(Baseline, WildFirstRunIsDroppedAndReplaced) {
   DetectionConfig cfg;
   auto h = Series({200, 202, 150, 198, 200});
   Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
+  EXPECT_FALSE(b.ready);
+  h.push_back(Sample{6, h.back().at + 1, 201});
+  b = ComputeBaseline(h, h.size(), cfg, 0);
   ASSERT_TRUE(b.ready);
-  EXPECT_EQ(b.runs, 4);
-  EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{1, 2, 4, 5}));
+  EXPECT_EQ(b.runs, 5);
+  EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{1, 2, 4, 5, 6}));
   EXPECT_NEAR(b.center, 200, 0.5);
+}
+
+// On a noisy series the first runs' spread is the series' own: an ordinary
+// run is not taken for an outlier because three others happened to agree
+// (a MAD of five runs would have dropped 130 and 75 here and started the
+// baseline at a third of its real spread).
+TEST(Baseline, NoisyFirstRunsAreKept) {
+  DetectionConfig cfg;
+  auto h = Series({100, 101, 130, 99, 75});
+  Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
+  ASSERT_TRUE(b.ready);
+  EXPECT_EQ(b.runs, 5);
+  EXPECT_GT(b.log_sigma, 0.15);
+}
+
+// A start that happened to be tight and off-centre is not kept for ever:
+// runs that waited out the admission lag in a segment that never signalled
+// join the baseline, which widens to the series' real spread.
+TEST(Baseline, TightStartWidensThroughTheAdmissionLag) {
+  DetectionConfig cfg;
+  std::vector<double> v = {210, 211, 210, 211, 210};
+  // Then the series' real life: 10% noise around 200, worse than the start
+  // by 5% on average but never an alert-sized change.
+  const double wobble[] = {0.9, 1.1, 0.95, 1.05, 0.85, 1.0, 1.12, 0.92, 1.03, 0.97};
+  for (int i = 0; i < 40; ++i) v.push_back(200 * wobble[i % 10]);
+  auto h = Series(v);
+  Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
+  EXPECT_GT(b.runs, 30);
+  EXPECT_GT(b.log_sigma, 0.05);
+  EXPECT_LT(b.center, 206);
 }
 
 // Later runs enter within the screen; contended/partial/failed never; a gross
@@ -129,12 +163,42 @@ TEST(Baseline, BandsAreStudentTPredictionBands) {
   EXPECT_NEAR(w.high, w.low, 1e-12);
   EXPECT_NEAR(BandOf(b, cfg).low, 100 * std::exp(-w.low), 1e-9);
   const double qp = StudentTQuantile(NormalCdf(cfg.confirm_sigmas), 4);
-  EXPECT_NEAR(PairWidths(b, cfg).low, qp * 0.02 * std::sqrt(0.5 + 0.2), 1e-9);
+  EXPECT_NEAR(PairWidths(b, cfg).low, qp * 0.02 * std::sqrt(kPairMeanVariance + 0.2), 1e-9);
   b.runs = 100;
   const BandWidths wide = SingleWidths(b, cfg);
   EXPECT_LT(wide.low, w.low);
   EXPECT_NEAR(wide.low, StudentTQuantile(NormalCdf(cfg.band_sigmas), 99) * 0.02 * std::sqrt(1.01),
               1e-9);
+}
+
+// A heavy-tailed figure's pair band comes from the union bound on the pair
+// rule (2 P(X > single band) P(X > pair band)), not from one run's tail
+// quantile scaled to a mean of two: narrower, still beyond the single band,
+// and the same as before for a normal figure.
+TEST(Baseline, HeavyTailedPairBandFromTheUnionBound) {
+  DetectionConfig cfg;
+  cfg.confirm_min_percent = 0;
+  cfg.min_band_percent = 0;
+  Baseline b;
+  b.log_center = std::log(100.0);
+  b.log_sigma = 0.03;
+  b.runs = 40;
+  const BandWidths normal_pair = PairWidths(b, cfg);
+  EXPECT_NEAR(normal_pair.low,
+              StudentTQuantile(NormalCdf(cfg.confirm_sigmas), 39) * 0.03 *
+                  std::sqrt(kPairMeanVariance + 1.0 / 40),
+              1e-9);
+  b.tail_df = 4;
+  const double unit = std::sqrt(2.0 / 4);  // sd of t(4) is sqrt(2)
+  const double p = NormalCdf(-cfg.confirm_sigmas) / (2 * NormalCdf(-cfg.band_sigmas));
+  const double bound = StudentTQuantile(1 - p, 4) * unit * 0.03 * std::sqrt(1 + 1.0 / 40);
+  const double old_way = StudentTQuantile(NormalCdf(cfg.confirm_sigmas), 4) * unit * 0.03 *
+                         std::sqrt(kPairMeanVariance + 1.0 / 40);
+  const BandWidths heavy = PairWidths(b, cfg);
+  EXPECT_NEAR(heavy.low, bound, 1e-9);
+  EXPECT_LT(heavy.low, 0.6 * old_way);
+  EXPECT_GT(heavy.low, SingleWidths(b, cfg).low);
+  EXPECT_GT(heavy.low, normal_pair.low);
 }
 
 // The percentage floors hold for a tight (or zero-spread) baseline, on each

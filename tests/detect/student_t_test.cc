@@ -22,6 +22,19 @@ TEST(StudentT, CdfMatchesTables) {
   EXPECT_TRUE(std::isnan(StudentTCdf(1, 0)));
 }
 
+// F tables (e.g. Abramowitz & Stegun table 26.9) and the closed form for
+// d1 = 2: P(F > f) = (1 + 2 f / d2)^(-d2 / 2).
+TEST(StudentT, FUpperTailMatchesTables) {
+  EXPECT_NEAR(FUpperTail(4.43, 4, 20), 0.01, 2e-4);
+  EXPECT_NEAR(FUpperTail(10.05, 10, 5), 0.01, 2e-4);
+  EXPECT_NEAR(FUpperTail(2.87, 4, 20), 0.05, 5e-4);
+  EXPECT_NEAR(FUpperTail(4.10, 2, 10), std::pow(1 + 2 * 4.10 / 10, -5), 1e-10);
+  EXPECT_EQ(FUpperTail(0, 3, 7), 1);
+  EXPECT_EQ(FUpperTail(INFINITY, 3, 7), 0);
+  EXPECT_TRUE(std::isnan(FUpperTail(1, 0, 7)));
+  EXPECT_TRUE(std::isnan(FUpperTail(NAN, 3, 7)));
+}
+
 TEST(StudentT, QuantileInvertsCdf) {
   EXPECT_NEAR(StudentTQuantile(0.975, 4), 2.776, 1e-3);
   EXPECT_NEAR(StudentTQuantile(0.999, 10), 4.144, 1e-3);

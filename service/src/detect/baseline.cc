@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "detect/robust_stats.h"
@@ -15,9 +16,17 @@ namespace {
 
 // Later runs enter the baseline within this prediction quantile (see header).
 constexpr double kScreenTail = 1e-4;
-// A first run farther than this many MAD-based sigmas from the first runs'
-// median is dropped (Iglewicz & Hoaglin 1993).
-constexpr double kFirstRunsScreenSigmas = 3.5;
+// The first runs are tested for one gross outlier (a busy run the guard did
+// not see) at this familywise level, at most kMaxFirstDrops times; a dropped
+// run is replaced by the next good one, so the baseline still has
+// cfg.baseline_runs runs and its spread is not starved.
+constexpr double kFirstRunsAlpha = 0.01;
+constexpr int kMaxFirstDrops = 2;
+// A run that has waited this many runs in an open segment that has not
+// signalled joins the baseline anyway (see header: the lagged self-start).
+constexpr std::size_t kAdmitLag = 8;
+// The level of the F test of an open segment's spread against the baseline's.
+constexpr double kSpreadAlpha = 0.01;
 
 // c4(n): E[s] = c4(n) sigma for n normal values; the two-term expansion is
 // within 1e-4 of the exact Gamma-ratio form from n = 5 on.
@@ -71,48 +80,77 @@ double WorseWidth(const BandWidths& w, Direction d) {
   return d == Direction::kHigherIsBetter ? w.low : w.high;
 }
 
-// The admitted runs: running mean and variance of the logs (Welford 1962)
-// and a sorted copy of the values for the median and MAD.
+// The admitted runs, in the order they were admitted: a running mean and
+// variance of the logs (Welford 1962) for judging, and the indices so that a
+// full snapshot (median, MAD, run ids) of the first k admitted can be taken
+// once at the end rather than after every admission.
 class Accumulator {
  public:
-  void Add(const Sample& s) {
-    const double y = std::log(s.value);
-    ++n_;
-    const double d = y - mean_;
-    mean_ += d / n_;
-    m2_ += d * (y - mean_);
-    values_.insert(std::upper_bound(values_.begin(), values_.end(), s.value), s.value);
-    run_ids_.push_back(s.run_id);
-    if (n_ == 1) from_ = s.at;
-    from_ = std::min(from_, s.at);
-    to_ = std::max(to_, s.at);
+  explicit Accumulator(const std::vector<Sample>& history) : history_(history) {}
+  void Add(std::size_t index) {
+    Step(std::log(history_[index].value), n_, mean_, m2_);
+    admitted_.push_back(index);
   }
   int n() const { return n_; }
 
-  Baseline Snapshot(const DetectionConfig& cfg, bool ready) const {
+  // What judging needs: centre, spread, size.
+  Baseline Light(const DetectionConfig& cfg, bool ready, double tail_df) const {
     Baseline b;
     b.ready = ready;
     b.wanted = cfg.baseline_runs;
+    b.tail_df = tail_df;
     b.runs = n_;
     if (n_ == 0) return b;
-    b.median = Median(values_);
-    b.mad = Mad(values_);
     b.log_center = mean_;
     b.center = std::exp(mean_);
-    const double sd = n_ > 1 ? std::sqrt(std::max(0.0, m2_) / (n_ - 1)) : 0;
-    b.log_sigma = sd / C4(n_);
-    b.run_ids = run_ids_;
-    b.from_at = from_;
-    b.to_at = to_;
+    b.log_sigma = Sigma(n_, m2_);
+    return b;
+  }
+
+  // The baseline as it stood after its first `count` admissions, whole.
+  Baseline Full(const DetectionConfig& cfg, bool ready, double tail_df, int count) const {
+    count = std::min<int>(count, static_cast<int>(admitted_.size()));
+    int n = 0;
+    double mean = 0, m2 = 0;
+    Baseline b;
+    b.ready = ready;
+    b.wanted = cfg.baseline_runs;
+    b.tail_df = tail_df;
+    std::vector<double> values;
+    for (int k = 0; k < count; ++k) {
+      const Sample& s = history_[admitted_[k]];
+      Step(std::log(s.value), n, mean, m2);
+      values.push_back(s.value);
+      b.run_ids.push_back(s.run_id);
+      b.from_at = k == 0 ? s.at : std::min(b.from_at, s.at);
+      b.to_at = std::max(b.to_at, s.at);
+    }
+    b.runs = n;
+    if (n == 0) return b;
+    b.median = Median(values);
+    b.mad = Mad(values);
+    b.log_center = mean;
+    b.center = std::exp(mean);
+    b.log_sigma = Sigma(n, m2);
     return b;
   }
 
  private:
+  static void Step(double y, int& n, double& mean, double& m2) {
+    ++n;
+    const double d = y - mean;
+    mean += d / n;
+    m2 += d * (y - mean);
+  }
+  static double Sigma(int n, double m2) {
+    const double sd = n > 1 ? std::sqrt(std::max(0.0, m2) / (n - 1)) : 0;
+    return sd / C4(n);
+  }
+
+  const std::vector<Sample>& history_;
   int n_ = 0;
   double mean_ = 0, m2_ = 0;
-  std::vector<double> values_;
-  std::vector<std::int64_t> run_ids_;
-  std::int64_t from_ = 0, to_ = 0;
+  std::vector<std::size_t> admitted_;
 };
 
 // The winsorized normal score of a worse-side deviation e (see header).
@@ -138,7 +176,23 @@ BandWidths SingleWidths(const Baseline& b, const DetectionConfig& cfg) {
 }
 
 BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg) {
-  return Widths(b, cfg.confirm_sigmas, cfg.confirm_min_percent, 0.5);
+  BandWidths w = Widths(b, cfg.confirm_sigmas, cfg.confirm_min_percent, kPairMeanVariance);
+  if (b.tail_df <= 2) return w;
+  // Heavy tails: the mean of two runs is then about as heavy-tailed as one
+  // run, and a band for it from one run's tail quantile is needlessly wide.
+  // The pair rule needs both runs beyond the single band a AND their mean
+  // beyond the pair band m, and a mean beyond m needs one run beyond m; so
+  // for independent runs P(pair) <= 2 P(X > a) P(X > m) whatever the
+  // distribution (a union bound). The pair band from that bound, at the
+  // pair's probability Phi(-confirm_sigmas), is m = Q(1 - Phi(-confirm) /
+  // (2 Phi(-band))): for p99 (t, 4 df) at the defaults 17 sigmas instead of
+  // ~40. The narrower of the two, never below the floor.
+  const double p_single = NormalCdf(-cfg.band_sigmas);
+  const double p_pair = NormalCdf(-cfg.confirm_sigmas);
+  if (p_single <= 0 || p_pair <= 0 || p_pair >= 2 * p_single) return w;
+  const BandWidths bound = Widths(b, NormalQuantile(1 - p_pair / (2 * p_single)),
+                                  cfg.confirm_min_percent, 1.0);
+  return BandWidths{std::min(w.low, bound.low), std::min(w.high, bound.high)};
 }
 
 Band BandOf(const Baseline& b, const DetectionConfig& cfg) {
@@ -156,28 +210,112 @@ double WorseLogDeviation(double value, const Baseline& b, Direction direction) {
   return direction == Direction::kHigherIsBetter ? -d : d;
 }
 
+SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Baseline& b,
+                     const DetectionConfig& cfg, Direction direction) {
+  SegmentRules out;
+  if (seg.empty()) return out;
+  const double pair_floor = direction == Direction::kHigherIsBetter
+                                ? LowFloor(cfg.confirm_min_percent)
+                                : HighFloor(cfg.confirm_min_percent);
+  for (const JudgedRun& r : seg) out.segment_deviation += r.deviation;
+  out.segment_deviation /= static_cast<double>(seg.size());
+  if (seg.size() < 2) return out;
+  const JudgedRun& x = seg[seg.size() - 2];
+  const JudgedRun& y = seg.back();
+  out.pair_deviation = (x.deviation + y.deviation) / 2;
+  out.pair = x.outside && y.outside && out.pair_deviation > WorseWidth(PairWidths(b, cfg), direction);
+  std::vector<double> recent;
+  for (std::size_t i = seg.size() > 3 ? seg.size() - 3 : 0; i < seg.size(); ++i)
+    recent.push_back(seg[i].deviation);
+  // The segment's median, not its mean: one interfered run in it (60% worse)
+  // would move a mean over ten runs by 6%.
+  std::vector<double> all;
+  for (const JudgedRun& r : seg) all.push_back(r.deviation);
+  out.cusum = cusum >= cfg.cusum_h && Median(std::move(all)) > pair_floor &&
+              Median(recent) > pair_floor;
+  return out;
+}
+
+namespace {
+
+// The first runs' worst outlier by a leave-one-out Student-t prediction
+// (each run against the mean and sd of the others, Bonferroni over the runs),
+// or npos when none is gross. Needs four runs (two degrees of freedom).
+std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<std::size_t>& first) {
+  const std::size_t m = first.size();
+  if (m < 4) return std::string::npos;
+  std::vector<double> y;
+  double sum = 0, sum2 = 0;
+  for (std::size_t j : first) {
+    y.push_back(std::log(history[j].value));
+    sum += y.back();
+    sum2 += y.back() * y.back();
+  }
+  const double q = CachedQuantile(1 - kFirstRunsAlpha / (2.0 * m), static_cast<double>(m) - 2);
+  std::size_t worst = std::string::npos;
+  double worst_t = q;
+  for (std::size_t j = 0; j < m; ++j) {
+    const double k = static_cast<double>(m) - 1;
+    const double mean = (sum - y[j]) / k;
+    const double var = std::max(0.0, (sum2 - y[j] * y[j] - k * mean * mean) / (k - 1));
+    const double dev = std::fabs(y[j] - mean);
+    if (dev < 1e-12) continue;
+    const double t = var > 0 ? dev / std::sqrt(var * (1 + 1 / k)) : std::numeric_limits<double>::infinity();
+    if (t > worst_t) {
+      worst_t = t;
+      worst = j;
+    }
+  }
+  return worst;
+}
+
+// True when the open segment's runs not yet in the baseline (3 or more)
+// spread more than the baseline's own spread allows: their variance against
+// the baseline's by the F test (Fisher 1924) at kSpreadAlpha. A shift of the
+// level leaves the spread alone, so a real drop does not pass this test; a
+// baseline whose first runs happened to agree too well does.
+bool SpreadOutgrowsBaseline(const std::vector<Sample>& history, const std::vector<JudgedRun>& seg,
+                            std::size_t pending, const Baseline& b) {
+  if (seg.size() < pending + 3 || b.runs < 2) return false;
+  double n = 0, mean = 0, m2 = 0;
+  for (std::size_t k = pending; k < seg.size(); ++k) {
+    const double y = std::log(history[seg[k].index].value);
+    n += 1;
+    const double d = y - mean;
+    mean += d / n;
+    m2 += d * (y - mean);
+  }
+  const double seg_var = m2 / (n - 1);
+  const double base_sd = b.log_sigma * C4(b.runs);  // the plain sample sd
+  if (base_sd <= 0) return seg_var > 1e-12;
+  return FUpperTail(seg_var / (base_sd * base_sd), n - 1, b.runs - 1) < kSpreadAlpha;
+}
+
+}  // namespace
+
 Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
                     const DetectionConfig& cfg, std::int64_t since, Direction direction,
                     double tail_df) {
   Replay r;
-  Accumulator acc;
+  Accumulator acc(history);
   std::vector<std::size_t> first;
+  int dropped = 0;
   bool formed = false;
   const std::size_t wanted = static_cast<std::size_t>(std::max(cfg.baseline_runs, 1));
-  Baseline b;  // the baseline as it stands for the run being judged
-  Baseline judged_with;  // b before the latest refresh
-  bool last_refreshed = false;
+  Baseline b;            // the baseline as it stands for the run being judged (light)
+  int judged_with = 0;   // admitted runs when the last good run was judged
   double screen = 0;
+  std::size_t pending = 0;  // segment runs from here on are not in the baseline yet
+  bool signalled = false;   // the open segment has met a slowdown rule
   auto refresh = [&] {
-    b = acc.Snapshot(cfg, formed);
-    b.tail_df = tail_df;
+    b = acc.Light(cfg, formed, tail_df);
     const double q = QuantileOf(1 - kScreenTail, b);
     screen = std::max(q * b.log_sigma * std::sqrt(1 + 1.0 / std::max(1, b.runs)),
                       LowFloor(cfg.min_band_percent));
   };
   auto admit = [&](std::size_t i, double deviation) {
     if (acc.n() >= cfg.baseline_max_runs || std::fabs(deviation) > screen) return false;
-    acc.Add(history[i]);
+    acc.Add(i);
     return true;
   };
 
@@ -189,54 +327,76 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       first.push_back(i);
       r.last_judged = false;
       if (first.size() < wanted) continue;
-      // The first runs are not screened on entry: drop a gross outlier among
-      // them, judged by their own median and MAD.
-      std::vector<double> logs;
-      for (std::size_t j : first) logs.push_back(std::log(history[j].value));
-      const double med = Median(logs);
-      const double mad_sigma =
-          kMadToSigma * Mad(logs) * MadSmallSampleFactor(static_cast<int>(logs.size()));
-      const double cut = std::max(kFirstRunsScreenSigmas * mad_sigma, LowFloor(cfg.min_band_percent));
-      for (std::size_t j = 0; j < first.size(); ++j)
-        if (mad_sigma == 0 || std::fabs(logs[j] - med) <= cut) acc.Add(history[first[j]]);
+      if (dropped < kMaxFirstDrops) {
+        const std::size_t worst = WorstFirstRun(history, first);
+        if (worst != std::string::npos) {
+          first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
+          ++dropped;
+          continue;
+        }
+      }
+      for (std::size_t j : first) acc.Add(j);
       formed = cfg.baseline_runs > 0;
       refresh();
       continue;
     }
     JudgedRun run;
-    last_refreshed = false;
     run.index = i;
     run.deviation = WorseLogDeviation(s.value, b, direction);
     run.score = Score(run.deviation, b, cfg, direction);
     run.outside = run.deviation > WorseWidth(SingleWidths(b, cfg), direction);
     r.last = run;
     r.last_judged = true;
+    judged_with = acc.n();
     const double next = std::max(0.0, r.cusum + run.score - cfg.cusum_k);
+    bool grew = false;
     if (next > 0) {
       r.cusum = next;
       r.segment.push_back(run);
-      continue;
+      if (!signalled && SpreadOutgrowsBaseline(history, r.segment, pending, b)) {
+        // The open runs scatter far more than the baseline allows: the
+        // baseline's spread is what was wrong (a tight start), not the
+        // drive. They join it, and the scores summed against the old
+        // spread no longer mean anything.
+        for (std::size_t k = pending; k < r.segment.size(); ++k)
+          grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
+        r.segment.clear();
+        r.cusum = 0;
+        pending = 0;
+        if (grew) refresh();
+        continue;
+      }
+      signalled = signalled || RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
+      // Frozen while a segment is open, the baseline cannot correct a start
+      // that happened to be tight or off-centre, and every later run then
+      // looks worse against it; self-starting charts (Hawkins 1987) take
+      // every run in. The lag keeps a fresh change out of its own reference
+      // for the runs it needs to signal; once it has, nothing of it enters.
+      while (!signalled && r.segment.size() - pending > kAdmitLag) {
+        grew = admit(r.segment[pending].index, r.segment[pending].deviation) || grew;
+        ++pending;
+      }
+    } else {
+      // The segment closed: its runs (and this one) were ordinary after all.
+      for (std::size_t k = pending; k < r.segment.size(); ++k)
+        grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
+      grew = admit(i, run.deviation) || grew;
+      r.segment.clear();
+      r.cusum = 0;
+      pending = 0;
+      signalled = false;
     }
-    // The segment closed: its runs (and this one) were ordinary after all.
-    bool grew = false;
-    for (const JudgedRun& j : r.segment) grew = admit(j.index, j.deviation) || grew;
-    grew = admit(i, run.deviation) || grew;
-    r.segment.clear();
-    r.cusum = 0;
-    if (grew) {
-      judged_with = b;
-      last_refreshed = true;
-      refresh();
-    }
+    if (grew) refresh();
   }
   if (!formed) {
     // Still forming: report what there is, not ready.
-    for (std::size_t j : first) acc.Add(history[j]);
-    b = acc.Snapshot(cfg, false);
-    b.tail_df = tail_df;
+    for (std::size_t j : first) acc.Add(j);
+    r.baseline = acc.Full(cfg, false, tail_df, acc.n());
+    return r;
   }
-  r.baseline = b;
-  if (r.last_judged) r.last_baseline = last_refreshed ? std::move(judged_with) : b;
+  r.baseline = acc.Full(cfg, true, tail_df, acc.n());
+  r.segment_pending = pending;
+  if (r.last_judged) r.last_baseline = acc.Full(cfg, true, tail_df, judged_with);
   return r;
 }
 

@@ -9,16 +9,33 @@
 // are not positive finite numbers are never evidence.
 //
 // Baseline. The first cfg.baseline_runs good runs (since an optional
-// re-baseline time) form it; a gross outlier among them (beyond 3.5 MAD-based
-// sigmas of their median, Iglewicz & Hoaglin 1993) is dropped. Later good runs
-// join it up to cfg.baseline_max_runs, except the runs of an open suspicious
-// segment (below): a drop is never absorbed into its own reference. A run
-// enters only within a wide screen: the 1 - 1e-4 quantile of the Student-t
-// prediction for it, never narrower than the single-run floor. That screen is
-// wide for a small baseline (t with 4 degrees of freedom: 13 sigmas), so a
-// baseline whose first runs happened to be tight cannot lock out the runs
-// that would widen it. Centre: the mean of the admitted log values; spread:
-// their sd / c4(n) (unbiased under normal noise).
+// re-baseline time) form it. Among them the worst run by a leave-one-out
+// Student-t prediction (each against the mean and sd of the others,
+// Bonferroni over the runs, 1% in all) is dropped as a gross outlier (a busy
+// run the guard did not see) and replaced by the next good run, at most
+// twice, so the baseline still has its runs (a MAD over five runs dropped
+// ordinary runs of a noisy series and left a baseline a third as wide as the
+// series). Later good runs join it up to cfg.baseline_max_runs. A run enters
+// only within a wide screen: the 1 - 1e-4 quantile of the Student-t
+// prediction for it, never narrower than the single-run floor. Centre: the
+// mean of the admitted log values; spread: their sd / c4(n) (unbiased under
+// normal noise).
+//
+// The runs of an open CUSUM segment (below) wait outside, so a fresh drop is
+// not absorbed into its own reference. Frozen for good, though, a baseline
+// that started tight or off-centre would judge every later run against the
+// wrong reference and raise the same false alert again and again; the
+// self-starting charts of Hawkins (1987) avoid that by taking every run in.
+// diskpulse takes the middle way:
+//   - a segment that closes (CUSUM back to 0) joins the baseline;
+//   - a run that has waited kAdmitLag (8) runs in a segment that has not met
+//     a slowdown rule joins it anyway: the lag covers the runs a change needs
+//     to be alerted at the noise where the pair rule cannot see it;
+//   - a segment whose own spread exceeds the baseline's by the F test at 1%
+//     joins it at once, and the CUSUM restarts (a shift of the level leaves
+//     the spread alone; a baseline that was too tight does not);
+//   - a segment that has signalled stays out, so an alert stays open while
+//     the change lasts.
 //
 // Bands are Student-t prediction bands (Hahn & Meeker 1991, "Statistical
 // Intervals", sec. 4.4): a future run, or the mean of m future runs, differs
@@ -30,7 +47,14 @@
 // of a unit-variance Student-t of those degrees of freedom at that
 // probability, so its heavy tails do not spend more of the budget.
 //   single-run band  max(t_{n-1}(Phi(band_sigmas)) sigma sqrt(1 + 1/n), min_band_percent)
-//   pair band        max(t_{n-1}(Phi(confirm_sigmas)) sigma sqrt(1/2 + 1/n), confirm_min_percent)
+//   pair band        max(t_{n-1}(Phi(confirm_sigmas)) sigma sqrt(v2 + 1/n), confirm_min_percent)
+// where v2 = (1 + rho) / 2 is the variance of the mean of two runs in units of
+// one run's: a run and its re-test hours later share part of their
+// environment (the week's temperature and load), so their mean does not halve
+// the variance that part adds; rho = 0.25 is the allowance (kPairMeanVariance).
+// In the field model a 1% shared factor at 3% noise alone gives rho ~0.1 and
+// took the pair rule's false alarms from the 4.5-sigma normal 3.4e-6 to
+// ~8e-6 per series-run.
 // The percentage floors are the smallest change worth an alert: below them a
 // change is not reported however quiet the series.
 //
@@ -70,6 +94,10 @@ struct Baseline {
   double df() const { return runs > 1 ? runs - 1 : 1; }
 };
 
+// Variance of the mean of a run and its re-test, in one run's variance (see
+// above: (1 + rho) / 2 with rho = 0.25).
+inline constexpr double kPairMeanVariance = 0.625;
+
 struct Band {
   double low = 0, high = 0;
 };
@@ -105,7 +133,22 @@ struct Replay {
   JudgedRun last;
   Baseline last_baseline;  // the baseline the last good run was judged against
   std::size_t good_runs = 0;  // good runs since `since` (judged or not)
+  // segment[segment_pending..] are not in the baseline (older ones waited
+  // out the admission lag and joined it).
+  std::size_t segment_pending = 0;
 };
+
+// The slowdown rules (change_detector.h) over an open segment whose last run
+// is the one just judged, against the baseline b it was judged with.
+struct SegmentRules {
+  bool pair = false;     // the last two runs outside, their mean beyond the pair band
+  bool cusum = false;    // CUSUM >= h, segment and recent median beyond the floor
+  double pair_deviation = 0;     // mean worse-side deviation of the last two (log units)
+  double segment_deviation = 0;  // mean over the segment (log units)
+  bool Any() const { return pair || cusum; }
+};
+SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Baseline& b,
+                     const DetectionConfig& cfg, Direction direction);
 
 // history must be in chronological order. Only good samples with at >= since
 // and index < end count.

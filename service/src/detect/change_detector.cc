@@ -86,31 +86,15 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   const Baseline& base = replay.last_baseline;
   const Band band = BandOf(base, cfg);
   const Band pair_band = PairBandOf(base, cfg);
-  const BandWidths pair_w = PairWidths(base, cfg);
-  const double pair_width = dir == Direction::kHigherIsBetter ? pair_w.low : pair_w.high;
-  const double pair_floor = dir == Direction::kHigherIsBetter
-                                ? -std::log1p(-cfg.confirm_min_percent / 100)
-                                : std::log1p(cfg.confirm_min_percent / 100);
   const auto& seg = replay.segment;
   bool pair_rule = false, cusum_rule = false;
   double pair_mean = 0;
   if (seg.size() >= 2 && seg.back().index == replay.last.index) {
-    const JudgedRun& a = seg[seg.size() - 2];
-    const JudgedRun& b = seg.back();
-    const double mean_dev = (a.deviation + b.deviation) / 2;
-    pair_mean = std::sqrt(history[a.index].value * history[b.index].value);
-    pair_rule = a.outside && b.outside && mean_dev > pair_width;
-    double seg_dev = 0;
-    for (const auto& r : seg) seg_dev += r.deviation;
-    seg_dev /= static_cast<double>(seg.size());
-    // And it is still there: the median of the segment's last three runs is
-    // beyond the floor too, so a segment kept open by one wild run (unseen
-    // interference, a heavy tail) cannot alert on ordinary runs after it.
-    std::vector<double> recent;
-    for (std::size_t i = seg.size() > 3 ? seg.size() - 3 : 0; i < seg.size(); ++i)
-      recent.push_back(seg[i].deviation);
-    cusum_rule = replay.cusum >= cfg.cusum_h && seg_dev > pair_floor && Median(recent) > pair_floor;
-    v.details["segment_mean_percent"] = 100 * (1 - std::exp(-seg_dev));
+    const SegmentRules rules = RulesOf(seg, replay.cusum, base, cfg, dir);
+    pair_rule = rules.pair;
+    cusum_rule = rules.cusum;
+    pair_mean = std::sqrt(history[seg[seg.size() - 2].index].value * history[seg.back().index].value);
+    v.details["segment_mean_percent"] = 100 * (1 - std::exp(-rules.segment_deviation));
   }
   const bool slowdown = pair_rule || cusum_rule;
 

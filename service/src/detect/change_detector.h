@@ -13,10 +13,11 @@
 //       likelihood-ratio statistic for a shift seen twice (Neyman-Pearson), so
 //       one outlier never alerts however far out it is; or
 //     (sustained) the CUSUM of the runs' scores reached cusum_h, and both the
-//       mean change over its open segment and the median of the segment's
+//       median change over its open segment and the median of the segment's
 //       last three runs are beyond confirm_min_percent: a smaller change on a
 //       noisier series, seen over as many runs as its noise needs, and still
-//       there now (not a segment held open by one wild run).
+//       there now (not a segment held open by one wild run). Medians, so one
+//       interfered run in the segment cannot carry it over the floor.
 // A drive-wide shift is held further by the evaluator (drive_shift.h).
 // The verdict's details say the series' noise (CV) and how many runs a 15%
 // drop (1.5x rise for times) takes to be seen at that noise. Runs that are

@@ -33,7 +33,13 @@ Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
   const std::int64_t hold = static_cast<std::int64_t>(cfg.drive_wide_hold_days * 86400);
   const std::int64_t span = v.at - ExcursionStart(v);
   if (drive_wide) v.details["drive_wide"] = true;
-  if (confirmation_run && (!drive_wide || span >= hold)) {
+  // Released from a drive-wide hold only by the two runs after it: the next
+  // scheduled run and its re-test must both be outside the band themselves,
+  // so a segment kept open by the interfered runs cannot alert on one
+  // ordinary run after them.
+  const bool fresh_pair = v.runs.size() >= 2 && v.runs.back().outside &&
+                          v.runs[v.runs.size() - 2].outside;
+  if (confirmation_run && (!drive_wide || (span >= hold && fresh_pair))) {
     if (drive_wide)
       v.summary += "; every test of the drive was worse too, and it outlasted a scheduled run";
     return v;

@@ -52,7 +52,8 @@ std::int64_t ExcursionStart(const Verdict& v);
 //     marginal run and one wild new run is not two runs of evidence);
 //   - when the shift is drive-wide, a confirmation run opens it only once its
 //     excursion spans cfg.drive_wide_hold_days (the next scheduled run and
-//     its re-test), and the alert then says so.
+//     its re-test) and those last two runs are both outside the band, and
+//     the alert then says so.
 // Other verdicts are returned unchanged.
 Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
                      const DetectionConfig& cfg);

@@ -120,4 +120,12 @@ double TToNormalScore(double t, double df) {
   return NormalQuantile(lower);
 }
 
+double FUpperTail(double f, double d1, double d2) {
+  if (std::isnan(f) || !(d1 > 0) || !(d2 > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (f <= 0) return 1;
+  if (std::isinf(f)) return 0;
+  // P(F > f) = I_x(d2/2, d1/2) with x = d2 / (d2 + d1 f).
+  return IncompleteBeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
 }  // namespace dp::detect

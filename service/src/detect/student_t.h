@@ -1,4 +1,4 @@
-// Student's t and normal distribution functions for the detectors'
+// Student's t, normal and F distribution functions for the detectors'
 // prediction bands. A future run judged against a baseline of n runs whose
 // spread is estimated, not known, is Student-t distributed with n-1 degrees
 // of freedom (Student 1908; Hahn & Meeker 1991, "Statistical Intervals",
@@ -30,5 +30,10 @@ double NormalQuantile(double p);
 // estimated baseline becomes an exact N(0,1) score under Gaussian noise, so
 // one decision rule holds its false-alarm rate at any baseline size.
 double TToNormalScore(double t, double df);
+
+// P(F > f) for Fisher's F with d1 and d2 degrees of freedom (the ratio of two
+// independent variance estimates under equal variances), through
+// I_x(d2/2, d1/2), x = d2 / (d2 + d1 f).
+double FUpperTail(double f, double d1, double d2);
 
 }  // namespace dp::detect
