@@ -34,7 +34,7 @@ void Append(std::vector<Sample>& h, double value, std::int64_t after = kWeek) {
 // (200.398) and the CV 1.22%. The single-run band is set by its floor, 6%
 // (the Student-t part, t4 at the 2.25-sigma quantile x 1.22% x sqrt(1.2), is
 // 4.7%); the pair band by its Student-t part, t4 at the 4.5-sigma quantile x
-// 1.22% x sqrt(0.7) = 38% of the log, far beyond its 10% floor: five runs say
+// 1.22% x sqrt(0.825), far beyond its 10% floor: five runs say
 // little about a spread, so a 16% drop waits for the CUSUM (~4 runs) and only
 // a drop beyond ~32% is seen by the pair at once.
 const std::vector<double> kBase = {200, 204, 198, 201, 199};
@@ -276,6 +276,22 @@ TEST(ChangeDetector, RebaselineIgnoresOlderRuns) {
   Verdict v = EvaluateChange(Key(), h, cfg, /*baseline_since=*/t + 1);
   EXPECT_EQ(v.kind, VerdictKind::kClear) << v.summary;
   EXPECT_NEAR(*v.baseline_median, 170, 1);
+}
+
+// A segment that opened one run before a real drop holds a level shift: the
+// spread check that folds a too-wide segment into the baseline must not take
+// that shift for scatter, or the drop would become its own reference.
+TEST(ChangeDetector, DropRightAfterAMarginalRunIsStillAlerted) {
+  DetectionConfig cfg;
+  const double wobble[] = {1.0, 1.01, 0.99, 1.005, 0.995, 1.0, 1.008, 0.992, 1.002, 0.998};
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) v.push_back(200 * wobble[i % 10]);
+  v.push_back(193);  // a little worse: opens a CUSUM segment
+  v.push_back(170);  // the drop and its re-test
+  v.push_back(169);
+  Verdict verdict = EvaluateChange(Key(), Series(v), cfg);
+  EXPECT_EQ(verdict.kind, VerdictKind::kSlowdown) << verdict.summary;
+  EXPECT_EQ(verdict.baseline_runs, 20);
 }
 
 TEST(ChangeDetector, UnsortedInputIsSorted) {

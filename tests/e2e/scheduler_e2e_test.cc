@@ -201,7 +201,7 @@ TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
   ASSERT_TRUE(StartDaemon(Patch("@every 2s", {{"webhooks", hooks}})).ok()) << Dump();
 
   // Baseline: 8 good runs (the pair band is a Student-t prediction band at
-  // 5 sigmas: from 3 runs it could not tell even a 30% drop), plus one judged.
+  // 4.5 sigmas: from 3 runs it could not tell even a 30% drop), plus one judged.
   ASSERT_TRUE(Eventually([&] { return OkRuns().size() >= 9; }, std::chrono::seconds(90))) << Dump();
   std::vector<double> rates;
   for (const auto& r : OkRuns()) rates.push_back(RateOf(r));

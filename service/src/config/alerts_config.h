@@ -22,7 +22,7 @@ struct DetectionConfig {
   int baseline_max_runs = 100;      // the baseline grows with screened runs up to this many
   double band_sigmas = 2.25;        // single-run band: sigmas of a prediction for one run
   double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
-  double confirm_sigmas = 5.0;      // pair band (slowdown): sigmas of a mean of two runs
+  double confirm_sigmas = 4.5;      // pair band (slowdown): sigmas of a mean of two runs
   double confirm_min_percent = 10;  // pair band half-width at least this % of the baseline
   double cusum_k = 1.0;    // CUSUM reference value (normal scores per run)
   double cusum_h = 8.0;    // CUSUM decision interval

@@ -269,26 +269,26 @@ std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<
   return worst;
 }
 
-// True when the open segment's runs not yet in the baseline (3 or more)
+// True when the open segment's runs not yet in the baseline (4 or more)
 // spread more than the baseline's own spread allows: their variance against
-// the baseline's by the F test (Fisher 1924) at kSpreadAlpha. A shift of the
-// level leaves the spread alone, so a real drop does not pass this test; a
-// baseline whose first runs happened to agree too well does.
+// the baseline's by the F test (Fisher 1924) at kSpreadAlpha. The segment's
+// spread is MAD-based (1.4826 b_n MAD about its median), because a segment
+// that opened one run before a real drop holds a level shift, and a plain
+// variance would take the shift for scatter and fold the drop into its own
+// reference; a shift of the level leaves the robust spread alone, a baseline
+// whose first runs happened to agree too well does not.
 bool SpreadOutgrowsBaseline(const std::vector<Sample>& history, const std::vector<JudgedRun>& seg,
                             std::size_t pending, const Baseline& b) {
-  if (seg.size() < pending + 3 || b.runs < 2) return false;
-  double n = 0, mean = 0, m2 = 0;
-  for (std::size_t k = pending; k < seg.size(); ++k) {
-    const double y = std::log(history[seg[k].index].value);
-    n += 1;
-    const double d = y - mean;
-    mean += d / n;
-    m2 += d * (y - mean);
-  }
-  const double seg_var = m2 / (n - 1);
+  // Four runs at least: the MAD of three is one run's distance.
+  if (seg.size() < pending + 4 || b.runs < 2) return false;
+  std::vector<double> logs;
+  for (std::size_t k = pending; k < seg.size(); ++k)
+    logs.push_back(std::log(history[seg[k].index].value));
+  const int m = static_cast<int>(logs.size());
+  const double spread = kMadToSigma * MadSmallSampleFactor(m) * Mad(logs);
   const double base_sd = b.log_sigma * C4(b.runs);  // the plain sample sd
-  if (base_sd <= 0) return seg_var > 1e-12;
-  return FUpperTail(seg_var / (base_sd * base_sd), n - 1, b.runs - 1) < kSpreadAlpha;
+  if (base_sd <= 0) return spread > 1e-9;
+  return FUpperTail(spread * spread / (base_sd * base_sd), m - 1, b.runs - 1) < kSpreadAlpha;
 }
 
 }  // namespace

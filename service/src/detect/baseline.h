@@ -31,9 +31,10 @@
 //   - a run that has waited kAdmitLag (8) runs in a segment that has not met
 //     a slowdown rule joins it anyway: the lag covers the runs a change needs
 //     to be alerted at the noise where the pair rule cannot see it;
-//   - a segment whose own spread exceeds the baseline's by the F test at 1%
-//     joins it at once, and the CUSUM restarts (a shift of the level leaves
-//     the spread alone; a baseline that was too tight does not);
+//   - a segment whose own (MAD-based) spread exceeds the baseline's by the
+//     F test at 1% joins it at once, and the CUSUM restarts (a shift of the
+//     level leaves the robust spread alone; a baseline that was too tight
+//     does not);
 //   - a segment that has signalled stays out, so an alert stays open while
 //     the change lasts.
 //

@@ -19,9 +19,8 @@ bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
 
 std::int64_t ExcursionStart(const Verdict& v) {
   std::int64_t start = v.at;
-  const bool pair = v.details.contains("pair_mean");
   for (auto it = v.runs.rbegin(); it != v.runs.rend(); ++it) {
-    if (pair && !it->outside) break;
+    if (!it->outside) break;
     start = std::min(start, it->at);
   }
   return start;

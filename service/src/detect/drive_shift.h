@@ -39,10 +39,10 @@ struct TestRunScore {
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg);
 
-// Where a slowdown verdict's excursion began: for the pair rule the first of
-// the consecutive outside runs that end at the judged run (an old, open CUSUM
-// segment does not make a fresh excursion look long-lived); for the CUSUM
-// rule its open segment's first run.
+// Where a slowdown verdict's excursion began: the first of the consecutive
+// outside runs that end at the judged run, for either rule. An old CUSUM
+// segment kept open by a marginal run must not make a fresh excursion (two
+// interfered runs) look long-lived and release it from the hold at once.
 std::int64_t ExcursionStart(const Verdict& v);
 
 // Applied to every kSlowdown verdict of a "slowdown:" condition before it can
