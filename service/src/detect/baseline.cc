@@ -185,8 +185,9 @@ BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg) {
   // for independent runs P(pair) <= 2 P(X > a) P(X > m) whatever the
   // distribution (a union bound). The pair band from that bound, at the
   // pair's probability Phi(-confirm_sigmas), is m = Q(1 - Phi(-confirm) /
-  // (2 Phi(-band))): for p99 (t, 4 df) at the defaults 17 sigmas instead of
-  // ~40. The narrower of the two, never below the floor.
+  // (2 Phi(-band))): for p99 (t, 4 df) at the defaults 8.5 sigmas of the
+  // series instead of 17 (15 without the pair correlation allowance). The
+  // narrower of the two, never below the floor.
   const double p_single = NormalCdf(-cfg.band_sigmas);
   const double p_pair = NormalCdf(-cfg.confirm_sigmas);
   if (p_single <= 0 || p_pair <= 0 || p_pair >= 2 * p_single) return w;
