@@ -224,7 +224,11 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
   const JudgedRun& x = seg[seg.size() - 2];
   const JudgedRun& y = seg.back();
   out.pair_deviation = (x.deviation + y.deviation) / 2;
-  out.pair = x.outside && y.outside && out.pair_deviation > WorseWidth(PairWidths(b, cfg), direction);
+  out.pair = x.outside && y.outside &&
+             out.pair_deviation > WorseWidth(PairWidths(b, cfg), direction);
+  // The replay asks this after every run of an open segment; the medians are
+  // only needed once the CUSUM is there.
+  if (cusum < cfg.cusum_h) return out;
   std::vector<double> recent;
   for (std::size_t i = seg.size() > 3 ? seg.size() - 3 : 0; i < seg.size(); ++i)
     recent.push_back(seg[i].deviation);
@@ -232,8 +236,7 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
   // would move a mean over ten runs by 6%.
   std::vector<double> all;
   for (const JudgedRun& r : seg) all.push_back(r.deviation);
-  out.cusum = cusum >= cfg.cusum_h && Median(std::move(all)) > pair_floor &&
-              Median(recent) > pair_floor;
+  out.cusum = Median(std::move(all)) > pair_floor && Median(recent) > pair_floor;
   return out;
 }
 
@@ -319,6 +322,18 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     acc.Add(i);
     return true;
   };
+  // The open segment's waiting runs join the baseline and the CUSUM restarts;
+  // true when the baseline grew.
+  auto fold_segment = [&] {
+    bool grew = false;
+    for (std::size_t k = pending; k < r.segment.size(); ++k)
+      grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
+    r.segment.clear();
+    r.cusum = 0;
+    pending = 0;
+    signalled = false;
+    return grew;
+  };
 
   for (std::size_t i = 0; i < history.size() && i < end; ++i) {
     const Sample& s = history[i];
@@ -359,12 +374,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         // baseline's spread is what was wrong (a tight start), not the
         // drive. They join it, and the scores summed against the old
         // spread no longer mean anything.
-        for (std::size_t k = pending; k < r.segment.size(); ++k)
-          grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
-        r.segment.clear();
-        r.cusum = 0;
-        pending = 0;
-        if (grew) refresh();
+        if (fold_segment()) refresh();
         continue;
       }
       signalled = signalled || RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
@@ -379,13 +389,8 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       }
     } else {
       // The segment closed: its runs (and this one) were ordinary after all.
-      for (std::size_t k = pending; k < r.segment.size(); ++k)
-        grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
+      grew = fold_segment();
       grew = admit(i, run.deviation) || grew;
-      r.segment.clear();
-      r.cusum = 0;
-      pending = 0;
-      signalled = false;
     }
     if (grew) refresh();
   }
