@@ -9,6 +9,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "http/api.h"
+
 namespace dp::testing {
 namespace {
 
@@ -55,6 +57,18 @@ void RecordApiResponse(const std::string& method, const std::string& target,
   if (!result.received) return;
   Append(method, target, result.status, result.Header("content-type"), result.headers,
          result.body);
+}
+
+nlohmann::json GetApiJson(Store& store, const Clock& clock, const std::string& target,
+                          int want) {
+  http::ApiContext ctx;
+  ctx.store = &store;
+  ctx.clock = &clock;
+  ctx.started_at = clock.Now();
+  http::Response r = RouteAndRecord(*http::BuildApiRouter(ctx),
+                                    http::Request::Make(http::Method::kGet, target));
+  EXPECT_EQ(r.status, want) << target << ": " << r.body;
+  return nlohmann::json::parse(r.body);
 }
 
 }  // namespace dp::testing

@@ -60,14 +60,7 @@ class ZfsLatencyResourceTest : public ::testing::Test {
   }
 
   json Get(const std::string& target, int want = 200) {
-    ApiContext ctx;
-    ctx.store = store_.get();
-    ctx.clock = &clock_;
-    ctx.started_at = clock_.Now();
-    Response r =
-        dp::testing::RouteAndRecord(*BuildApiRouter(ctx), Request::Make(Method::kGet, target));
-    EXPECT_EQ(r.status, want) << target << ": " << r.body;
-    return json::parse(r.body);
+    return dp::testing::GetApiJson(*store_, clock_, target, want);
   }
 
   dp::testing::TempDir tmp_;
