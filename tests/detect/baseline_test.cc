@@ -69,6 +69,16 @@ TEST(Baseline, WildFirstRunIsDroppedAndReplaced) {
   EXPECT_NEAR(b.center, 200, 0.5);
 }
 
+// Among very tight first runs, one 0.6% off is far out in sigmas but no
+// gross outlier: it stays, and no later run takes its place.
+TEST(Baseline, TightFirstRunsKeepAnOrdinaryRun) {
+  DetectionConfig cfg;
+  auto h = Series({52.69, 52.70, 52.39, 52.68, 52.70});
+  Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
+  ASSERT_TRUE(b.ready);
+  EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{1, 2, 3, 4, 5}));
+}
+
 // On a noisy series the first runs' spread is the series' own: an ordinary
 // run is not taken for an outlier because three others happened to agree
 // (a MAD of five runs would have dropped 130 and 75 here and started the

@@ -243,9 +243,11 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
 namespace {
 
 // The first runs' worst outlier by a leave-one-out Student-t prediction
-// (each run against the mean and sd of the others, Bonferroni over the runs),
-// or npos when none is gross. Needs four runs (two degrees of freedom).
-std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<std::size_t>& first) {
+// (each run against the mean and sd of the others, Bonferroni over the runs)
+// that is also more than `floor` (log units) from them, or npos when none is
+// gross. Needs four runs (two degrees of freedom).
+std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<std::size_t>& first,
+                          double floor) {
   const std::size_t m = first.size();
   if (m < 4) return std::string::npos;
   std::vector<double> y;
@@ -263,7 +265,10 @@ std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<
     const double mean = (sum - y[j]) / k;
     const double var = std::max(0.0, (sum2 - y[j] * y[j] - k * mean * mean) / (k - 1));
     const double dev = std::fabs(y[j] - mean);
-    if (dev < 1e-12) continue;
+    // Gross means beyond the smallest change worth an alert too: among very
+    // tight runs a 0.5% one is far out in sigmas, and dropping it would let a
+    // later (perhaps already slow) run into the baseline in its place.
+    if (dev <= floor) continue;
     const double t = var > 0 ? dev / std::sqrt(var * (1 + 1 / k)) : std::numeric_limits<double>::infinity();
     if (t > worst_t) {
       worst_t = t;
@@ -344,7 +349,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       r.last_judged = false;
       if (first.size() < wanted) continue;
       if (dropped < kMaxFirstDrops) {
-        const std::size_t worst = WorstFirstRun(history, first);
+        const std::size_t worst = WorstFirstRun(history, first, LowFloor(cfg.min_band_percent));
         if (worst != std::string::npos) {
           first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
           ++dropped;
