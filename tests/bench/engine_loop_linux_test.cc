@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "base/clock.h"
+#include "bench/aligned_buffer.h"
 #include "bench/bench_report_format.h"
 #include "bench/bench_runner.h"
 #include "bench/engine_choice.h"
@@ -230,6 +231,53 @@ BenchOptions RandomOptions(EngineKind engine, double seconds) {
   o.idle_check_seconds = 0;
   o.engine = engine;
   return o;
+}
+
+// Reap(0) never waits, yet must hand back every read that has ended: an
+// io_uring ring whose completions wait for its thread to ask for them
+// (DEFER_TASKRUN) posts nothing unless asked, so a non-waiting reap that only
+// looked at the completion queue would spin for ever.
+TEST(EngineReapTest, ReapingWithoutWaitingCollectsEveryReadWithTheDevicesBytes) {
+  REQUIRE_LOOP();
+  constexpr std::uint64_t kSize = 16ULL << 20;
+  auto loop = LoopDevice::Create(kSize);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  ASSERT_TRUE(Fill(**loop, kSize).ok());
+  auto dev = BlockDevice::Open((*loop)->path());
+  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
+  const int plain = ::open((*loop)->backing_file().c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(plain, 0);
+  SystemClock clock;
+  constexpr std::uint32_t kDepth = 8;
+  for (EngineKind kind : Engines()) {
+    const std::string what(EngineKindName(kind));
+    auto engine = MakeEngine(kind, **dev, kDepth, clock);
+    ASSERT_TRUE(engine.ok()) << what << ": " << engine.status().ToString();
+    std::vector<AlignedBuffer> buffers;
+    for (std::uint32_t i = 0; i < kDepth; ++i) {
+      auto b = AlignedBuffer::Allocate(4096, 4096);
+      ASSERT_TRUE(b.ok());
+      ASSERT_TRUE((*engine)->Submit({i * (1ULL << 20) + 4096 * i, 4096, b->data(), i}).ok()) << what;
+      buffers.push_back(std::move(*b));
+    }
+    std::vector<IoCompletion> done;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (done.size() < kDepth && std::chrono::steady_clock::now() < deadline) {
+      auto n = (*engine)->Reap(0, std::chrono::nanoseconds(0), done);
+      ASSERT_TRUE(n.ok()) << what << ": " << n.status().ToString();
+    }
+    ASSERT_EQ(done.size(), kDepth) << what << ": reads never handed back without waiting";
+    EXPECT_EQ((*engine)->in_flight(), 0u) << what;
+    for (const IoCompletion& c : done) {
+      ASSERT_LT(c.tag, kDepth) << what;
+      EXPECT_EQ(c.result, 4096) << what;
+      const std::uint64_t off = c.tag * (1ULL << 20) + 4096 * c.tag;
+      std::string want(4096, '\0');
+      ASSERT_EQ(::pread(plain, want.data(), want.size(), static_cast<off_t>(off)), 4096);
+      EXPECT_EQ(0, std::memcmp(buffers[c.tag].data(), want.data(), 4096)) << what << " tag " << c.tag;
+    }
+  }
+  ::close(plain);
 }
 
 TEST(UnwrittenRegionTest, SparseRegionOnFlashIsUnwrittenAndFilledOneIsNot) {
