@@ -41,7 +41,7 @@ TEST(ConfigDefaultsTest, EmptyObjectGivesEveryDefault) {
   EXPECT_FALSE(c.tls.enabled());
   EXPECT_EQ(c.tls.cert_file, "");
   EXPECT_EQ(c.tls.key_file, "");
-  EXPECT_EQ(c.http.max_connections, 64);
+  EXPECT_EQ(c.http.max_connections, 1024);
   EXPECT_EQ(c.http.read_timeout_seconds, 10);
   EXPECT_EQ(c.http.max_body_bytes, 1u << 20);
   EXPECT_EQ(c.http.max_header_bytes, 16u * 1024);

@@ -24,7 +24,7 @@ struct TlsConfig {
 };
 
 struct HttpConfig {
-  int max_connections = 64;             // further connections are refused
+  int max_connections = 1024;           // when full, the longest-waiting one makes room
   int read_timeout_seconds = 10;        // deadline for a whole request to arrive
   std::uint64_t max_body_bytes = 1 << 20;  // larger bodies get 413
   std::uint32_t max_header_bytes = 16 * 1024;
