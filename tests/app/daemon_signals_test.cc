@@ -72,12 +72,20 @@ TEST(DaemonSignals, SighupReloadsAndKeepsTheOldConfigWhenTheNewIsBad) {
   nlohmann::json next = DaemonProcess::DefaultConfig(tmp.path());
   next["webui_root"] = tmp.Path("web-b");
   next["listen"] = "127.0.0.1:1";
+  // Discovery and the job executor keep the configuration they started with:
+  // their keys are named too, not dropped in silence.
+  next["inventory"]["include"] = {"loop7"};
+  next["tools"]["timeout_seconds"] = 5;
   tmp.Write("diskpulse.json", next.dump(2));
   daemon->Signal(SIGHUP);
   ASSERT_TRUE(daemon->WaitForOutput("configuration reloaded")) << daemon->Output();
   EXPECT_EQ(HttpGet(port, "/").body, "page B");
-  EXPECT_NE(daemon->Output().find("'listen' changed; restart diskpulsed to apply it"),
-            std::string::npos);
+  for (const char* key : {"listen", "tools", "inventory"})
+    EXPECT_NE(daemon->Output().find(std::string("'") + key +
+                                    "' changed; restart diskpulsed to apply it"),
+              std::string::npos)
+        << key << "\n" << daemon->Output();
+  EXPECT_EQ(daemon->Output().find("'webui_root' changed"), std::string::npos);
 
   // An invalid file: logged with its reason, nothing changes.
   tmp.Write("diskpulse.json", "{ \"webui_root\": \"" + tmp.Path("web-a") + "\", \"bogus\": 1 }");

@@ -60,6 +60,27 @@ Status Fill(const LoopDevice& loop, std::uint64_t size) {
   return Status::Ok();
 }
 
+// A loop device over `size` bytes of random data, opened as the bench opens
+// it, and its backing file opened plainly to compare what the engines read.
+struct FilledLoop {
+  std::unique_ptr<LoopDevice> loop;
+  std::unique_ptr<BlockDevice> dev;
+  int plain = -1;
+  ~FilledLoop() {
+    if (plain >= 0) ::close(plain);
+  }
+};
+
+Result<std::unique_ptr<FilledLoop>> MakeFilledLoop(std::uint64_t size) {
+  auto f = std::make_unique<FilledLoop>();
+  DP_ASSIGN_OR_RETURN(f->loop, LoopDevice::Create(size));
+  DP_RETURN_IF_ERROR(Fill(*f->loop, size));
+  DP_ASSIGN_OR_RETURN(f->dev, BlockDevice::Open(f->loop->path()));
+  f->plain = ::open(f->loop->backing_file().c_str(), O_RDONLY | O_CLOEXEC);
+  if (f->plain < 0) return ErrnoStatus(errno, f->loop->backing_file());
+  return f;
+}
+
 // Sets a queue attribute of a loop device (sysfs) and puts the old value back
 // when it goes: the loop driver keeps them across detach, for the next user.
 class QueueAttr {
@@ -140,14 +161,11 @@ class CheckingEngine final : public IoEngine {
 
 TEST(EngineJobsTest, JobsStayInsideTheRegionAndTheByteBudgetAndReadTheDevicesBytes) {
   REQUIRE_LOOP();
-  constexpr std::uint64_t kSize = 64ULL << 20;
-  auto loop = LoopDevice::Create(kSize);
-  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
-  ASSERT_TRUE(Fill(**loop, kSize).ok());
-  auto dev = BlockDevice::Open((*loop)->path());
-  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
-  const int plain = ::open((*loop)->backing_file().c_str(), O_RDONLY | O_CLOEXEC);
-  ASSERT_GE(plain, 0);
+  auto filled = MakeFilledLoop(64ULL << 20);
+  ASSERT_TRUE(filled.ok()) << filled.status().ToString();
+  auto& loop = (*filled)->loop;
+  auto& dev = (*filled)->dev;
+  const int plain = (*filled)->plain;
   SystemClock clock;
   for (EngineKind kind : Engines()) {
     for (AccessPattern pattern : {AccessPattern::kRandom, AccessPattern::kSequential}) {
@@ -164,17 +182,17 @@ TEST(EngineJobsTest, JobsStayInsideTheRegionAndTheByteBudgetAndReadTheDevicesByt
         w.seconds = 20;
         w.warmup_seconds = 0;
         ReadLog log;
-        auto before = (*loop)->Stat();
+        auto before = loop->Stat();
         ASSERT_TRUE(before.ok());
         auto r = RunWorkloadJobs(
             [&](std::uint32_t qd) -> Result<std::unique_ptr<IoEngine>> {
-              DP_ASSIGN_OR_RETURN(auto e, MakeEngine(kind, **dev, qd, clock));
+              DP_ASSIGN_OR_RETURN(auto e, MakeEngine(kind, *dev, qd, clock));
               return std::unique_ptr<IoEngine>(
                   std::make_unique<CheckingEngine>(std::move(e), plain, log));
             },
             w, 512, 4096, clock, nullptr, nullptr);
         ASSERT_TRUE(r.ok()) << r.status().ToString();
-        auto after = (*loop)->Stat();
+        auto after = loop->Stat();
         ASSERT_TRUE(after.ok());
         const std::string what = std::string(EngineKindName(kind)) + " " +
                                  (pattern == AccessPattern::kRandom ? "random" : "seq") +
@@ -213,7 +231,6 @@ TEST(EngineJobsTest, JobsStayInsideTheRegionAndTheByteBudgetAndReadTheDevicesByt
       }
     }
   }
-  ::close(plain);
 }
 
 Result<BenchReport> RunOn(const std::string& path, const BenchOptions& o,
@@ -239,19 +256,15 @@ BenchOptions RandomOptions(EngineKind engine, double seconds) {
 // looked at the completion queue would spin for ever.
 TEST(EngineReapTest, ReapingWithoutWaitingCollectsEveryReadWithTheDevicesBytes) {
   REQUIRE_LOOP();
-  constexpr std::uint64_t kSize = 16ULL << 20;
-  auto loop = LoopDevice::Create(kSize);
-  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
-  ASSERT_TRUE(Fill(**loop, kSize).ok());
-  auto dev = BlockDevice::Open((*loop)->path());
-  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
-  const int plain = ::open((*loop)->backing_file().c_str(), O_RDONLY | O_CLOEXEC);
-  ASSERT_GE(plain, 0);
+  auto filled = MakeFilledLoop(16ULL << 20);
+  ASSERT_TRUE(filled.ok()) << filled.status().ToString();
+  const BlockDevice& dev = *(*filled)->dev;
+  const int plain = (*filled)->plain;
   SystemClock clock;
   constexpr std::uint32_t kDepth = 8;
   for (EngineKind kind : Engines()) {
     const std::string what(EngineKindName(kind));
-    auto engine = MakeEngine(kind, **dev, kDepth, clock);
+    auto engine = MakeEngine(kind, dev, kDepth, clock);
     ASSERT_TRUE(engine.ok()) << what << ": " << engine.status().ToString();
     std::vector<AlignedBuffer> buffers;
     for (std::uint32_t i = 0; i < kDepth; ++i) {
@@ -277,7 +290,6 @@ TEST(EngineReapTest, ReapingWithoutWaitingCollectsEveryReadWithTheDevicesBytes) 
       EXPECT_EQ(0, std::memcmp(buffers[c.tag].data(), want.data(), 4096)) << what << " tag " << c.tag;
     }
   }
-  ::close(plain);
 }
 
 TEST(UnwrittenRegionTest, SparseRegionOnFlashIsUnwrittenAndFilledOneIsNot) {

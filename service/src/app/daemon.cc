@@ -18,6 +18,7 @@
 #include "base/log.h"
 #include "base/replay_command_runner.h"
 #include "bench/block_device.h"
+#include "config/reload_keys.h"
 #include "detect/pool_detector.h"
 #include "http/server.h"
 #include "inventory/inventory.h"
@@ -33,29 +34,6 @@
 #include "store/store.h"
 
 namespace dp {
-namespace {
-
-// Says which restart-only keys changed between two configurations.
-std::vector<std::string> RestartOnlyChanges(const Config& a, const Config& b) {
-  std::vector<std::string> keys;
-  if (a.listen != b.listen) keys.push_back("listen");
-  if (a.database != b.database) keys.push_back("database");
-  if (a.pidfile != b.pidfile) keys.push_back("pidfile");
-  if (a.user != b.user) keys.push_back("user");
-  if (a.tls.cert_file != b.tls.cert_file || a.tls.key_file != b.tls.key_file)
-    keys.push_back("tls");
-  // The scheduler, executor and alert sinks are built once (see Reload).
-  if (a.schedules != b.schedules) keys.push_back("schedules");
-  if (a.alerts != b.alerts) keys.push_back("alerts");
-  if (a.targets.size() != b.targets.size()) keys.push_back("targets");
-  if (a.retention != b.retention) keys.push_back("retention");
-  // The ZFS sampling thread keeps its cadence from the start.
-  if (a.inventory.zfs_sample_minutes != b.inventory.zfs_sample_minutes)
-    keys.push_back("inventory.zfs_sample_minutes");
-  return keys;
-}
-
-}  // namespace
 
 void Daemon::ConfigureLogging(const Config& config, const DaemonOptions& options) {
   auto level = ParseLogLevel(config.log_level);
@@ -269,24 +247,7 @@ Status Daemon::Reload() {
   for (const std::string& key : RestartOnlyChanges(config_, next))
     LogWarning("reload: '" + key + "' changed; restart diskpulsed to apply it");
   // Keep what only a restart can change, so config_ says what is in effect.
-  next.listen = config_.listen;
-  next.listen_host = config_.listen_host;
-  next.listen_port = config_.listen_port;
-  next.database = config_.database;
-  next.pidfile = config_.pidfile;
-  next.user = config_.user;
-  next.tls = config_.tls;
-  // Schedules, targets, bench budgets and alert sinks are wired into the
-  // scheduler and the dispatcher at start-up: a restart applies them.
-  next.schedules = config_.schedules;
-  next.schedule_list = config_.schedule_list;
-  next.scheduler = config_.scheduler;
-  next.targets = config_.targets;
-  next.bench = config_.bench;
-  next.retention = config_.retention;
-  next.alerts = config_.alerts;
-  next.alerts_config = config_.alerts_config;
-  next.inventory.zfs_sample_minutes = config_.inventory.zfs_sample_minutes;
+  KeepRestartOnly(config_, next);
 
   ConfigureLogging(next, options_);
   config_ = std::move(next);

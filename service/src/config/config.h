@@ -21,6 +21,7 @@ struct TlsConfig {
   std::string cert_file;  // "" = plain HTTP (default). Both or neither.
   std::string key_file;
   bool enabled() const { return !cert_file.empty(); }
+  bool operator==(const TlsConfig&) const = default;
 };
 
 struct HttpConfig {
@@ -28,6 +29,7 @@ struct HttpConfig {
   int read_timeout_seconds = 10;        // deadline for a whole request to arrive
   std::uint64_t max_body_bytes = 1 << 20;  // larger bodies get 413
   std::uint32_t max_header_bytes = 16 * 1024;
+  bool operator==(const HttpConfig&) const = default;
 };
 
 struct ToolsConfig {
@@ -37,6 +39,7 @@ struct ToolsConfig {
   std::string diskinfo = "diskinfo";    // FreeBSD
   std::string camcontrol = "camcontrol";  // FreeBSD
   int timeout_seconds = 60;             // a tool still running after this is killed
+  bool operator==(const ToolsConfig&) const = default;
 };
 
 struct InventoryConfig {
@@ -51,6 +54,7 @@ struct InventoryConfig {
   // ZFS's own signals (zpool iostat -l/-w, status -s, sit_out) are sampled
   // this often, from the pools of the latest discovery; 0 = never.
   int zfs_sample_minutes = 60;
+  bool operator==(const InventoryConfig&) const = default;
 };
 
 struct BenchConfig {
@@ -61,11 +65,13 @@ struct BenchConfig {
   std::uint64_t max_bytes = 8ULL << 30;  // per test, per drive
   double busy_threshold = 0.05;         // foreign share of I/O above which a run is "contended"
   std::uint32_t jobs = 1;               // submitting threads per point, 1..64; 0 = "auto"
+  bool operator==(const BenchConfig&) const = default;
 };
 
 struct TargetConfig {
   std::string path;                     // e.g. /dev/loop3 or a file
   std::string name;                     // shown to people; defaults to the basename
+  bool operator==(const TargetConfig&) const = default;
 };
 
 struct Config {

@@ -83,6 +83,7 @@ struct SchedulerConfig {
   std::int64_t defer_window_seconds =
       6 * 3600;                          // a deferred run is retried this long, then skipped
   std::int64_t retry_seconds = 15 * 60;  // between retries of a deferred run
+  bool operator==(const SchedulerConfig&) const = default;
 };
 
 // What a NAS owner would pick (documented in config/diskpulse.json):
