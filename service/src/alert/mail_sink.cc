@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "base/strings.h"
+
 namespace dp {
 namespace {
 
@@ -13,12 +15,7 @@ std::string OneLine(std::string s) {
 
 // RFC 5322 date, UTC: "Thu, 01 Jan 2026 00:00:00 +0000".
 std::string MailDate(SysTime t) {
-  std::time_t tt = static_cast<std::time_t>(ToUnixSeconds(t));
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S +0000", &tm);
-  return buf;
+  return FormatUtcTime(static_cast<std::time_t>(ToUnixSeconds(t)), "%a, %d %b %Y %H:%M:%S +0000");
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <ctime>
 #include <thread>
 
+#include "base/strings.h"
+
 namespace dp {
 
 SysTime SystemClock::Now() const { return std::chrono::system_clock::now(); }
@@ -16,12 +18,7 @@ int64_t ToUnixSeconds(SysTime t) {
 SysTime FromUnixSeconds(int64_t s) { return SysTime(std::chrono::seconds(s)); }
 
 std::string FormatUtc(SysTime t) {
-  std::time_t tt = static_cast<std::time_t>(ToUnixSeconds(t));
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return FormatUtcTime(static_cast<std::time_t>(ToUnixSeconds(t)), "%Y-%m-%dT%H:%M:%SZ");
 }
 
 }  // namespace dp

@@ -9,6 +9,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "base/strings.h"
+
 namespace dp {
 namespace {
 
@@ -67,13 +69,10 @@ void Log(LogLevel level, std::string_view message) {
     return;
   }
   auto now = std::chrono::system_clock::now();
-  std::time_t t = std::chrono::system_clock::to_time_t(now);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char ts[32];
-  std::strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
+  const std::string ts =
+      FormatLocalTime(std::chrono::system_clock::to_time_t(now), "%Y-%m-%d %H:%M:%S");
   std::lock_guard lock(g_write_mu);
-  std::fprintf(stderr, "%s %s[%d] %s: %.*s\n", ts, g_ident.c_str(), static_cast<int>(getpid()),
+  std::fprintf(stderr, "%s %s[%d] %s: %.*s\n", ts.c_str(), g_ident.c_str(), static_cast<int>(getpid()),
                std::string(LogLevelName(level)).c_str(), static_cast<int>(message.size()),
                message.data());
 }

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "base/strings.h"
+
 namespace dp::cli {
 
 const char* const kClientFlagsUsage =
@@ -97,12 +99,7 @@ std::string TokenHint(int status) {
 
 std::string FormatWhen(const nlohmann::json& t) {
   if (!t.is_number() || t.get<long long>() <= 0) return "-";
-  std::time_t tt = static_cast<std::time_t>(t.get<long long>());
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
+  return FormatUtcTime(static_cast<std::time_t>(t.get<long long>()), "%Y-%m-%d %H:%M UTC");
 }
 
 std::string UrlEncode(std::string_view text) {

@@ -10,6 +10,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include "base/strings.h"
+
 namespace dp::cli {
 namespace {
 
@@ -21,11 +23,6 @@ using tcp = boost::asio::ip::tcp;
 using error_code = boost::system::error_code;
 
 constexpr std::uint64_t kMaxReplyBytes = 64ULL << 20;
-
-std::string Lowercased(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
-  return s;
-}
 
 // Connect, (handshake,) write, read: each step starts the next; the first
 // error ends the chain. `handshake` is a no-op for plain TCP.
@@ -139,7 +136,7 @@ Result<HttpReply> DaemonClient::Send(std::string_view method, std::string_view p
   auto endpoints = resolver.resolve(url_.host, std::to_string(url_.port), ec);
   if (ec)
     return Unavailable("cannot reach diskpulsed at " + display_url_ + ": cannot resolve " +
-                       url_.host + ": " + Lowercased(ec.message()));
+                       url_.host + ": " + LowerFirst(ec.message()));
 
   bhttp::request<bhttp::string_body> req;
   req.method_string(beast::string_view(method.data(), method.size()));
@@ -193,7 +190,7 @@ Result<HttpReply> DaemonClient::Send(std::string_view method, std::string_view p
                        ": connection refused (is it running?)");
   }
   if (ec) return Unavailable("cannot reach diskpulsed at " + display_url_ + ": " +
-                             Lowercased(ec.message()));
+                             LowerFirst(ec.message()));
   const auto& res = parser.get();
   HttpReply reply;
   reply.status = static_cast<int>(res.result_int());

@@ -22,6 +22,7 @@
 #include <ctime>
 #include <map>
 
+#include "base/strings.h"
 #include "detect/baseline.h"
 #include "detect/sample.h"
 #include "detect/series.h"
@@ -78,12 +79,7 @@ bool SameSeries(const MeasurementSample& a, const MeasurementSample& b) {
 
 // 1764460800 -> "2025-11-30" (UTC).
 std::string UtcDay(std::int64_t unix_seconds) {
-  std::time_t t = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
+  return FormatUtcTime(static_cast<std::time_t>(unix_seconds), "%Y-%m-%d");
 }
 
 template <typename T>

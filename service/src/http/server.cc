@@ -23,6 +23,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "base/log.h"
+#include "base/strings.h"
 #include "http/beast_request.h"
 #include "http/connection_slots.h"
 
@@ -45,11 +46,6 @@ constexpr rlim_t kReservedDescriptors = 128;
 // Read-buffer room beyond http.max_header_bytes (bodies stream through it).
 constexpr std::size_t kReadBufferSlack = 8 * 1024;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-
-std::string Lowercased(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
-  return s;
-}
 
 std::string HostPort(const std::string& host, std::uint16_t port) {
   bool v6 = host.find(':') != std::string::npos;
@@ -393,17 +389,17 @@ Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
                                     tcp::resolver::numeric_service, ec);
     if (ec || results.empty())
       return InvalidArgument(where + ": cannot resolve host: " +
-                             Lowercased(ec ? ec.message() : "no address"));
+                             LowerFirst(ec ? ec.message() : "no address"));
     endpoint = *results.begin();
   }
   auto& acceptor = impl->acceptor;
   if (acceptor.open(endpoint.protocol(), ec); ec)
-    return Unavailable(where + ": cannot open a socket: " + Lowercased(ec.message()));
+    return Unavailable(where + ": cannot open a socket: " + LowerFirst(ec.message()));
   if (acceptor.set_option(asio::socket_base::reuse_address(true), ec); ec)
-    return Unavailable(where + ": " + Lowercased(ec.message()));
-  if (acceptor.bind(endpoint, ec); ec) return Unavailable(where + ": " + Lowercased(ec.message()));
+    return Unavailable(where + ": " + LowerFirst(ec.message()));
+  if (acceptor.bind(endpoint, ec); ec) return Unavailable(where + ": " + LowerFirst(ec.message()));
   if (acceptor.listen(asio::socket_base::max_listen_connections, ec); ec)
-    return Unavailable(where + ": " + Lowercased(ec.message()));
+    return Unavailable(where + ": " + LowerFirst(ec.message()));
   impl->port = acceptor.local_endpoint().port();
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <regex>
 
+#include "base/strings.h"
+
 namespace dp {
 namespace {
 
@@ -13,14 +15,6 @@ std::string Basename(const std::string& p) {
 
 std::string StripDev(const std::string& p) { return p.rfind("/dev/", 0) == 0 ? p.substr(5) : p; }
 
-std::string Fold(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c)) || c == '_' || c == '-') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
 
 const Drive* DriveByName(const std::vector<Drive>& drives, const std::string& name) {
   for (const auto& d : drives) {
@@ -69,8 +63,7 @@ const Drive* DriveFromIdentityName(const std::string& path, const std::vector<Dr
     }
   }
   if (base.rfind("wwn-0x", 0) == 0) {
-    std::string hex = base.substr(6);
-    for (char& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string hex = AsciiLower(base.substr(6));
     for (const auto& d : drives) {
       if (d.wwn && *d.wwn == hex) return &d;
     }
@@ -88,9 +81,9 @@ const Drive* DriveFromIdentityName(const std::string& path, const std::vector<Dr
   std::string serial = us == std::string::npos ? rest : rest.substr(us + 1);
   const Drive* found = nullptr;
   for (const auto& d : drives) {
-    if (d.serial.empty() || Fold(d.serial) != Fold(serial)) continue;
-    if (!model.empty() && !d.model.empty() && Fold(d.model).find(Fold(model)) == std::string::npos &&
-        Fold(model).find(Fold(d.model)) == std::string::npos) {
+    if (d.serial.empty() || FoldName(d.serial) != FoldName(serial)) continue;
+    if (!model.empty() && !d.model.empty() && FoldName(d.model).find(FoldName(model)) == std::string::npos &&
+        FoldName(model).find(FoldName(d.model)) == std::string::npos) {
       continue;
     }
     if (found) return nullptr;  // ambiguous: two drives with this serial

@@ -9,22 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/strings.h"
 #include "inventory/text_lines.h"
 
 namespace dp {
 namespace {
 
-std::string Trim(std::string_view s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return "";
-  auto e = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Column of the first non-blank character, tabs to 8-column stops.
 int IndentOf(const std::string& line) {
@@ -174,7 +164,7 @@ Vdev ToVdev(const Node& n, const std::string& role) {
 }
 
 void ParseScan(Pool& pool) {
-  std::string t = Lower(pool.scan.text);
+  std::string t = AsciiLower(pool.scan.text);
   PoolScan& s = pool.scan;
   auto has = [&](const char* what) { return t.find(what) != std::string::npos; };
   if (t.empty() || has("none requested")) {
@@ -457,8 +447,8 @@ Result<std::vector<Pool>> ParseZpoolStatusJson(std::string_view text) {
     if (pool.name.empty()) pool.name = key;
     pool.state = JsonString(pj, "state");
     if (auto ss = pj.find("scan_stats"); ss != pj.end() && ss->is_object()) {
-      std::string fn = Lower(JsonString(*ss, "function"));
-      std::string st = Lower(JsonString(*ss, "state"));
+      std::string fn = AsciiLower(JsonString(*ss, "function"));
+      std::string st = AsciiLower(JsonString(*ss, "state"));
       pool.scan.text = ss->dump();
       pool.scan.function = fn.empty() || fn == "none" ? "none" : fn;
       if (st == "scanning") pool.scan.state = "in_progress";

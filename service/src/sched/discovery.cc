@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "base/log.h"
+#include "base/strings.h"
 #include "inventory/inventory.h"
 #include "inventory/pool_member_mapper.h"
 #include "sched/rebaseline.h"
@@ -14,15 +15,6 @@
 namespace dp {
 namespace {
 
-std::string Fold(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (!std::isspace(static_cast<unsigned char>(c)) && c != '-' && c != '_') {
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  return out;
-}
 
 // Whether two firmware versions name the same firmware. Sources differ in
 // length: Linux's SCSI "rev" of an ATA disk is the last 4 characters of the
@@ -30,7 +22,7 @@ std::string Fold(const std::string& s) {
 // whole; so one being a suffix of the other (case and spacing folded) is the
 // same version.
 bool SameFirmware(const std::string& a, const std::string& b) {
-  const std::string x = Fold(a), y = Fold(b);
+  const std::string x = FoldName(a), y = FoldName(b);
   return x.size() <= y.size() ? y.ends_with(x) : x.ends_with(y);
 }
 
@@ -68,7 +60,7 @@ Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner,
 Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at) {
   if (reading.asleep) return Status::Ok();
   const SmartSnapshot& s = reading.snapshot;
-  if (!s.serial.empty() && !drive.serial.empty() && Fold(s.serial) != Fold(drive.serial)) {
+  if (!s.serial.empty() && !drive.serial.empty() && FoldName(s.serial) != FoldName(drive.serial)) {
     return FailedPrecondition(drive.name + ": smartctl reports serial '" + s.serial +
                               "' but the drive is '" + drive.serial +
                               "' (device name moved?); snapshot not saved");

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "base/strings.h"
 #include "sched/due_state_io.h"
 #include "sched/targets.h"
 
@@ -10,12 +11,7 @@ namespace dp {
 namespace {
 
 std::string LocalText(SysTime t) {
-  std::time_t s = static_cast<std::time_t>(ToUnixSeconds(t));
-  std::tm tm{};
-  localtime_r(&s, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%a %Y-%m-%d %H:%M %Z", &tm);
-  return buf;
+  return FormatLocalTime(static_cast<std::time_t>(ToUnixSeconds(t)), "%a %Y-%m-%d %H:%M %Z");
 }
 
 std::string Pad(std::string s, std::size_t width) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/strings.h"
 #include "smart/smartctl_exit_status.h"
 
 namespace dp {
@@ -100,13 +101,6 @@ class Reader {
 
   void Warn(std::string w) { warnings_.push_back(std::move(w)); }
 
-  static std::string Trim(std::string s) {
-    auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return "";
-    auto e = s.find_last_not_of(" \t\r\n");
-    return s.substr(b, e - b + 1);
-  }
-
  private:
   static std::string PathName(std::initializer_list<const char*> path) {
     std::string out;
@@ -146,8 +140,7 @@ std::optional<std::uint64_t> LeadingNumber(const std::string& s) {
 }
 
 std::string NormaliseTestType(std::string s) {
-  std::string lower;
-  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(s);
   if (lower.find("short") != std::string::npos) return "short";
   if (lower.find("extended") != std::string::npos || lower.find("long") != std::string::npos) {
     return "extended";
@@ -190,7 +183,7 @@ void ParseIdentity(const json& j, SmartSnapshot& s, Reader& r) {
     std::string vendor = r.Str(j, {"vendor"}), product = r.Str(j, {"product"});
     if (vendor.empty()) vendor = r.Str(j, {"scsi_vendor"});
     if (product.empty()) product = r.Str(j, {"scsi_product"});
-    s.model = Reader::Trim(vendor + " " + product);
+    s.model = Trim(vendor + " " + product);
   }
   s.serial = r.Str(j, {"serial_number"});
   s.firmware = r.Str(j, {"firmware_version"});
