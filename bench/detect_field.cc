@@ -113,7 +113,7 @@ struct SeriesRun {
 class Drive {
  public:
   Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed)
-      : m_(m), cfg_(cfg), rng_(seed) {
+      : m_(m), cfg_(cfg), rng_(seed), seed_(seed) {
     std::uniform_real_distribution<double> u(0, 2 * M_PI);
     phase_ = u(rng_);
     for (int i = 0; i < kN; ++i) {
@@ -139,6 +139,10 @@ class Drive {
     if (m_.interference > 0 && Uniform() < m_.interference) {
       interference = std::log1p(0.10 + 0.50 * Uniform());
       lasts = 1800 * std::exp(1.5 * Normal());
+      if (std::getenv("DP_FIELD_TRACE"))
+        std::fprintf(stderr, "interference drive %llu at %lld: %.0f%% worse for %.1f h\n",
+                     static_cast<unsigned long long>(seed_), static_cast<long long>(at),
+                     100 * std::expm1(interference), lasts / 3600);
     }
     week_ = m_.shared * Normal();  // the week's environment, shared by every test
     std::vector<std::string> retest;  // tests that asked for one, in run order
@@ -208,12 +212,23 @@ class Drive {
       Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
       if (Apply(s, change, at)) {
         ++ev.opened_slowdown;
-        if (std::getenv("DP_FIELD_TRACE"))
-          std::fprintf(stderr, "open %s%s at %lld: wide=%d seg=%zu cusum=%.1f %s | %s\n",
-                       confirmation ? "(re-test) " : "", change.condition.c_str(),
-                       static_cast<long long>(at), change.details.contains("drive_wide") ? 1 : 0,
-                       change.runs.size(), change.details.value("cusum", 0.0),
-                       change.details.value("rule", "").c_str(), change.summary.c_str());
+        if (std::getenv("DP_FIELD_TRACE")) {
+          // The other tests' scores the drive-wide check saw.
+          std::string others;
+          const std::int64_t from = detect::ExcursionStart(change);
+          for (const auto& r : scores_)
+            if (r.test != test && r.at >= from - 86400 && r.at <= at)
+              others += " " + r.test + "@" + std::to_string((r.at - from) / 3600) + "h=" +
+                        std::to_string(r.worst_score).substr(0, 4);
+          std::fprintf(stderr,
+                       "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f %s | others:%s | "
+                       "%s\n",
+                       static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
+                       change.condition.c_str(), static_cast<long long>(at),
+                       change.details.contains("drive_wide") ? 1 : 0, change.runs.size(),
+                       change.details.value("cusum", 0.0), change.details.value("rule", "").c_str(),
+                       others.c_str(), change.summary.c_str());
+        }
       }
       if (Apply(s, trend, at)) ++ev.opened_trend;
       asks = asks || change.kind == VerdictKind::kNeedsConfirmation;
@@ -240,6 +255,7 @@ class Drive {
   std::vector<detect::TestRunScore> scores_;  // every test's recent runs, for the hold
   double phase_ = 0, shared_ = 0, week_ = 0;
   std::int64_t next_id_ = 1;
+  std::uint64_t seed_ = 0;  // names the drive in a trace
 };
 
 }  // namespace

@@ -157,6 +157,44 @@ TEST(Baseline, OpenSegmentStaysOutOfTheBaseline) {
   EXPECT_NEAR(r.last.deviation, std::log(r.baseline.center / 181), 1e-9);
 }
 
+// A segment that signalled against a start too tight for the series (CV
+// 0.4% over its five runs, ordinary runs +-10%) is released once it has been
+// back inside the band three runs in a row and scatters beyond the
+// baseline's spread: otherwise it stays out for good and the CUSUM, summing
+// scores inflated by the same too-small sigma, alerts again and again.
+TEST(Baseline, SignalledSegmentOfATooTightStartIsReleased) {
+  DetectionConfig cfg;
+  std::vector<double> v = {200, 201, 199, 200.5, 199.5, 170, 172, 190, 160};
+  auto h = Series(v);
+  Replay r = ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_EQ(r.baseline.runs, 5);  // the pair rule met at 170, 172: kept out
+  EXPECT_EQ(r.segment.size(), 4u);
+  for (double x : {195.0, 205.0, 198.0}) v.push_back(x);
+  h = Series(v);
+  r = ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_GT(r.baseline.runs, 5);
+  EXPECT_TRUE(r.segment.empty());
+  EXPECT_EQ(r.cusum, 0);
+}
+
+// A real drop that comes back part of the way (inside the band) for three
+// runs keeps its segment out of the baseline: around their median, its runs
+// scatter no more than the baseline does.
+TEST(Baseline, SignalledDropWithQuietRunsStaysOut) {
+  DetectionConfig cfg;
+  const double z[] = {0.3,  -1.2, 0.8,  -0.4, 1.5,  -0.9, 0.1,  0.6, -1.6, 1.1,
+                      -0.2, 0.4,  -0.7, 1.9,  -1.1, 0.2,  -0.5, 0.9, -1.4, 0.2};
+  std::vector<double> v;
+  for (double d : z) v.push_back(200 * std::exp(0.03 * d));
+  for (double f : {0.87, 0.88, 0.86, 0.87, 0.88, 0.86, 0.87, 0.88, 0.95, 0.95, 0.95, 0.95})
+    v.push_back(200 * f);
+  auto h = Series(v);
+  Replay r = ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_EQ(r.baseline.runs, 20);
+  EXPECT_EQ(r.segment.size(), 12u);
+  EXPECT_GE(r.cusum, cfg.cusum_h);
+}
+
 // The bands are Student-t prediction bands: the same spread gives a wider
 // band on fewer runs, and at many runs they approach the normal band.
 TEST(Baseline, BandsAreStudentTPredictionBands) {

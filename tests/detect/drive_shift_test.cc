@@ -37,9 +37,39 @@ TEST(DriveShiftTest, OneOtherTestNormalIsNotDriveWide) {
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 6 * 3600, others, cfg));
 }
 
+// zones and seq read the drive the same way: neither vouches for the other.
+// Interference that makes seek and random worse is drive-wide even when the
+// one seq run happened not to show it ...
+TEST(DriveShiftTest, SequentialTestsDoNotVouchForEachOther) {
+  DetectionConfig cfg;
+  std::vector<TestRunScore> others = {{"seek", kT + 600, 3.3}, {"random", kT + 1200, 3.8},
+                                      {"seq", kT + 1800, 0.56}};
+  EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, others, cfg));
+  // ... and a seq drop is not made drive-wide by the zones dropping with it.
+  std::vector<TestRunScore> read_path = {{"zones", kT, 4.0}, {"seek", kT + 600, 3.0},
+                                         {"random", kT + 1200, 0.4}};
+  EXPECT_FALSE(IsDriveWide("seq", kT, kT + 6 * 3600, read_path, cfg));
+  EXPECT_TRUE(SameReadPath("zones", "sweep"));
+  EXPECT_FALSE(SameReadPath("seq", "random"));
+}
+
+// The other tests are judged together: one of them a little under the mark
+// is made up by the rest, one plainly normal is not.
+TEST(DriveShiftTest, OtherTestsAreJudgedOnTheirMeanScore) {
+  DetectionConfig cfg;  // drive_wide_score 2
+  std::vector<TestRunScore> others = {{"zones", kT, 4.0}, {"random", kT + 600, 4.0},
+                                      {"seq", kT + 1200, 1.78}};
+  EXPECT_TRUE(IsDriveWide("seek", kT, kT + 6 * 3600, others, cfg));
+  others[2].worst_score = 0.9;  // below half the mark
+  EXPECT_FALSE(IsDriveWide("seek", kT, kT + 6 * 3600, others, cfg));
+  std::vector<TestRunScore> weak = {{"zones", kT, 2.2}, {"random", kT + 600, 1.5},
+                                    {"seq", kT + 1200, 1.6}};
+  EXPECT_FALSE(IsDriveWide("seek", kT, kT + 6 * 3600, weak, cfg));  // mean 1.77
+}
+
 TEST(DriveShiftTest, TooFewOtherTestsOrRunsOutsideTheWindowAreNotEvidence) {
   DetectionConfig cfg;  // drive_wide_min_tests = 2
-  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {{"seq", kT + 60, 5}}, cfg));
+  EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {{"random", kT + 60, 5}}, cfg));
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {}, cfg));
   // Runs of the judged test itself, runs older than a day before the
   // segment, and runs after the judged run do not count.

@@ -27,6 +27,12 @@ constexpr int kMaxFirstDrops = 2;
 constexpr std::size_t kAdmitLag = 8;
 // The level of the F test of an open segment's spread against the baseline's.
 constexpr double kSpreadAlpha = 0.01;
+// A segment that signalled is released once this many judged runs in a row
+// were clear (what resolves its alert: AlertPolicy's resolve_after_clear_runs
+// default) and its spread beats the baseline's by the F test at
+// kReleaseAlpha (see ReplaySeries).
+constexpr int kReleaseRuns = 3;
+constexpr double kReleaseAlpha = 0.10;
 
 // c4(n): E[s] = c4(n) sigma for n normal values; the two-term expansion is
 // within 1e-4 of the exact Gamma-ratio form from n = 5 on.
@@ -287,7 +293,7 @@ std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<
 // reference; a shift of the level leaves the robust spread alone, a baseline
 // whose first runs happened to agree too well does not.
 bool SpreadOutgrowsBaseline(const std::vector<Sample>& history, const std::vector<JudgedRun>& seg,
-                            std::size_t pending, const Baseline& b) {
+                            std::size_t pending, const Baseline& b, double alpha) {
   // Four runs at least: the MAD of three is one run's distance.
   if (seg.size() < pending + 4 || b.runs < 2) return false;
   std::vector<double> logs;
@@ -297,7 +303,7 @@ bool SpreadOutgrowsBaseline(const std::vector<Sample>& history, const std::vecto
   const double spread = kMadToSigma * MadSmallSampleFactor(m) * Mad(logs);
   const double base_sd = b.log_sigma * C4(b.runs);  // the plain sample sd
   if (base_sd <= 0) return spread > 1e-9;
-  return FUpperTail(spread * spread / (base_sd * base_sd), m - 1, b.runs - 1) < kSpreadAlpha;
+  return FUpperTail(spread * spread / (base_sd * base_sd), m - 1, b.runs - 1) < alpha;
 }
 
 }  // namespace
@@ -316,6 +322,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   double screen = 0;
   std::size_t pending = 0;  // segment runs from here on are not in the baseline yet
   bool signalled = false;   // the open segment has met a slowdown rule
+  int clear_since = 0;      // judged runs in a row since, neither outside nor a rule
   auto refresh = [&] {
     b = acc.Light(cfg, formed, tail_df);
     const double q = QuantileOf(1 - kScreenTail, b);
@@ -337,6 +344,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     r.cusum = 0;
     pending = 0;
     signalled = false;
+    clear_since = 0;
     return grew;
   };
 
@@ -374,7 +382,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     if (next > 0) {
       r.cusum = next;
       r.segment.push_back(run);
-      if (!signalled && SpreadOutgrowsBaseline(history, r.segment, pending, b)) {
+      if (!signalled && SpreadOutgrowsBaseline(history, r.segment, pending, b, kSpreadAlpha)) {
         // The open runs scatter far more than the baseline allows: the
         // baseline's spread is what was wrong (a tight start), not the
         // drive. They join it, and the scores summed against the old
@@ -382,7 +390,23 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         if (fold_segment()) refresh();
         continue;
       }
-      signalled = signalled || RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
+      const bool rule = RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
+      clear_since = rule || run.outside ? 0 : clear_since + 1;
+      if (signalled && clear_since >= kReleaseRuns &&
+          SpreadOutgrowsBaseline(history, r.segment, pending, b, kReleaseAlpha)) {
+        // Its alert has resolved (runs in a row back inside the band) and
+        // the segment scatters more than the baseline allows: a baseline
+        // that started too tight. Every score of the segment is then
+        // inflated by the same error, so the CUSUM signals again and again
+        // against it (one healthy series at 10% noise re-opened its alert
+        // 17 times in four years on a 5-run baseline of CV 4.7%). The
+        // segment joins the baseline and the CUSUM restarts. A real change
+        // keeps its runs out: it is seldom back inside the band three runs
+        // in a row, and a level shift leaves the robust spread alone.
+        if (fold_segment()) refresh();
+        continue;
+      }
+      signalled = signalled || rule;
       // Frozen while a segment is open, the baseline cannot correct a start
       // that happened to be tight or off-centre, and every later run then
       // looks worse against it; self-starting charts (Hawkins 1987) take

@@ -36,7 +36,11 @@
 //     level leaves the robust spread alone; a baseline that was too tight
 //     does not);
 //   - a segment that has signalled stays out, so an alert stays open while
-//     the change lasts.
+//     the change lasts; unless its runs were back inside the band three in
+//     a row (its alert resolved) and its spread beats the baseline's by the
+//     F test at 10%: then the baseline was too tight, every score of the
+//     segment is inflated by the same error, and the CUSUM would signal
+//     against it again and again; it joins the baseline and restarts.
 //
 // Bands are Student-t prediction bands (Hahn & Meeker 1991, "Statistical
 // Intervals", sec. 4.4): a future run, or the mean of m future runs, differs

@@ -1,20 +1,34 @@
 #include "detect/drive_shift.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace dp::detect {
 
+bool SameReadPath(const std::string& a, const std::string& b) {
+  auto sequential = [](const std::string& t) {
+    return t == "zones" || t == "seq" || t == "sweep";
+  };
+  return a == b || (sequential(a) && sequential(b));
+}
+
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg) {
-  std::map<std::string, bool> worse;  // test -> some run in the window was worse
+  std::map<std::string, double> worst;  // test -> its worst run in the window
   for (const TestRunScore& r : others) {
-    if (r.test == test || r.at < from - 86400 || r.at > to) continue;
-    bool& w = worse[r.test];
-    w = w || r.worst_score >= cfg.drive_wide_score;
+    if (SameReadPath(test, r.test) || r.at < from - 86400 || r.at > to) continue;
+    auto [it, fresh] = worst.emplace(r.test, r.worst_score);
+    if (!fresh) it->second = std::max(it->second, r.worst_score);
   }
-  if (static_cast<int>(worse.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
-  return std::all_of(worse.begin(), worse.end(), [](const auto& kv) { return kv.second; });
+  if (static_cast<int>(worst.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
+  double sum = 0, least = std::numeric_limits<double>::infinity();
+  for (const auto& [name, score] : worst) {
+    sum += score;
+    least = std::min(least, score);
+  }
+  return sum / static_cast<double>(worst.size()) >= cfg.drive_wide_score &&
+         least >= cfg.drive_wide_score / 2;
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {
