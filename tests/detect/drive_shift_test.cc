@@ -53,20 +53,6 @@ TEST(DriveShiftTest, SequentialTestsDoNotVouchForEachOther) {
   EXPECT_FALSE(SameReadPath("seq", "random"));
 }
 
-// The other tests are judged together: one of them a little under the mark
-// is made up by the rest, one plainly normal is not.
-TEST(DriveShiftTest, OtherTestsAreJudgedOnTheirMeanScore) {
-  DetectionConfig cfg;  // drive_wide_score 2
-  std::vector<TestRunScore> others = {{"zones", kT, 4.0}, {"random", kT + 600, 4.0},
-                                      {"seq", kT + 1200, 1.78}};
-  EXPECT_TRUE(IsDriveWide("seek", kT, kT + 6 * 3600, others, cfg));
-  others[2].worst_score = 0.9;  // below half the mark
-  EXPECT_FALSE(IsDriveWide("seek", kT, kT + 6 * 3600, others, cfg));
-  std::vector<TestRunScore> weak = {{"zones", kT, 2.2}, {"random", kT + 600, 1.5},
-                                    {"seq", kT + 1200, 1.6}};
-  EXPECT_FALSE(IsDriveWide("seek", kT, kT + 6 * 3600, weak, cfg));  // mean 1.77
-}
-
 TEST(DriveShiftTest, TooFewOtherTestsOrRunsOutsideTheWindowAreNotEvidence) {
   DetectionConfig cfg;  // drive_wide_min_tests = 2
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {{"random", kT + 60, 5}}, cfg));

@@ -1,7 +1,6 @@
 #include "detect/drive_shift.h"
 
 #include <algorithm>
-#include <limits>
 #include <map>
 
 namespace dp::detect {
@@ -15,20 +14,14 @@ bool SameReadPath(const std::string& a, const std::string& b) {
 
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg) {
-  std::map<std::string, double> worst;  // test -> its worst run in the window
+  std::map<std::string, bool> worse;  // test -> some run in the window was worse
   for (const TestRunScore& r : others) {
     if (SameReadPath(test, r.test) || r.at < from - 86400 || r.at > to) continue;
-    auto [it, fresh] = worst.emplace(r.test, r.worst_score);
-    if (!fresh) it->second = std::max(it->second, r.worst_score);
+    bool& w = worse[r.test];
+    w = w || r.worst_score >= cfg.drive_wide_score;
   }
-  if (static_cast<int>(worst.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
-  double sum = 0, least = std::numeric_limits<double>::infinity();
-  for (const auto& [name, score] : worst) {
-    sum += score;
-    least = std::min(least, score);
-  }
-  return sum / static_cast<double>(worst.size()) >= cfg.drive_wide_score &&
-         least >= cfg.drive_wide_score / 2;
+  if (static_cast<int>(worse.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
+  return std::all_of(worse.begin(), worse.end(), [](const auto& kv) { return kv.second; });
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {
