@@ -120,6 +120,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
 
   auto router = http::BuildApiRouter(d->MakeApiContext());
   DP_ASSIGN_OR_RETURN(d->server_, http::Server::Bind(http::ServerOptionsFromConfig(c), router));
+  d->url_ = d->server_->url();
   return d;
 }
 
@@ -312,7 +313,5 @@ std::string Daemon::StatusLine(const DiscoveryReport& report) const {
   line += next ? "; next run " + FormatUtc(*next) : "; no run scheduled";
   return line;
 }
-
-std::string Daemon::url() const { return server_ ? server_->url() : std::string(); }
 
 }  // namespace dp

@@ -91,8 +91,8 @@ class Daemon {
   // Stops serving, closes the database, removes the pidfile. Idempotent.
   void Stop();
 
-  // "http://127.0.0.1:8470/"
-  std::string url() const;
+  // "http://127.0.0.1:8470/" (fixed once the socket is bound; "" before).
+  const std::string& url() const { return url_; }
   const Config& config() const { return config_; }
   // For the API and tests; owned by the daemon, null before Create finished.
   Scheduler* scheduler() const { return scheduler_.get(); }
@@ -139,6 +139,10 @@ class Daemon {
   // Keeps the database small: thins old detail daily (retention.*).
   std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
+  // The server's address, kept apart from server_: discovery's thread puts
+  // it in its status line while Stop may be resetting server_ on the main
+  // thread (ThreadSanitizer found that race).
+  std::string url_;
   // ZFS's own signals of the pool members (sched/zfs_sampling_task.h).
   std::unique_ptr<ZfsSamplingTask> zfs_sampling_;
 
