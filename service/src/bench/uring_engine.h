@@ -2,8 +2,7 @@
 // Submit prepares a read, Reap submits everything prepared and waits for
 // completions in one system call. Defined in uring_engine_uring.cc, which is
 // compiled only when liburing is found (DP_HAVE_URING).
-// Owned by one runner thread, the one that made it, which alone may submit,
-// reap, register buffers and destroy it (the ring is set up single-issuer).
+// Owned by one runner thread; not thread-safe.
 #pragma once
 
 #include <cstdint>

@@ -32,25 +32,7 @@ class UringEngine final : public IoEngine {
   Status Init() {
     unsigned entries = 1;
     while (entries < queue_depth_) entries <<= 1;
-    // The ring is used by the one thread that made it (see uring_engine.h),
-    // so completions can wait for that thread to ask for them
-    // (DEFER_TASKRUN, which needs SINGLE_ISSUER; Linux 6.1) instead of
-    // interrupting it as each read ends (COOP_TASKRUN, 5.19). Measured on a
-    // RAM-backed loop device, random 4 KiB at QD32 alternating 8 rounds with a
-    // plain ring: median 197k against 182k IOPS, where fio 3.33 (which sets the
-    // same flags) read 202k. Older kernels refuse the flags: fall back.
-    int rc = -EINVAL;
-    for (unsigned flags : {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
-                               IORING_SETUP_DEFER_TASKRUN,
-                           unsigned{IORING_SETUP_COOP_TASKRUN}, 0u}) {
-      io_uring_params params{};
-      params.flags = flags;
-      rc = io_uring_queue_init_params(entries, &ring_, &params);
-      if (rc != -EINVAL) {
-        deferred_ = (flags & IORING_SETUP_DEFER_TASKRUN) != 0;
-        break;
-      }
-    }
+    int rc = io_uring_queue_init(entries, &ring_, 0);
     if (rc < 0) return Unsupported(std::string("io_uring unavailable: ") + std::strerror(-rc));
     ready_ = true;
     if (io_uring_register_files(&ring_, &fd_, 1) == 0) fixed_file_ = true;
@@ -109,8 +91,7 @@ class UringEngine final : public IoEngine {
     }
     int rc;
     if (min_complete == 0) {
-      // With deferred completions nothing is posted unless the kernel is asked.
-      do rc = deferred_ ? io_uring_submit_and_get_events(&ring_) : io_uring_submit(&ring_);
+      do rc = io_uring_submit(&ring_);
       while (rc == -EINTR || rc == -EAGAIN);
     } else {
       __kernel_timespec ts{};
@@ -165,7 +146,6 @@ class UringEngine final : public IoEngine {
   bool ready_ = false;
   bool fixed_file_ = false;
   bool fixed_buffers_ = false;
-  bool deferred_ = false;  // IORING_SETUP_DEFER_TASKRUN
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> unprepared_;
