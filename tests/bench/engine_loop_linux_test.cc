@@ -250,10 +250,10 @@ BenchOptions RandomOptions(EngineKind engine, double seconds) {
   return o;
 }
 
-// Reap(0) never waits, yet must hand back every read that has ended: an
-// io_uring ring whose completions wait for its thread to ask for them
-// (DEFER_TASKRUN) posts nothing unless asked, so a non-waiting reap that only
-// looked at the completion queue would spin for ever.
+// Reap(0) never waits, yet must hand back every read that has ended, or a
+// caller polling it would spin for ever. (A ring set up to post completions
+// only when its thread asks, DEFER_TASKRUN, would break this unless the reap
+// asks the kernel: bench/README, engine section.)
 TEST(EngineReapTest, ReapingWithoutWaitingCollectsEveryReadWithTheDevicesBytes) {
   REQUIRE_LOOP();
   auto filled = MakeFilledLoop(16ULL << 20);
