@@ -15,7 +15,6 @@ std::string Basename(const std::string& p) {
 
 std::string StripDev(const std::string& p) { return p.rfind("/dev/", 0) == 0 ? p.substr(5) : p; }
 
-
 const Drive* DriveByName(const std::vector<Drive>& drives, const std::string& name) {
   for (const auto& d : drives) {
     if (d.name == name || Basename(d.dev_path) == name) return &d;

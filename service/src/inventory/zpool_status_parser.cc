@@ -15,7 +15,6 @@
 namespace dp {
 namespace {
 
-
 // Column of the first non-blank character, tabs to 8-column stops.
 int IndentOf(const std::string& line) {
   int col = 0;

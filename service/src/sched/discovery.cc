@@ -15,7 +15,6 @@
 namespace dp {
 namespace {
 
-
 // Whether two firmware versions name the same firmware. Sources differ in
 // length: Linux's SCSI "rev" of an ATA disk is the last 4 characters of the
 // 8-character ATA revision ("0A81" of "81.00A81"), udev and smartctl give it
