@@ -135,7 +135,13 @@ void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
     for (const auto& p : r->results) {
       EXPECT_FALSE(p.contended) << what << " " << p.test << " " << p.block_size << " share "
                                 << p.foreign_share;
-      EXPECT_LT(p.foreign_share, 0.01) << what << " " << p.test << " " << p.block_size;
+      // A stray request (udev's probe) may fall into a point of a dozen
+      // reads; more than two foreign requests on an idle device may not.
+      const std::uint64_t foreign_requests =
+          p.device_requests > p.own_requests ? p.device_requests - p.own_requests : 0;
+      if (foreign_requests > 2) {
+        EXPECT_LT(p.foreign_share, 0.01) << what << " " << p.test << " " << p.block_size;
+      }
       EXPECT_GT(p.own_requests, 0u) << p.test;
     }
     std::cout << "[figures] idle " << what << " " << EngineKindName(e) << ": kernel "

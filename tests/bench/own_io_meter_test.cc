@@ -208,6 +208,38 @@ TEST(OwnIoMeterTest, ForeignReadsBesideOursAreSeenExactly) {
   EXPECT_GT(f.share, 0.25);
 }
 
+// A stray request or two (udev's probe, an identify read) in a point of a
+// dozen reads is a large share but no contention; three, or one large read,
+// is.
+TEST(ForeignIoTest, AStrayRequestInATinyPointIsNoContention) {
+  DeviceCounters before, after;
+  OwnIo own{15, 15 * 4096, 15};
+  after.read_ios = 16;
+  after.read_bytes = 16 * 4096;
+  ForeignIo one = EstimateForeignIo(before, after, own);
+  EXPECT_EQ(one.ios, 1u);
+  EXPECT_NEAR(one.share, 1.0 / 16, 1e-9);
+  EXPECT_FALSE(one.Contends(0.05));
+  after.read_ios = 17;
+  after.read_bytes = 17 * 4096;
+  EXPECT_FALSE(EstimateForeignIo(before, after, own).Contends(0.05));
+  after.read_ios = 18;
+  after.read_bytes = 18 * 4096;
+  ForeignIo three = EstimateForeignIo(before, after, own);
+  EXPECT_EQ(three.ios, 3u);
+  EXPECT_TRUE(three.Contends(0.05));
+  EXPECT_FALSE(three.Contends(0.5));  // the threshold still rules
+  after.read_ios = 16;
+  after.read_bytes = 15 * 4096 + (1 << 20);  // one 1 MiB read of someone else's
+  EXPECT_TRUE(EstimateForeignIo(before, after, own).Contends(0.05));
+  after.write_ios = 1;  // a write is foreign too, and counts toward the stray floor
+  after.read_bytes = 15 * 4096 + 4096;
+  after.write_bytes = 4096;
+  ForeignIo mixed = EstimateForeignIo(before, after, own);
+  EXPECT_EQ(mixed.ios, 2u);
+  EXPECT_FALSE(mixed.Contends(0.05));
+}
+
 TEST(OwnIoMeterTest, ReadsThatCannotSplitAreNotProbed) {
   Rig rig(4);
   const DeviceCounters before = rig.kernel.counters;

@@ -78,9 +78,12 @@ Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const 
   // the guard subtracts them all. RunWorkloadJobs calls the factory one call
   // at a time and joins the jobs before it returns.
   std::vector<std::shared_ptr<const OwnIo>> meters;
+  // Deferred completions (uring_engine.h) only where the meter's count cannot
+  // depend on how reads are batched; with no counters there is no meter.
+  const bool defer = !before || AlwaysOneRequest(w.block_size, *before);
   const EngineFactory make_engine =
       [&](std::uint32_t queue_depth) -> Result<std::unique_ptr<IoEngine>> {
-    DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, target.MakeEngine(queue_depth));
+    DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, target.MakeEngine(queue_depth, defer));
     if (!before) return engine;
     auto meter = std::make_unique<OwnIoMeter>(
         std::move(engine), [&target] { return target.ReadCounters(); }, *before);
@@ -102,7 +105,7 @@ Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const 
     }
     ForeignIo f = EstimateForeignIo(*before, *after, own);
     out.point.foreign_share = f.share;
-    out.point.contended = f.share > o.busy_threshold;
+    out.point.contended = f.Contends(o.busy_threshold);
     out.point.own_bytes = own.bytes;
     out.point.own_requests = own.requests;
     out.point.device_bytes = f.device_bytes;

@@ -26,7 +26,9 @@ class BenchTarget {
   virtual const DeviceInfo& info() const = 0;
   // "uring" | "pread" | "simulated": what MakeEngine builds.
   virtual std::string engine_name() const = 0;
-  virtual Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth) = 0;
+  // `defer_completions`: see uring_engine.h; engines without it ignore it.
+  virtual Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth,
+                                                       bool defer_completions = false) = 0;
   virtual Clock& clock() const = 0;
   // The device's I/O counters now; nullopt when there are none to watch.
   virtual std::optional<DeviceCounters> ReadCounters() = 0;
@@ -41,7 +43,8 @@ class DeviceTarget final : public BenchTarget {
   const std::string& name() const override { return device_->path(); }
   const DeviceInfo& info() const override { return device_->info(); }
   std::string engine_name() const override { return engine_name_; }
-  Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth) override;
+  Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth,
+                                               bool defer_completions = false) override;
   Clock& clock() const override { return clock_; }
   std::optional<DeviceCounters> ReadCounters() override;
   std::size_t buffer_alignment() const override { return device_->buffer_alignment(); }
@@ -63,7 +66,8 @@ class SimulatedTarget final : public BenchTarget {
   const std::string& name() const override { return name_; }
   const DeviceInfo& info() const override { return info_; }
   std::string engine_name() const override { return "simulated"; }
-  Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth) override;
+  Result<std::unique_ptr<IoEngine>> MakeEngine(std::uint32_t queue_depth,
+                                               bool defer_completions = false) override;
   Clock& clock() const override { return clock_; }
   std::optional<DeviceCounters> ReadCounters() override { return std::nullopt; }
 

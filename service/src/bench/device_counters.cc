@@ -30,6 +30,13 @@ ForeignIo EstimateForeignIo(const DeviceCounters& before, const DeviceCounters& 
   return f;
 }
 
+bool ForeignIo::Contends(double threshold) const {
+  constexpr std::uint64_t kStrayRequests = 2;
+  constexpr std::uint64_t kStrayBytes = 256 * 1024;
+  if (ios <= kStrayRequests && bytes <= kStrayBytes) return false;
+  return share > threshold;
+}
+
 double BusyShare(const DeviceCounters& before, const DeviceCounters& after, double seconds) {
   if (!(seconds > 0)) return 0;
   double share;

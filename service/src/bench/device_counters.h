@@ -59,6 +59,14 @@ struct ForeignIo {
   std::uint64_t device_bytes = 0;    // the counters' growth, reads + writes
   std::uint64_t device_ios = 0;      // likewise in requests + merges
   double share = 0;  // 0..1: the larger of the foreign byte share and request share
+
+  // Whether the point was contended: a share above `threshold` that is more
+  // than a stray request or two. udev's probe of a device, a monitoring
+  // tool's identify read or the kernel's own partition scan is a request or
+  // two of a few KiB; in a point of a dozen reads (a short seek or sweep
+  // point) one of them alone is 6% of the requests, yet it cannot move a
+  // median, and flagging such a point would throw away an honest run.
+  bool Contends(double threshold) const;
 };
 
 // Foreign = the counters' growth over the window minus our own I/O in the

@@ -55,12 +55,13 @@ EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::s
 }
 
 Result<std::unique_ptr<IoEngine>> MakeEngine(EngineKind kind, const BlockDevice& device,
-                                             std::uint32_t queue_depth, const Clock& clock) {
+                                             std::uint32_t queue_depth, const Clock& clock,
+                                             bool defer_completions) {
   EngineKind resolved = ResolveEngine(kind, device);
   if (resolved == EngineKind::kUring) {
     if (!UringCompiledIn())
       return Unsupported("this build has no io_uring engine (liburing missing)");
-    auto engine = MakeUringEngine(device.fd(), queue_depth, clock);
+    auto engine = MakeUringEngine(device.fd(), queue_depth, clock, defer_completions);
     if (engine.ok() || kind == EngineKind::kUring) return engine;
     LogWarning(device.path() + ": " + engine.status().message() + "; using pread threads");
   }

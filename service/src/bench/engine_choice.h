@@ -39,9 +39,10 @@ EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device,
 
 // Builds the engine. kUring on a build without liburing: Unsupported.
 // kAuto is resolved first; an io_uring that the kernel refuses under kAuto
-// falls back to pread.
+// falls back to pread. `defer_completions`: see uring_engine.h (io_uring only).
 Result<std::unique_ptr<IoEngine>> MakeEngine(EngineKind kind, const BlockDevice& device,
-                                             std::uint32_t queue_depth, const Clock& clock);
+                                             std::uint32_t queue_depth, const Clock& clock,
+                                             bool defer_completions = false);
 
 namespace internal {
 // Platform part (engine_choice_<os>.cc): does this process's cgroup throttle

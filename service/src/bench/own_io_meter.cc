@@ -19,6 +19,10 @@ std::uint64_t Grown(std::uint64_t a, std::uint64_t b) { return b >= a ? b - a : 
 
 }  // namespace
 
+bool AlwaysOneRequest(std::uint64_t length, const DeviceCounters& limits) {
+  return length <= kPage || (limits.unsplit_bytes && length <= limits.unsplit_bytes);
+}
+
 OwnIoMeter::OwnIoMeter(std::unique_ptr<IoEngine> inner, CountersFn counters,
                        const DeviceCounters& limits)
     : inner_(std::move(inner)), counters_(std::move(counters)), limits_(limits) {}
@@ -30,9 +34,7 @@ std::uint64_t OwnIoMeter::WorstCase(std::uint32_t length) const {
 
 Result<std::uint64_t> OwnIoMeter::UnitsFor(const IoRequest& request) {
   const std::uint32_t length = request.length;
-  // One page, or no more than the device takes in one request whatever the
-  // pages: never split.
-  if (length <= kPage || (limits_.unsplit_bytes && length <= limits_.unsplit_bytes)) return 1;
+  if (AlwaysOneRequest(length, limits_)) return 1;
   const auto key = std::make_pair(static_cast<const std::byte*>(request.buffer), length);
   if (auto it = units_.find(key); it != units_.end()) return it->second;
 

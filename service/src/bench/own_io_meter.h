@@ -40,6 +40,12 @@
 
 namespace dp {
 
+// True when a read of `length` bytes is one request (or one merge into
+// another) whatever buffer it lands in: one page, or no more than the device
+// takes in one request (`limits.unsplit_bytes`). Such a read counts once in
+// the kernel's requests + merges however reads are batched.
+bool AlwaysOneRequest(std::uint64_t length, const DeviceCounters& limits);
+
 class OwnIoMeter final : public IoEngine {
  public:
   using CountersFn = std::function<std::optional<DeviceCounters>()>;

@@ -11,8 +11,12 @@ namespace {
 
 class UringEngine final : public IoEngine {
  public:
-  UringEngine(int fd, std::uint32_t queue_depth, const Clock& clock)
-      : fd_(fd), queue_depth_(queue_depth), clock_(clock), slots_(queue_depth) {
+  UringEngine(int fd, std::uint32_t queue_depth, bool defer_completions, const Clock& clock)
+      : fd_(fd),
+        queue_depth_(queue_depth),
+        want_deferred_(defer_completions),
+        clock_(clock),
+        slots_(queue_depth) {
     free_.reserve(queue_depth);
     for (std::uint32_t i = queue_depth; i > 0; --i) free_.push_back(i - 1);
   }
@@ -32,7 +36,22 @@ class UringEngine final : public IoEngine {
   Status Init() {
     unsigned entries = 1;
     while (entries < queue_depth_) entries <<= 1;
-    int rc = io_uring_queue_init(entries, &ring_, 0);
+    // Deferred: see uring_engine.h. Older kernels refuse the flags (before
+    // 6.1 DEFER_TASKRUN, before 5.19 COOP_TASKRUN): fall back.
+    const unsigned deferred = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+                              IORING_SETUP_DEFER_TASKRUN;
+    std::vector<unsigned> tries = {0u};
+    if (want_deferred_) tries = {deferred, unsigned{IORING_SETUP_COOP_TASKRUN}, 0u};
+    int rc = -EINVAL;
+    for (unsigned flags : tries) {
+      io_uring_params params{};
+      params.flags = flags;
+      rc = io_uring_queue_init_params(entries, &ring_, &params);
+      if (rc != -EINVAL) {
+        deferred_ = (flags & IORING_SETUP_DEFER_TASKRUN) != 0;
+        break;
+      }
+    }
     if (rc < 0) return Unsupported(std::string("io_uring unavailable: ") + std::strerror(-rc));
     ready_ = true;
     if (io_uring_register_files(&ring_, &fd_, 1) == 0) fixed_file_ = true;
@@ -91,7 +110,8 @@ class UringEngine final : public IoEngine {
     }
     int rc;
     if (min_complete == 0) {
-      do rc = io_uring_submit(&ring_);
+      // With deferred completions nothing is posted unless the kernel is asked.
+      do rc = deferred_ ? io_uring_submit_and_get_events(&ring_) : io_uring_submit(&ring_);
       while (rc == -EINTR || rc == -EAGAIN);
     } else {
       __kernel_timespec ts{};
@@ -141,11 +161,13 @@ class UringEngine final : public IoEngine {
   };
   int fd_;
   const std::uint32_t queue_depth_;
+  const bool want_deferred_;
   const Clock& clock_;
   io_uring ring_{};
   bool ready_ = false;
   bool fixed_file_ = false;
   bool fixed_buffers_ = false;
+  bool deferred_ = false;  // IORING_SETUP_DEFER_TASKRUN
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> unprepared_;
@@ -155,9 +177,9 @@ class UringEngine final : public IoEngine {
 }  // namespace
 
 Result<std::unique_ptr<IoEngine>> MakeUringEngine(int fd, std::uint32_t queue_depth,
-                                                  const Clock& clock) {
+                                                  const Clock& clock, bool defer_completions) {
   if (queue_depth == 0) queue_depth = 1;
-  auto engine = std::make_unique<UringEngine>(fd, queue_depth, clock);
+  auto engine = std::make_unique<UringEngine>(fd, queue_depth, defer_completions, clock);
   DP_RETURN_IF_ERROR(engine->Init());
   return std::unique_ptr<IoEngine>(std::move(engine));
 }
