@@ -342,6 +342,51 @@ TEST(UnwrittenRegionTest, SparseRegionOnFlashIsUnwrittenAndFilledOneIsNot) {
   for (const BenchPoint& p : hdd->results) EXPECT_FALSE(p.unwritten);
 }
 
+// seq on flash whose front was never written (a young pool) reads from the
+// first eighth that holds data, says so, and is then no unwritten result; a
+// device written from the start, or a disk, reads from 0.
+TEST(UnwrittenRegionTest, SeqOnFlashStartsWhereTheDeviceHoldsData) {
+  REQUIRE_LOOP();
+  constexpr std::uint64_t kSize = 64ULL << 20, kEighth = kSize / 8;
+  auto loop = LoopDevice::Create(kSize);
+  ASSERT_TRUE(loop.ok()) << loop.status().ToString();
+  for (std::uint64_t off = 3 * kEighth; off < kSize; off += 8 << 20)
+    ASSERT_TRUE((*loop)->WriteBacking(off, RandomBytes(8 << 20, off)).ok());
+  auto flash = std::make_unique<QueueAttr>(**loop, "rotational", 0);
+  if (!flash->ok()) GTEST_SKIP() << "cannot mark the loop device non-rotational";
+  for (EngineKind kind : Engines()) {
+    BenchOptions o = RandomOptions(kind, 0.6);
+    o.tests = {BenchTest::kSeq};
+    auto r = RunOn((*loop)->path(), o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->results.size(), 1u);
+    const BenchPoint& p = r->results[0];
+    EXPECT_EQ(p.region_offset, 3 * kEighth) << EngineKindName(kind);
+    EXPECT_FALSE(p.unwritten) << EngineKindName(kind) << ": " << p.unwritten_reason;
+    EXPECT_EQ(BenchReportToJson(*r)["results"][0]["region_offset"], 3 * kEighth);
+    EXPECT_NE(FormatBenchReport(*r).find("[from 24.0 MiB: the device's front held no data]"),
+              std::string::npos)
+        << FormatBenchReport(*r);
+  }
+  // Once the front holds data too, seq reads from 0 again.
+  ASSERT_TRUE((*loop)->WriteBacking(0, RandomBytes(8 << 20, 0)).ok());
+  ASSERT_TRUE((*loop)->WriteBacking(kEighth, RandomBytes(8 << 20, kEighth)).ok());
+  BenchOptions o = RandomOptions(EngineKind::kPread, 0.6);
+  o.tests = {BenchTest::kSeq};
+  auto front = RunOn((*loop)->path(), o);
+  ASSERT_TRUE(front.ok()) << front.status().ToString();
+  EXPECT_EQ(front->results[0].region_offset, 0u);
+  EXPECT_FALSE(BenchReportToJson(*front)["results"][0].contains("region_offset"));
+  // A disk reads its platter whatever was written: never probed, from 0.
+  auto empty = LoopDevice::Create(kSize);
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  QueueAttr disk(**empty, "rotational", 1);
+  ASSERT_TRUE(disk.ok());
+  auto hdd = RunOn((*empty)->path(), o);
+  ASSERT_TRUE(hdd.ok()) << hdd.status().ToString();
+  EXPECT_EQ(hdd->results[0].region_offset, 0u);
+}
+
 TEST(EngineReadOnlyTest, BothEnginesWithJobsLeaveTheWriteCountersAlone) {
   REQUIRE_LOOP();
   auto loop = LoopDevice::Create(64ULL << 20);

@@ -58,6 +58,9 @@ std::string Flags(const BenchPoint& p) {
     f += Printf("  [queue depth %u clamped to the device's limit %u]", *p.queue_depth_requested,
                 p.queue_depth);
   if (p.unwritten) f += "  [unwritten: " + p.unwritten_reason + "]";
+  if (p.region_offset)
+    f += "  [from " + HumanBytes(static_cast<double>(p.region_offset)) +
+         ": the device's front held no data]";
   return f;
 }
 
@@ -104,6 +107,7 @@ json BenchReportToJson(const BenchReport& r) {
               {"unwritten", p.unwritten},
               {"jobs", p.jobs}};
     if (p.unwritten) e["unwritten_reason"] = p.unwritten_reason;
+    if (p.region_offset) e["region_offset"] = p.region_offset;
     if (p.queue_depth_requested) e["queue_depth_requested"] = *p.queue_depth_requested;
     if (p.stroke) e["stroke"] = *p.stroke;
     if (p.access_ms) e["access_ms"] = *p.access_ms;

@@ -48,6 +48,7 @@ BenchPoint ToPoint(const Workload& w, const WorkloadResult& r) {
   p.zone = w.zone;
   p.stroke = w.stroke;
   p.variant = w.variant;
+  if (w.test == "seq") p.region_offset = w.region_begin;
   p.bytes = r.bytes;
   p.seconds = r.seconds;
   p.mb_per_s = r.mb_per_s();
@@ -136,6 +137,25 @@ void IdleCheck(BenchTarget& target, const BenchOptions& o, BenchReport& report) 
   report.contended_before = *report.busy_before > o.busy_threshold;
 }
 
+// seq on flash reads from the first eighth of the device that holds data
+// (WrittenSeqStart); probed once, before the first point.
+Status StartSeqWhereWritten(BenchTarget& target, std::vector<std::vector<Workload>>& plans) {
+  std::vector<Workload*> seq;
+  for (auto& plan : plans)
+    for (Workload& w : plan)
+      if (w.test == "seq" && w.pattern == AccessPattern::kSequential) seq.push_back(&w);
+  if (seq.empty() || target.info().rotational.value_or(false)) return Status::Ok();
+  DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, target.MakeEngine(1));
+  DP_ASSIGN_OR_RETURN(std::uint64_t start,
+                      WrittenSeqStart(*engine, target.info(), target.buffer_alignment(),
+                                      seq.front()->block_size));
+  for (Workload* w : seq) {
+    const std::uint64_t need = static_cast<std::uint64_t>(w->block_size) * w->queue_depth;
+    if (start > w->region_begin && start + need <= w->region_end) w->region_begin = start;
+  }
+  return Status::Ok();
+}
+
 double TestWeight(BenchTest t, const BenchOptions& o) {
   (void)t;
   return o.seconds;
@@ -169,6 +189,7 @@ Result<BenchReport> RunReadTests(BenchTarget& target, const BenchOptions& option
   report.device = target.info();
   report.engine = target.engine_name();
   IdleCheck(target, options, report);
+  DP_RETURN_IF_ERROR(StartSeqWhereWritten(target, plans));
   ProgressTracker tracker(progress, total);
   for (const auto& plan : plans) {
     for (const Workload& w : plan) {

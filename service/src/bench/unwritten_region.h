@@ -21,17 +21,37 @@
 #include <optional>
 #include <string>
 
+#include "bench/io_engine.h"
 #include "bench/workload.h"
 #include "bench/workload_runner.h"
 #include "model/bench_result.h"
 
 namespace dp {
 
+// Whether a read's data is all zeros: the whole of a buffer of up to 16 KiB,
+// else 4 KiB at its start, middle and end. `n` is a multiple of 512.
+bool BufferAllZero(const std::byte* p, std::size_t n);
+
 // The reason ("128 of 128 checked reads returned only zeros (1% of reads
 // within 3.1 us, faster than flash's 20 us): a region never written or
 // trimmed"), or nullopt.
 std::optional<std::string> UnwrittenReason(const Workload& w, const WorkloadResult& r,
                                            const DeviceInfo& device);
+
+// Where the seq point starts on flash. A region that was never written reads
+// as zeros from the drive's map without touching NAND, so a sequential read
+// of a young pool's empty front measures nothing; a later region with data
+// does. Probes 8 reads of 4 KiB spread over each eighth of the device, in
+// order from the first, and returns the start of the first eighth where at
+// most 2 of its 8 probes were all zero; failing that, of the eighth with the
+// fewest (the earliest on a tie). On a pool's member the first eighth holds
+// the labels and the oldest data, so this is almost always 0 and stable from
+// run to run; it moves only while the front is empty (and the result then
+// says where it read). 64 reads of 4 KiB, with nothing else of ours in flight.
+// Devices that read their medium whatever was written (rotational) and
+// engines that return no data are not probed: 0.
+Result<std::uint64_t> WrittenSeqStart(IoEngine& engine, const DeviceInfo& device,
+                                      std::size_t alignment, std::uint32_t block_size);
 
 // Copies what the runner learnt onto the point: jobs that ran, a clamped
 // queue depth, and the unwritten verdict with its reason.

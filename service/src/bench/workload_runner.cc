@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/aligned_buffer.h"
+#include "bench/unwritten_region.h"
 
 namespace dp {
 namespace {
@@ -18,9 +19,6 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 // at an eighth of the cost.
 constexpr std::uint64_t kZeroCheckAll = 64;
 constexpr std::uint64_t kZeroCheckEvery = 8;
-// Larger buffers are checked at their start, middle and end (a never-written
-// flash block is zero throughout; real data is not zero at all three).
-constexpr std::size_t kZeroCheckSpan = 4096;
 
 // Byte and read-count budget of one point, shared by its jobs: each read is
 // claimed before it is submitted, so jobs together never exceed it.
@@ -71,23 +69,6 @@ class SharedBudget {
   std::atomic<std::uint64_t> bytes_, ios_;
 };
 
-bool AllZero(const std::byte* p, std::size_t n) {
-  // Word-wise OR (the compiler vectorises it); n is a multiple of 512.
-  std::uint64_t acc = 0;
-  for (std::size_t i = 0; i < n; i += sizeof acc) {
-    std::uint64_t v;
-    std::memcpy(&v, p + i, sizeof v);
-    acc |= v;
-  }
-  return acc == 0;
-}
-
-bool BufferAllZero(const std::byte* p, std::size_t n) {
-  if (n <= 4 * kZeroCheckSpan) return AllZero(p, n);
-  const std::size_t mid = (n / 2) & ~(kZeroCheckSpan - 1);
-  return AllZero(p, kZeroCheckSpan) && AllZero(p + mid, kZeroCheckSpan) &&
-         AllZero(p + n - kZeroCheckSpan, kZeroCheckSpan);
-}
 
 // What one job shares with the others of its point.
 struct JobContext {

@@ -42,6 +42,9 @@ struct BenchPoint {
   bool unwritten = false;
   std::string unwritten_reason;        // "" unless unwritten
   std::uint32_t jobs = 1;              // submitting threads that ran
+  // seq on flash: where the point started when the device's first eighth held
+  // no data and a later one did (bench/unwritten_region.h); 0 otherwise.
+  std::uint64_t region_offset = 0;
   // Set when the queue depth asked for was above the device's limit and was
   // clamped to it (queue_depth is then what ran).
   std::optional<std::uint32_t> queue_depth_requested;
