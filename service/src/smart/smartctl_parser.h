@@ -6,6 +6,9 @@
 // or range we do not believe (a string where a number belongs, a raw value
 // wider than 48 bits, 0 or 300 degrees), is nullopt plus a parse warning,
 // never a guess. Pure functions.
+// The rules of each protocol are in smartctl_ata.cc, smartctl_nvme.cc and
+// smartctl_scsi.cc; smartctl_parser.cc has what all devices share and the
+// order in which the protocols are asked for a figure.
 #pragma once
 
 #include <optional>
