@@ -9,19 +9,6 @@
 namespace dp {
 namespace {
 
-std::vector<std::string> Tokens(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i >= line.size()) break;
-    std::size_t b = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    out.push_back(line.substr(b, i - b));
-  }
-  return out;
-}
-
 int Indent(const std::string& line) {
   int n = 0;
   for (char c : line) {
@@ -207,11 +194,11 @@ Result<std::vector<VdevLatency>> ParseZpoolIostatLatency(std::string_view text) 
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     if (IsBlank(line)) continue;
-    std::vector<std::string> toks = Tokens(line);
+    std::vector<std::string> toks = SplitFields(line);
     // A header pair: group labels, then "pool alloc free read write ...".
-    if (i + 1 < lines.size() && !toks.empty() && Tokens(lines[i + 1]).size() > 1 &&
-        Tokens(lines[i + 1])[0] == "pool" && KnownGroups().count(toks[0])) {
-      std::vector<std::string> sub = Tokens(lines[i + 1]);
+    if (i + 1 < lines.size() && !toks.empty() && SplitFields(lines[i + 1]).size() > 1 &&
+        SplitFields(lines[i + 1])[0] == "pool" && KnownGroups().count(toks[0])) {
+      std::vector<std::string> sub = SplitFields(lines[i + 1]);
       DP_ASSIGN_OR_RETURN(columns, ColumnsFromHeader(toks, sub.size() - 1, line));
       for (std::size_t c = 0; c < columns.size(); ++c) {
         bool time = IsTime(columns[c]);
@@ -294,12 +281,12 @@ Result<std::vector<LatencyHistogram>> ParseZpoolIostatHistogram(std::string_view
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     if (IsBlank(line)) continue;
-    std::vector<std::string> toks = Tokens(line);
-    if (i + 1 < lines.size() && !Tokens(lines[i + 1]).empty() &&
-        Tokens(lines[i + 1])[0] == "latency") {
+    std::vector<std::string> toks = SplitFields(line);
+    if (i + 1 < lines.size() && !SplitFields(lines[i + 1]).empty() &&
+        SplitFields(lines[i + 1])[0] == "latency") {
       // "<name> total_wait disk_wait syncq_wait asyncq_wait" over
       // "latency read write read write ... scrub trim rebuild".
-      std::vector<std::string> sub = Tokens(lines[i + 1]);
+      std::vector<std::string> sub = SplitFields(lines[i + 1]);
       LatencyHistogram h;
       h.name = toks[0];
       std::size_t c = 1;

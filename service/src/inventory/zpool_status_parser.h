@@ -4,6 +4,8 @@
 // indentation, import-style rows without counters, nested replacing/spare
 // vdevs, logs/cache/spares/special/dedup sections), and the JSON of
 // `zpool status -j [--json-int]` (OpenZFS >= 2.3). Pure functions.
+// Text in zpool_status_text.cc, JSON in zpool_status_json.cc, what both
+// share (and the choice between them) in zpool_status_parser.cc.
 #pragma once
 
 #include <string_view>
