@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "base/fake_clock.h"
+#include "config/schedule_config.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 #include "http/openapi_record_util.h"
@@ -56,6 +57,42 @@ TEST_F(ApiTest, VersionNamesTheApi) {
   EXPECT_EQ(j["version"], DP_VERSION);
   EXPECT_EQ(j["api"], "v1");
   EXPECT_EQ(j["schema_version"], Store::LatestSchemaVersion());
+}
+
+// The page builds its test lists and charts from this answer: the catalog the
+// scheduler, detection and /metrics use, with each figure's unit and direction.
+TEST_F(ApiTest, TestsAreTheCatalogWithTheirFigures) {
+  Response r = Get("/api/v1/tests");
+  ASSERT_EQ(r.status, 200);
+  auto j = nlohmann::json::parse(r.body);
+  ASSERT_TRUE(j["tests"].is_array());
+  std::vector<std::string> names, judged;
+  for (const auto& t : j["tests"]) {
+    names.push_back(t["name"]);
+    if (t["judged"] == true) judged.push_back(t["name"]);
+  }
+  EXPECT_EQ(names, KnownTests());
+  EXPECT_EQ(judged, (std::vector<std::string>{"seq", "zones", "seek", "random", "sweep"}));
+  auto find = [&](const std::string& name) {
+    for (const auto& t : j["tests"])
+      if (t["name"] == name) return t;
+    return nlohmann::json();
+  };
+  const auto random = find("random");
+  EXPECT_EQ(random["kind"], "read");
+  EXPECT_EQ(random["scope"], "drive");
+  ASSERT_EQ(random["metrics"].size(), 2u);
+  EXPECT_EQ(random["metrics"][0]["metric"], "iops");
+  EXPECT_EQ(random["metrics"][0]["higher_is_better"], true);
+  EXPECT_EQ(random["metrics"][1]["metric"], "p99_us");
+  EXPECT_EQ(random["metrics"][1]["unit"], "us");
+  EXPECT_EQ(random["metrics"][1]["higher_is_better"], false);
+  EXPECT_EQ(find("seek")["metrics"][0]["metric"], "access_ms");
+  EXPECT_EQ(find("pool-write")["kind"], "pool-write");
+  EXPECT_EQ(find("pool-write")["scope"], "pool");
+  EXPECT_EQ(find("parallel")["scope"], "vdev");
+  EXPECT_EQ(find("smart-long")["kind"], "self-test");
+  EXPECT_TRUE(find("smart")["metrics"].empty());
 }
 
 TEST_F(ApiTest, DrivesIsAnEmptyArrayAtFirst) {

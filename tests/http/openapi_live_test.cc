@@ -80,6 +80,7 @@ class OpenApiLiveTest : public ::testing::Test {
 TEST_F(OpenApiLiveTest, EveryRouteAnswersAsDocumented) {
   Expect(200, "GET", "/api/v1/health");
   Expect(200, "GET", "/api/v1/version");
+  Expect(200, "GET", "/api/v1/tests");
   json doc = Expect(200, "GET", "/api/v1/openapi.json");
   EXPECT_EQ(doc["openapi"], "3.1.0");
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "alert/alert_service.h"
+#include "model/test_catalog.h"
 #include "base/fake_clock.h"
 #include "sched/rebaseline.h"
 #include "sched/store_alert_repository.h"

@@ -1,12 +1,14 @@
 #include "support/cgroup_throttle.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -106,11 +108,16 @@ std::string CgroupThrottle::Unavailable(const CgroupFs& fs) {
 
 Result<std::unique_ptr<CgroupThrottle>> CgroupThrottle::Create(const CgroupFs& fs) {
   DP_ASSIGN_OR_RETURN(Choice choice, Choose(fs));
-  // Leftovers of crashed runs: empty ones can simply be removed.
+  // Leftovers of crashed runs: empty ones can simply be removed. A group
+  // whose test process (the PID in its name) still runs is not a leftover:
+  // another suite running beside this one empties its group between cases.
   if (DIR* d = ::opendir(choice.root.c_str())) {
     while (dirent* e = ::readdir(d)) {
       std::string n = e->d_name;
-      if (n.rfind("diskpulse-test-", 0) == 0) {
+      const std::string prefix = "diskpulse-test-";
+      if (n.rfind(prefix, 0) == 0) {
+        const long owner = std::strtol(n.c_str() + prefix.size(), nullptr, 10);
+        if (owner > 0 && (::kill(static_cast<pid_t>(owner), 0) == 0 || errno == EPERM)) continue;
         std::string p = choice.root + "/" + n;
         if (ProcsIn(p).empty()) ::rmdir(p.c_str());
       }

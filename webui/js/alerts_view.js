@@ -1,50 +1,8 @@
-// Alerts with their evidence and an "Acknowledge" button (the API token is
-// asked for once and kept in sessionStorage for this tab only).
-import { postJson } from './api.js';
+// Alerts with their evidence and an "Acknowledge" button (a token-protected
+// call: api.js asks for the token).
+import { postWithToken } from './api.js';
 import { el } from './dom.js';
-import { formatAgo } from './format.js';
-import { formatValue } from './chart.js';
-
-const TOKEN_KEY = 'diskpulse.api_token';
-
-export function getToken() {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY) || '';
-  } catch (err) {
-    return '';
-  }
-}
-
-export function setToken(token) {
-  try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-    else sessionStorage.removeItem(TOKEN_KEY);
-  } catch (err) {
-    /* storage disabled: the token is asked for again next time */
-  }
-}
-
-// Calls a token-protected endpoint, asking for the token when there is none
-// or the daemon refused it.
-export async function postWithToken(path, body) {
-  let token = getToken();
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    if (!token) {
-      token = window.prompt('API token (api_token in diskpulsed\'s configuration):') || '';
-      if (!token) throw new Error('no API token given');
-      setToken(token);
-    }
-    try {
-      return await postJson(path, body, token);
-    } catch (err) {
-      if (!err.needsToken) throw err;
-      setToken('');
-      token = '';
-      if (attempt === 1 || err.status === 403) throw err;
-    }
-  }
-  throw new Error('not authorised');
-}
+import { formatAgo, formatValue } from './format.js';
 
 const EVIDENCE_LABELS = [
   ['current', 'now'],

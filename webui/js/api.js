@@ -3,13 +3,21 @@
 
 const TIMEOUT_MS = 8000;
 
-export async function getJson(path) {
+// One request with a timeout; a failure becomes an Error whose message is fit
+// to show a person, with err.status and err.body, and err.needsToken = true
+// when the daemon refused the call for want of a (valid) token.
+async function requestJson(path, { method = 'GET', body, token } = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, {
-      headers: { Accept: 'application/json' },
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: controller.signal,
       cache: 'no-store',
     });
@@ -19,23 +27,39 @@ export async function getJson(path) {
   } finally {
     clearTimeout(timer);
   }
-  let body = null;
+  let data = null;
   try {
-    body = await response.json();
+    data = await response.json();
   } catch (err) {
-    throw new Error(`${path}: answer is not JSON (HTTP ${response.status})`);
+    if (response.ok) throw new Error(`${path}: answer is not JSON (HTTP ${response.status})`);
   }
   if (!response.ok) {
-    const message = body && body.error ? body.error.message : `HTTP ${response.status}`;
+    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
     const err = new Error(`${path}: ${message}`);
     err.status = response.status;
-    err.body = body;
+    err.body = data;
+    err.needsToken = response.status === 401 || response.status === 403;
     throw err;
   }
-  return body;
+  return data;
 }
 
+export const getJson = (path) => requestJson(path);
+
 export const getHealth = () => getJson('/api/v1/health');
+
+// The tests the daemon knows (its one catalog: names, kinds, judged or not,
+// figures with units). Asked once a page load; asked again after a failure.
+let testsPromise = null;
+export function getTests() {
+  if (!testsPromise) {
+    testsPromise = getJson('/api/v1/tests').catch((err) => {
+      testsPromise = null;
+      throw err;
+    });
+  }
+  return testsPromise;
+}
 export const getDrives = () => getJson('/api/v1/drives');
 
 export const getDrive = (id) => getJson(`/api/v1/drives/${encodeURIComponent(id)}`);
@@ -52,42 +76,48 @@ export const getAlerts = (state = 'active', drive = '') =>
 export const getRuns = (drive, limit = 20) =>
   getJson(`/api/v1/runs?drive=${encodeURIComponent(drive)}&limit=${limit}`);
 
-// POSTs a JSON body with the API token (mutating calls need it). Errors as
-// getJson; a 401/403 error gets err.needsToken = true.
-export async function postJson(path, body, token) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-  let response;
+// POSTs a JSON body (mutating calls need the API token).
+export const postJson = (path, body, token) =>
+  requestJson(path, { method: 'POST', body: body || {}, token });
+
+// The API token: asked for once and kept in sessionStorage for this tab only.
+const TOKEN_KEY = 'diskpulse.api_token';
+
+export function getToken() {
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify(body || {}),
-      signal: controller.signal,
-      cache: 'no-store',
-    });
+    return sessionStorage.getItem(TOKEN_KEY) || '';
   } catch (err) {
-    const why = err.name === 'AbortError' ? 'no answer in time' : 'cannot reach diskpulsed';
-    throw new Error(`${path}: ${why}`);
-  } finally {
-    clearTimeout(timer);
+    return '';
   }
-  let data = null;
+}
+
+export function setToken(token) {
   try {
-    data = await response.json();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
   } catch (err) {
-    data = null;
+    /* storage disabled: the token is asked for again next time */
   }
-  if (!response.ok) {
-    const message = data && data.error ? data.error.message : `HTTP ${response.status}`;
-    const err = new Error(message);
-    err.status = response.status;
-    err.needsToken = response.status === 401 || response.status === 403;
-    throw err;
+}
+
+// Calls a token-protected endpoint, asking for the token when there is none
+// or the daemon refused it.
+export async function postWithToken(path, body) {
+  let token = getToken();
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    if (!token) {
+      token = window.prompt('API token (api_token in diskpulsed\'s configuration):') || '';
+      if (!token) throw new Error('no API token given');
+      setToken(token);
+    }
+    try {
+      return await postJson(path, body, token);
+    } catch (err) {
+      if (!err.needsToken) throw err;
+      setToken('');
+      token = '';
+      if (attempt === 1 || err.status === 403) throw err;
+    }
   }
-  return data;
+  throw new Error('not authorised');
 }

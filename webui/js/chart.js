@@ -4,6 +4,8 @@
 // points as hollow squares (grey) — those runs are never evidence.
 // Pure DOM building; returns an <svg> element.
 
+import { formatValue } from './format.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const W = 560;
 const H = 210;
@@ -15,16 +17,6 @@ function node(tag, attrs = {}, text) {
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
   if (text !== undefined) n.textContent = text;
   return n;
-}
-
-// "1.23k", "950", "0.42"
-export function formatValue(v) {
-  const a = Math.abs(v);
-  if (a >= 1e7) return v.toExponential(1);
-  if (a >= 10000) return `${(v / 1000).toFixed(a >= 100000 ? 0 : 1)}k`;
-  if (a >= 100) return v.toFixed(0);
-  if (a >= 10) return v.toFixed(1);
-  return v.toFixed(2);
 }
 
 function niceTicks(lo, hi, count = 4) {

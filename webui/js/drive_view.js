@@ -5,24 +5,34 @@
 // latency — each with the detector's band and its contended/partial marks,
 // a time range (30 days, 1 year, all), its alerts with evidence, its runs
 // with reasons, run-now for any test, and re-baseline.
-import { getAlerts, getDrive, getHistory, getRuns, getSmartHistory } from './api.js';
-import { postWithToken, renderAlerts } from './alerts_view.js';
+import {
+  getAlerts, getDrive, getHistory, getRuns, getSmartHistory, getTests, postWithToken,
+} from './api.js';
+import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
 import { el } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
-import { TESTS, runsTable, startRun } from './schedule_view.js';
+import { runsTable, startRun, testSelect } from './schedule_view.js';
 import { renderZfsSection } from './zfs_view.js';
 
-// What the page charts: one chart per (test, metric); every series of the
-// answer (zones, strokes, queue depths) is a line of its own.
-export const CHARTS = [
-  { id: 'seq-mbps', title: 'Sequential read', test: 'seq', metric: 'mb_per_s', unit: 'MB/s' },
-  { id: 'zones-mbps', title: 'Zones (outer / middle / inner)', test: 'zones', metric: 'mb_per_s', unit: 'MB/s' },
-  { id: 'seek-access', title: 'Seek profile (access time per stroke)', test: 'seek', metric: 'access_ms', unit: 'ms' },
-  { id: 'random-iops', title: 'Random read IOPS', test: 'random', metric: 'iops', unit: 'IOPS' },
-  { id: 'random-p99', title: 'Random read p99 latency', test: 'random', metric: 'p99_us',
-    unit: 'ms', scale: 1e-3 },
-];
+// What the page charts: one chart per figure of each test that detection
+// judges, from the daemon's catalog (GET /api/v1/tests), so chart titles and
+// units are the ones alerts and /metrics use; every series of the answer
+// (zones, strokes, queue depths) is a line of its own. Latencies stored in
+// microseconds are drawn in milliseconds.
+const CHART_ID = { mb_per_s: 'mbps', iops: 'iops', access_ms: 'access', p99_us: 'p99' };
+export function chartsOf(catalog) {
+  const charts = [];
+  for (const t of (catalog && catalog.tests) || []) {
+    if (!t.judged) continue;
+    for (const m of t.metrics || []) {
+      const micro = m.unit === 'us';
+      charts.push({ id: `${t.name}-${CHART_ID[m.metric] || m.metric}`, title: m.title, test: t.name,
+        metric: m.metric, unit: micro ? 'ms' : m.unit, scale: micro ? 1e-3 : undefined });
+    }
+  }
+  return charts;
+}
 
 export const RANGES = [
   { id: '30d', label: '30 days', days: 30 },
@@ -267,8 +277,7 @@ function rangeButtons(onPick) {
 }
 
 function runNowControls(d, onChange) {
-  const test = el('select', { id: 'drive-run-test', 'aria-label': 'test to run' },
-    TESTS.map((t) => el('option', { value: t }, t)));
+  const test = testSelect({ id: 'drive-run-test', 'aria-label': 'test to run' });
   const go = el('button', { type: 'button', class: 'button', id: 'run-now',
     title: 'Queue this test on this drive now (needs the API token)' }, 'Run now');
   const box = el('span', { class: 'muted run-status', id: 'run-now-status', 'aria-live': 'polite' });
@@ -281,12 +290,19 @@ function runNowControls(d, onChange) {
 export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   const days = RANGES.find((r) => r.id === range).days;
   const since = days ? Math.floor(Date.now() / 1000) - days * 86400 : 0;
+  let charts = [];
+  let chartsError = null;
+  try {
+    charts = chartsOf(await getTests());
+  } catch (err) {
+    chartsError = err;
+  }
   const [drive, alerts, runs, smartHistory, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
     getRuns(driveId, 15),
     getSmartHistory(driveId, since),
-    ...CHARTS.map((c) => getHistory(driveId, c.test, c.metric)),
+    ...charts.map((c) => getHistory(driveId, c.test, c.metric)),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
   // The last run-now's outcome stays in view across the refresh it causes.
@@ -321,7 +337,10 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     el('p', { class: 'muted small' },
       'Shaded: the detector\'s baseline band. Hollow orange: contended run; hollow grey square: ' +
       'partial run — neither counts as evidence.'),
-    el('div', { class: 'charts' }, CHARTS.map((c, i) =>
+    el('div', { class: 'charts' }, chartsError
+      ? el('p', { class: 'error', id: 'charts-error' }, `Cannot load the test catalog: ${chartsError.message}`)
+      : null,
+    charts.map((c, i) =>
       chartCard(c, histories[i].status === 'fulfilled' ? histories[i].value : null,
         histories[i].status === 'rejected' ? histories[i].reason : null, since)),
     temperatureCard(sh, smartHistory.status === 'rejected' ? smartHistory.reason : null)),

@@ -72,3 +72,13 @@ export function formatNumber(v) {
   if (a >= 10) return v.toFixed(1);
   return v.toFixed(2);
 }
+
+// "1.23k", "950", "0.42"
+export function formatValue(v) {
+  const a = Math.abs(v);
+  if (a >= 1e7) return v.toExponential(1);
+  if (a >= 10000) return `${(v / 1000).toFixed(a >= 100000 ? 0 : 1)}k`;
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  return v.toFixed(2);
+}

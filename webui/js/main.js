@@ -4,8 +4,8 @@
 // a click on a card — the drive's own page. Refreshes every 30 seconds;
 // when the daemon stops answering, one banner says so and the page retries
 // every 5 seconds, keeping what it last showed.
-import { getAlerts, getHealth, getOverview } from './api.js';
-import { postWithToken, renderAlerts, renderAlertsError } from './alerts_view.js';
+import { getAlerts, getHealth, getOverview, postWithToken } from './api.js';
+import { renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
 import { el } from './dom.js';
 import { formatDuration } from './format.js';

@@ -2,15 +2,30 @@
 // what `diskpulsed --show-schedule` prints), the recent runs of every drive
 // with deferred and skipped ones and their reasons, and "Run now" for any
 // test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
-import { getJson } from './api.js';
-import { postWithToken } from './alerts_view.js';
+import { getJson, getTests, postWithToken } from './api.js';
 import { el } from './dom.js';
 import { formatAgo } from './format.js';
 
-// The tests a drive can be asked for (config KnownTests(); pool-level ones
-// take the pool from the drive's membership).
-export const TESTS = ['seq', 'zones', 'seek', 'random', 'sweep', 'smart', 'smart-short',
-  'smart-long', 'parallel', 'pool-write'];
+// A <select> of the tests a drive can be asked for (the daemon's catalog,
+// GET /api/v1/tests; pool- and vdev-level ones take the pool from the drive's
+// membership). Filled when the catalog arrives; until then, or when it cannot
+// be had, it offers seq, the one test every drive has.
+export function testSelect(attrs) {
+  const select = el('select', attrs, el('option', { value: 'seq' }, 'seq'));
+  getTests().then((catalog) => {
+    const names = (catalog.tests || []).map((t) => t.name);
+    if (names.length === 0) return;
+    const current = select.value;
+    select.replaceChildren(...names.map((n) => el('option', { value: n, title: summaryOf(catalog, n) }, n)));
+    select.value = names.includes(current) ? current : names[0];
+  }).catch(() => { /* the one option stays; a run request still says what is wrong */ });
+  return select;
+}
+
+function summaryOf(catalog, name) {
+  const t = (catalog.tests || []).find((x) => x.name === name);
+  return t ? t.summary : '';
+}
 
 const OUTCOME_CLASS = { ok: 'ok', failed: 'bad', cancelled: 'muted', skipped: 'warn', deferred: 'warn',
   running: 'accent', queued: 'muted' };
@@ -110,8 +125,7 @@ export async function startRun(driveId, test, button, box, onDone) {
 function runNowForm(drives, onDone) {
   const drive = el('select', { id: 'run-drive', 'aria-label': 'drive' },
     drives.map((d) => el('option', { value: d.id }, d.name || d.id)));
-  const test = el('select', { id: 'run-test', 'aria-label': 'test' },
-    TESTS.map((t) => el('option', { value: t }, t)));
+  const test = testSelect({ id: 'run-test', 'aria-label': 'test' });
   const go = el('button', { type: 'submit', class: 'button', id: 'run-go' }, 'Run now');
   const box = el('div', { class: 'run-status small', id: 'run-status', 'aria-live': 'polite' });
   const form = el('form', { class: 'run-form', id: 'run-form' },

@@ -15,7 +15,9 @@ Result<JobResult> DemoJobExecutor::Execute(const Job& job, JobCancel& cancel,
   const std::int64_t now = ToUnixSeconds(clock_.Now());
   JobResult result;
   result.engine = "simulated";
-  switch (KindOfTest(job.test)) {
+  const std::optional<TestKind> kind = KindOfTest(job.test);
+  if (!kind) return InvalidArgument("unknown test '" + job.test + "'");
+  switch (*kind) {
     case TestKind::kSmart: {
       DP_ASSIGN_OR_RETURN(SmartSnapshot s, world_->Smart(job.drive_id, now));
       DP_RETURN_IF_ERROR(store_.InsertSmartSnapshot(job.drive_id, now, s).status());

@@ -71,8 +71,10 @@ struct PointOutcome {
 // The guard's window is the whole point, warm-up included, and what it
 // subtracts is everything the point read in that window, counted by the
 // OwnIoMeter the way the kernel counts it.
-Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const BenchOptions& o,
-                                  const std::atomic<bool>* cancel, const ProgressFn& progress) {
+Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& planned,
+                                  const BenchOptions& o, const std::atomic<bool>* cancel,
+                                  const ProgressFn& progress) {
+  Workload w = planned;
   std::optional<DeviceCounters> before = target.ReadCounters();
   // One meter per engine: every job of the point (--jobs), and every job of
   // the probes that pick the count (--jobs auto), reads through its own, and
@@ -91,6 +93,17 @@ Result<PointOutcome> MeasurePoint(BenchTarget& target, const Workload& w, const 
     meters.push_back(meter->shared_own());
     return std::unique_ptr<IoEngine>(std::move(meter));
   };
+  // seq on flash starts where the device holds data (WrittenSeqStart). The
+  // probe reads are ours and inside the guard's window, through a meter.
+  if (w.test == "seq" && w.pattern == AccessPattern::kSequential &&
+      !target.info().rotational.value_or(false)) {
+    DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> probe, make_engine(1));
+    DP_ASSIGN_OR_RETURN(std::uint64_t start, WrittenSeqStart(*probe, target.info(),
+                                                             target.buffer_alignment(),
+                                                             w.block_size));
+    const std::uint64_t need = static_cast<std::uint64_t>(w.block_size) * w.queue_depth;
+    if (start > w.region_begin && start + need <= w.region_end) w.region_begin = start;
+  }
   DP_ASSIGN_OR_RETURN(WorkloadResult r,
                       RunWorkloadJobs(make_engine, w, target.info().logical_block_size,
                                       target.buffer_alignment(), target.clock(), cancel, progress));
@@ -137,25 +150,6 @@ void IdleCheck(BenchTarget& target, const BenchOptions& o, BenchReport& report) 
   report.contended_before = *report.busy_before > o.busy_threshold;
 }
 
-// seq on flash reads from the first eighth of the device that holds data
-// (WrittenSeqStart); probed once, before the first point.
-Status StartSeqWhereWritten(BenchTarget& target, std::vector<std::vector<Workload>>& plans) {
-  std::vector<Workload*> seq;
-  for (auto& plan : plans)
-    for (Workload& w : plan)
-      if (w.test == "seq" && w.pattern == AccessPattern::kSequential) seq.push_back(&w);
-  if (seq.empty() || target.info().rotational.value_or(false)) return Status::Ok();
-  DP_ASSIGN_OR_RETURN(std::unique_ptr<IoEngine> engine, target.MakeEngine(1));
-  DP_ASSIGN_OR_RETURN(std::uint64_t start,
-                      WrittenSeqStart(*engine, target.info(), target.buffer_alignment(),
-                                      seq.front()->block_size));
-  for (Workload* w : seq) {
-    const std::uint64_t need = static_cast<std::uint64_t>(w->block_size) * w->queue_depth;
-    if (start > w->region_begin && start + need <= w->region_end) w->region_begin = start;
-  }
-  return Status::Ok();
-}
-
 double TestWeight(BenchTest t, const BenchOptions& o) {
   (void)t;
   return o.seconds;
@@ -189,7 +183,6 @@ Result<BenchReport> RunReadTests(BenchTarget& target, const BenchOptions& option
   report.device = target.info();
   report.engine = target.engine_name();
   IdleCheck(target, options, report);
-  DP_RETURN_IF_ERROR(StartSeqWhereWritten(target, plans));
   ProgressTracker tracker(progress, total);
   for (const auto& plan : plans) {
     for (const Workload& w : plan) {

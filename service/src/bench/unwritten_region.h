@@ -47,7 +47,9 @@ std::optional<std::string> UnwrittenReason(const Workload& w, const WorkloadResu
 // fewest (the earliest on a tie). On a pool's member the first eighth holds
 // the labels and the oldest data, so this is almost always 0 and stable from
 // run to run; it moves only while the front is empty (and the result then
-// says where it read). 64 reads of 4 KiB, with nothing else of ours in flight.
+// says where it read). 64 reads of 4 KiB, with nothing else of ours in flight;
+// the runner makes them at the start of the seq point, through the point's
+// own-I/O meter, so the contention guard counts them as ours.
 // Devices that read their medium whatever was written (rotational) and
 // engines that return no data are not probed: 0.
 Result<std::uint64_t> WrittenSeqStart(IoEngine& engine, const DeviceInfo& device,

@@ -17,14 +17,12 @@
 #include <memory>
 
 #include "base/clock.h"
+#include "base/progress.h"
 #include "bench/io_engine.h"
 #include "bench/latency_histogram.h"
 #include "bench/workload.h"
 
 namespace dp {
-
-// Progress of a workload or a whole run, 0..1. Called on the running thread.
-using ProgressFn = std::function<void(double fraction)>;
 
 struct WorkloadResult {
   std::uint64_t bytes = 0;        // measured (after warm-up)

@@ -27,22 +27,13 @@ constexpr const char* kUsage =
     "ack and test need the daemon's api_token.\n"
     "  --json             print JSON\n";
 
-int Refused(const char* what, const ApiAnswer& a) {
-  std::fprintf(stderr, "diskpulse alerts %s: %s%s\n", what, a.ErrorMessage().c_str(),
-               TokenHint(a.status).c_str());
-  return 1;
-}
-
 int List(const DaemonClient& client, const std::string& state, const std::string& drive,
          bool json) {
   std::string path = "/api/v1/alerts?state=" + UrlEncode(state);
   if (!drive.empty()) path += "&drive=" + UrlEncode(drive);
-  auto got = CallApi(client, "GET", path);
-  if (!got.ok()) {
-    std::fprintf(stderr, "diskpulse alerts: %s\n", got.status().message().c_str());
-    return 2;
-  }
-  if (!got->ok()) return Refused("", *got);
+  int exit_code = 0;
+  auto got = CallOrSay(client, "alerts", "GET", path, exit_code);
+  if (!got) return exit_code;
   if (json) {
     std::printf("%s\n", got->body.dump(2).c_str());
     return 0;
@@ -69,12 +60,10 @@ int List(const DaemonClient& client, const std::string& state, const std::string
 }
 
 int Ack(const DaemonClient& client, const std::string& id, bool json) {
-  auto got = CallApi(client, "POST", "/api/v1/alerts/" + UrlEncode(id) + "/ack");
-  if (!got.ok()) {
-    std::fprintf(stderr, "diskpulse alerts ack: %s\n", got.status().message().c_str());
-    return 2;
-  }
-  if (!got->ok()) return Refused("ack", *got);
+  int exit_code = 0;
+  auto got = CallOrSay(client, "alerts ack", "POST", "/api/v1/alerts/" + UrlEncode(id) + "/ack",
+                       exit_code, nullptr, "see 'diskpulse alerts' for the alerts' IDs");
+  if (!got) return exit_code;
   if (json) {
     std::printf("%s\n", got->body.dump(2).c_str());
   } else {
@@ -84,12 +73,9 @@ int Ack(const DaemonClient& client, const std::string& id, bool json) {
 }
 
 int Test(const DaemonClient& client, bool json) {
-  auto got = CallApi(client, "POST", "/api/v1/alerts/test");
-  if (!got.ok()) {
-    std::fprintf(stderr, "diskpulse alerts test: %s\n", got.status().message().c_str());
-    return 2;
-  }
-  if (!got->ok()) return Refused("test", *got);
+  int exit_code = 0;
+  auto got = CallOrSay(client, "alerts test", "POST", "/api/v1/alerts/test", exit_code);
+  if (!got) return exit_code;
   const auto& sinks = got->body.value("sinks", nlohmann::json::array());
   if (json) std::printf("%s\n", got->body.dump(2).c_str());
   if (sinks.empty()) {
@@ -118,13 +104,9 @@ int RunAlertsCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    switch (ParseClientFlag(args, i, options, "alerts")) {
-      case FlagParse::kConsumed:
-        continue;
-      case FlagParse::kError:
-        return 2;
-      case FlagParse::kNotMine:
-        break;
+    if (FlagParse p = ParseClientFlag(args, i, options, "alerts"); p != FlagParse::kNotMine) {
+      if (p == FlagParse::kError) return 2;
+      continue;
     }
     FlagParse option = FlagParse::kNotMine;
     for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--state", &state},
@@ -151,11 +133,8 @@ int RunAlertsCommand(const Args& args) {
                          "alerts')\n");
     return 2;
   }
-  auto client = DaemonClient::Create(options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "diskpulse alerts: %s\n", client.status().message().c_str());
-    return 2;
-  }
+  auto client = ConnectOrSay(options, "alerts");
+  if (!client) return 2;
   if (action == "ack") return Ack(*client, id, json);
   if (action == "test") return Test(*client, json);
   return List(*client, state, drive, json);

@@ -97,6 +97,45 @@ std::string TokenHint(int status) {
   return "";
 }
 
+std::optional<DaemonClient> ConnectOrSay(const DaemonClientOptions& options,
+                                         std::string_view command) {
+  auto client = DaemonClient::Create(options);
+  if (client.ok()) return std::move(*client);
+  std::fprintf(stderr, "diskpulse %.*s: %s\n", static_cast<int>(command.size()), command.data(),
+               client.status().message().c_str());
+  return std::nullopt;
+}
+
+std::optional<ApiAnswer> CallOrSay(const DaemonClient& client, std::string_view command,
+                                   std::string_view method, std::string_view path,
+                                   int& exit_code, const nlohmann::json* body,
+                                   std::string_view not_found_hint) {
+  const int n = static_cast<int>(command.size());
+  auto got = CallApi(client, method, path, body);
+  if (!got.ok()) {
+    std::fprintf(stderr, "diskpulse %.*s: %s\n", n, command.data(), got.status().message().c_str());
+    exit_code = 2;
+    return std::nullopt;
+  }
+  if (!got->ok()) {
+    std::string hint = TokenHint(got->status);
+    if (got->status == 404 && !not_found_hint.empty()) hint = "\n(" + std::string(not_found_hint) + ")";
+    std::fprintf(stderr, "diskpulse %.*s: the daemon refused: %s%s\n", n, command.data(),
+                 got->ErrorMessage().c_str(), hint.c_str());
+    exit_code = 1;
+    return std::nullopt;
+  }
+  exit_code = 0;
+  return std::move(*got);
+}
+
+bool DriveGivenOrSay(const std::string& drive, std::string_view command, const char* usage) {
+  if (!drive.empty()) return true;
+  std::fprintf(stderr, "diskpulse %.*s: which drive? (see 'diskpulse status')\n%s",
+               static_cast<int>(command.size()), command.data(), usage);
+  return false;
+}
+
 std::string FormatWhen(const nlohmann::json& t) {
   if (!t.is_number() || t.get<long long>() <= 0) return "-";
   return FormatUtcTime(static_cast<std::time_t>(t.get<long long>()), "%Y-%m-%d %H:%M UTC");

@@ -4,6 +4,7 @@
 // daemon said no" (exit 1). Pure apart from the network call.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,28 @@ Result<ApiAnswer> CallApi(const DaemonClient& client, std::string_view method,
 
 // A hint for 401/403 answers: how to give the token.
 std::string TokenHint(int status);
+
+// The commands' one way to start and to fail. `command` is what follows
+// "diskpulse " in messages ("run", "alerts ack").
+//
+// A client for the daemon, or nullopt after printing why not (bad --url,
+// TLS set-up) as "diskpulse COMMAND: ..." (the caller exits 2).
+std::optional<DaemonClient> ConnectOrSay(const DaemonClientOptions& options,
+                                         std::string_view command);
+
+// One call whose failure is printed: the daemon unreachable ("diskpulse
+// COMMAND: cannot reach diskpulsed at ...", exit 2) or refusing ("diskpulse
+// COMMAND: the daemon refused: MESSAGE" with the token hint for 401/403 and
+// `not_found_hint` for 404, exit 1). `exit_code` gets that code; the answer
+// comes back only when it was a success.
+std::optional<ApiAnswer> CallOrSay(const DaemonClient& client, std::string_view command,
+                                   std::string_view method, std::string_view path,
+                                   int& exit_code, const nlohmann::json* body = nullptr,
+                                   std::string_view not_found_hint = "");
+
+// "diskpulse COMMAND: which drive? (see 'diskpulse status')" and the usage,
+// when `drive` is empty; true when a drive was given.
+bool DriveGivenOrSay(const std::string& drive, std::string_view command, const char* usage);
 
 // "2026-01-04 03:12 UTC" from unix seconds ("-" for 0 or null).
 std::string FormatWhen(const nlohmann::json& unix_seconds);

@@ -35,13 +35,9 @@ int RunRebaselineCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    switch (ParseClientFlag(args, i, options, "rebaseline")) {
-      case FlagParse::kConsumed:
-        continue;
-      case FlagParse::kError:
-        return 2;
-      case FlagParse::kNotMine:
-        break;
+    if (FlagParse p = ParseClientFlag(args, i, options, "rebaseline"); p != FlagParse::kNotMine) {
+      if (p == FlagParse::kError) return 2;
+      continue;
     }
     FlagParse option = FlagParse::kNotMine;
     for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--test", &test},
@@ -62,30 +58,17 @@ int RunRebaselineCommand(const Args& args) {
       return 2;
     }
   }
-  if (drive.empty()) {
-    std::fprintf(stderr, "diskpulse rebaseline: which drive? (see 'diskpulse status')\n%s", kUsage);
-    return 2;
-  }
-  auto client = DaemonClient::Create(options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "diskpulse rebaseline: %s\n", client.status().message().c_str());
-    return 2;
-  }
+  if (!DriveGivenOrSay(drive, "rebaseline", kUsage)) return 2;
+  auto client = ConnectOrSay(options, "rebaseline");
+  if (!client) return 2;
   nlohmann::json body = nlohmann::json::object();
   if (!test.empty()) body["test"] = test;
   if (!reason.empty()) body["reason"] = reason;
-  auto got = CallApi(*client, "POST", "/api/v1/drives/" + UrlEncode(drive) + "/rebaseline", &body);
-  if (!got.ok()) {
-    std::fprintf(stderr, "diskpulse rebaseline: %s\n", got.status().message().c_str());
-    return 2;
-  }
-  if (!got->ok()) {
-    std::string hint = TokenHint(got->status);
-    if (got->status == 404) hint = "\n(see 'diskpulse status' for the drives the daemon knows)";
-    std::fprintf(stderr, "diskpulse rebaseline: the daemon refused: %s%s\n",
-                 got->ErrorMessage().c_str(), hint.c_str());
-    return 1;
-  }
+  int exit_code = 0;
+  auto got = CallOrSay(*client, "rebaseline", "POST",
+                       "/api/v1/drives/" + UrlEncode(drive) + "/rebaseline", exit_code, &body,
+                       "see 'diskpulse status' for the drives the daemon knows");
+  if (!got) return exit_code;
   if (json) {
     std::printf("%s\n", got->body.dump(2).c_str());
     return 0;

@@ -91,25 +91,16 @@ int RunRunCommand(const Args& args) {
   bool wait = false, json = false, force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    switch (ParseClientFlag(args, i, options, "run")) {
-      case FlagParse::kConsumed:
-        continue;
-      case FlagParse::kError:
-        return 2;
-      case FlagParse::kNotMine:
-        break;
+    if (FlagParse p = ParseClientFlag(args, i, options, "run"); p != FlagParse::kNotMine) {
+      if (p == FlagParse::kError) return 2;
+      continue;
     }
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;
-    } else if (a == "--test" || a == "-t") {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "diskpulse run: --test needs a value\n");
-        return 2;
-      }
-      test = args[++i];
-    } else if (a.starts_with("--test=")) {
-      test = a.substr(7);
+    } else if (FlagParse p = TakeOption(args, i, a == "-t" ? "-t" : "--test", "run", test);
+               p != FlagParse::kNotMine) {
+      if (p == FlagParse::kError) return 2;
     } else if (a == "--wait") {
       wait = true;
     } else if (a == "--json") {
@@ -123,27 +114,14 @@ int RunRunCommand(const Args& args) {
       return 2;
     }
   }
-  if (drive.empty()) {
-    std::fprintf(stderr, "diskpulse run: which drive? (see 'diskpulse status')\n%s", kUsage);
-    return 2;
-  }
-  auto client = DaemonClient::Create(options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "diskpulse run: %s\n", client.status().message().c_str());
-    return 2;
-  }
+  if (!DriveGivenOrSay(drive, "run", kUsage)) return 2;
+  auto client = ConnectOrSay(options, "run");
+  if (!client) return 2;
   nlohmann::json body = {{"drive", drive}, {"test", test}, {"trigger", "cli"}};
   if (force) body["force"] = true;
-  auto posted = CallApi(*client, "POST", "/api/v1/runs", &body);
-  if (!posted.ok()) {
-    std::fprintf(stderr, "diskpulse run: %s\n", posted.status().message().c_str());
-    return 2;
-  }
-  if (!posted->ok()) {
-    std::fprintf(stderr, "diskpulse run: the daemon refused: %s%s\n",
-                 posted->ErrorMessage().c_str(), TokenHint(posted->status).c_str());
-    return 1;
-  }
+  int exit_code = 0;
+  auto posted = CallOrSay(*client, "run", "POST", "/api/v1/runs", exit_code, &body);
+  if (!posted) return exit_code;
   long long id = posted->body.value("id", 0LL);
   if (!wait) {
     if (json) {

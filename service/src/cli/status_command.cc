@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/api_call.h"
 #include "cli/commands.h"
 #include "cli/daemon_client.h"
 #include "cli/local_tools.h"
@@ -22,11 +23,7 @@ constexpr const char* kUsage =
     "usage: diskpulse status [--url URL] [--json] [--timeout SECONDS]\n"
     "\n"
     "Asks diskpulsed for its health and the drives it knows.\n"
-    "  --url URL          the daemon (default $DISKPULSE_URL or http://127.0.0.1:8470)\n"
-    "  --json             print {\"url\", \"health\", \"drives\"} as JSON\n"
-    "  --timeout SECONDS  give up after this long (default 10)\n"
-    "  --ca-file FILE     https: trust this certificate (PEM)\n"
-    "  --insecure         https: do not verify the certificate\n";
+    "  --json             print {\"url\", \"health\", \"drives\"} as JSON\n";
 
 std::string Text(const nlohmann::json& j, const char* key) {
   auto it = j.find(key);
@@ -101,48 +98,24 @@ int RunStatusCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "diskpulse status: %s needs a value\n", a.c_str());
-        return false;
-      }
-      out = args[++i];
-      return true;
-    };
-    std::string v;
+    if (FlagParse p = ParseClientFlag(args, i, options, "status"); p != FlagParse::kNotMine) {
+      if (p == FlagParse::kError) return 2;
+      continue;
+    }
     if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
+      std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;
     } else if (a == "--json") {
       json = true;
-    } else if (a == "--url") {
-      if (!value(options.url)) return 2;
-    } else if (a.starts_with("--url=")) {
-      options.url = a.substr(6);
-    } else if (a == "--ca-file") {
-      if (!value(options.ca_file)) return 2;
-    } else if (a == "--insecure") {
-      options.insecure = true;
-    } else if (a == "--timeout") {
-      if (!value(v)) return 2;
-      char* end = nullptr;
-      double s = std::strtod(v.c_str(), &end);
-      if (!end || *end || s <= 0) {
-        std::fprintf(stderr, "diskpulse status: --timeout needs a number of seconds\n");
-        return 2;
-      }
-      options.timeout = std::chrono::milliseconds(static_cast<long long>(s * 1000));
     } else {
-      std::fprintf(stderr, "diskpulse status: unknown argument '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "diskpulse status: unknown argument '%s'\n%s%s", a.c_str(), kUsage,
+                   kClientFlagsUsage);
       return 2;
     }
   }
 
-  auto client = DaemonClient::Create(options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "diskpulse status: %s\n", client.status().message().c_str());
-    return 2;
-  }
+  auto client = ConnectOrSay(options, "status");
+  if (!client) return 2;
   // Health answers 503 with its document when the database fails: read it raw.
   auto reply = client->Get("/api/v1/health");
   if (!reply.ok()) {

@@ -5,6 +5,7 @@
 
 #include "config/config.h"
 #include "config/json_kind.h"
+#include "model/test_catalog.h"
 
 namespace dp {
 namespace {
@@ -128,9 +129,11 @@ ScheduleConfig Make(std::string name, std::vector<std::string> tests, std::strin
 }  // namespace
 
 const std::vector<std::string>& KnownTests() {
-  static const std::vector<std::string> kTests = {"zones",       "seek",       "random",   "seq",
-                                                  "sweep",       "pool-write", "parallel", "smart",
-                                                  "smart-short", "smart-long"};
+  static const std::vector<std::string> kTests = [] {
+    std::vector<std::string> names;
+    for (const TestInfo& t : TestCatalog()) names.push_back(t.name);
+    return names;
+  }();
   return kTests;
 }
 

@@ -2,6 +2,7 @@
 
 #include "detect/change_detector.h"
 #include "detect/trend_detector.h"
+#include "model/test_catalog.h"
 
 namespace dp::detect {
 namespace {
@@ -42,15 +43,18 @@ std::string SeriesName(const BenchPoint& p) {
 
 std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,
                                  const BenchPoint& p) {
+  // The test's figures (model/test_catalog.h); a point of a test the catalog
+  // does not know is taken as a throughput series.
   std::vector<std::string> metrics;
-  if (p.test == "random") {
-    metrics = {"iops"};
-    if (p.latency) metrics.push_back("p99_us");
-  } else if (p.test == "seek") {
-    if (p.access_ms) metrics = {"access_ms"};
+  if (const TestInfo* t = FindTest(p.test)) {
+    for (const TestMetric& m : t->metrics) {
+      const bool has = m.metric == "p99_us"      ? p.latency.has_value()
+                       : m.metric == "access_ms" ? p.access_ms.has_value()
+                                                 : true;
+      if (m.always || has) metrics.push_back(m.metric);
+    }
   } else {
     metrics = {"mb_per_s"};
-    if (p.test == "pool-write" && p.latency) metrics.push_back("p99_us");
   }
   std::vector<SeriesSpec> out;
   for (const auto& m : metrics) {

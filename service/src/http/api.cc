@@ -5,6 +5,7 @@ namespace dp::http {
 std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   auto router = std::make_shared<Router>(context.api_token);
   AddHealthResource(*router, context);
+  AddTestsResource(*router, context);
   AddOpenApiResource(*router, context);
   AddDrivesResource(*router, context);
   AddHistoryResource(*router, context);

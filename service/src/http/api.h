@@ -52,6 +52,8 @@ struct ApiContext {
 
 // GET /api/v1/health, /api/v1/version.
 void AddHealthResource(Router& router, const ApiContext& context);
+// GET /api/v1/tests (the test catalog).
+void AddTestsResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives, /api/v1/drives/{id}.
 void AddDrivesResource(Router& router, const ApiContext& context);
 // GET/POST /api/v1/runs, GET /api/v1/runs/{id}, POST /api/v1/runs/{id}/cancel.

@@ -5,7 +5,7 @@
 //   "baseline_since" (unix seconds of its latest re-baseline, null if never)
 //   and "rebaseline" (that mark: test, at, reason, who; null if never).
 #include "http/api.h"
-#include "http/drive_json.h"
+#include "http/api_drive_json.h"
 #include "http/resource_json.h"
 #include "model/smart_snapshot_json.h"
 #include "store/store.h"
@@ -52,7 +52,7 @@ void AddDrivesResource(Router& router, const ApiContext& ctx) {
     auto drives = ctx.store->ListDrives();
     if (!drives.ok()) return StoreError(drives.status());
     nlohmann::json list = nlohmann::json::array();
-    for (const Drive& d : *drives) list.push_back(DriveToJson(d));
+    for (const Drive& d : *drives) list.push_back(ApiDriveToJson(d));
     return JsonResponse(list);
   });
   router.Get("/api/v1/drives/{id}", [ctx](const Request&, const PathParams& params) {
@@ -62,7 +62,7 @@ void AddDrivesResource(Router& router, const ApiContext& ctx) {
     std::optional<Drive> found = *drive;
     if (!found) found = FindDriveByRef(*ctx.store, id);
     if (!found) return ErrorResponse(404, "not_found", "no drive with id " + id);
-    nlohmann::json j = DriveToJson(*found);
+    nlohmann::json j = ApiDriveToJson(*found);
     auto smart = ctx.store->LatestSmart(found->id);
     if (!smart.ok()) return StoreError(smart.status());
     j["smart"] = *smart ? SmartSnapshotToJson(**smart) : nlohmann::json(nullptr);

@@ -29,6 +29,7 @@
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
+#include "model/test_catalog.h"
 #include "sched/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
@@ -36,12 +37,13 @@
 namespace dp::http {
 namespace {
 
-// Drive tests whose newest successful run is reported; the first five are
-// the read tests detection judges.
-constexpr const char* kDriveTests[] = {"seq",      "zones", "sweep",       "random",    "seek",
-                                       "parallel", "smart", "smart-short", "smart-long"};
-bool IsReadTest(const std::string& t) {
-  return t == "seq" || t == "zones" || t == "sweep" || t == "random" || t == "seek";
+// Drive tests whose newest successful run is reported (every test that runs
+// on drives; pool-write runs on a pool's dataset).
+std::vector<std::string> DriveTests() {
+  std::vector<std::string> out;
+  for (const TestInfo& t : TestCatalog())
+    if (t.scope != "pool") out.push_back(t.name);
+  return out;
 }
 
 // The kinds of alert conditions ("slowdown:seq:...", "smart:pending", ...),
@@ -215,7 +217,7 @@ class DbScrape {
                active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
     AppendSmart(d);
     if (up_) AppendZfs(d);
-    for (const char* test : kDriveTests) {
+    for (const std::string& test : DriveTests()) {
       if (!up_) return;
       AppendTest(d, test);
     }
@@ -312,7 +314,7 @@ class DbScrape {
     m_.Gauge("diskpulse_drive_last_run_timestamp_seconds",
              "Start of the newest successful run of each test, in unix seconds.",
              static_cast<double>(run.started_at), {{"drive", d.id}, {"test", test}});
-    if (!IsReadTest(test)) return;
+    if (!IsJudgedTest(test)) return;
     auto points = store_.RunPoints(run.id);
     if (!Ok(points)) return;
     auto since = BaselineSince(store_, d.id, test);

@@ -51,7 +51,9 @@ DeferDecision DecideDeferral(const Job& job, const std::vector<DriveState>& stat
                              const SchedulerConfig& config, SysTime now) {
   DeferDecision d;
   if (job.force) return d;
-  const TestKind kind = KindOfTest(job.test);
+  // A name that is not a test (none reaches here: config and the API check
+  // names) gets the rules of the heaviest kind, a read.
+  const TestKind kind = KindOfTest(job.test).value_or(TestKind::kRead);
   for (const auto& s : states) {
     std::string detail;
     std::string reason = ReasonFor(kind, s, config, detail);

@@ -24,7 +24,9 @@ DeviceJobExecutor::DeviceJobExecutor(Config config, CommandRunner& runner, Store
 
 Result<JobResult> DeviceJobExecutor::Execute(const Job& job, JobCancel& cancel,
                                              ProgressFn progress) {
-  switch (KindOfTest(job.test)) {
+  const std::optional<TestKind> kind = KindOfTest(job.test);
+  if (!kind) return InvalidArgument("unknown test '" + job.test + "'");
+  switch (*kind) {
     case TestKind::kRead:
     case TestKind::kPoolWrite:
       return RunBenchJob(job, cancel, progress);

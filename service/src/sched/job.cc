@@ -2,16 +2,9 @@
 
 namespace dp {
 
-TestKind KindOfTest(std::string_view test) {
-  if (test == "pool-write") return TestKind::kPoolWrite;
-  if (test == "smart") return TestKind::kSmart;
-  if (test == "smart-short" || test == "smart-long") return TestKind::kSelfTest;
-  return TestKind::kRead;
-}
-
 bool IsHeavyTest(std::string_view test) {
-  TestKind k = KindOfTest(test);
-  return k == TestKind::kRead || k == TestKind::kPoolWrite;
+  const std::optional<TestKind> k = KindOfTest(test);
+  return !k || *k == TestKind::kRead || *k == TestKind::kPoolWrite;
 }
 
 std::vector<std::string> Job::Drives() const {

@@ -12,20 +12,15 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/progress.h"
 #include "base/result.h"
+#include "model/test_catalog.h"
 
 namespace dp {
 
-// How a test uses the drive, which decides the rules that apply to it.
-enum class TestKind {
-  kRead,       // zones, seek, random, seq, sweep, parallel: timed reads
-  kPoolWrite,  // pool-write: writes a scratch file in a pool dataset
-  kSmart,      // smart: reads SMART data (light: not counted against caps)
-  kSelfTest,   // smart-short, smart-long: starts the drive's own self-test
-};
-TestKind KindOfTest(std::string_view test);
 // Whether the test competes for the drive's bandwidth (counted against the
-// concurrency caps and the vdev exclusion): reads and pool writes.
+// concurrency caps and the vdev exclusion): reads and pool writes (TestKind,
+// model/test_catalog.h) — and, to be safe, a name that is not a test.
 bool IsHeavyTest(std::string_view test);
 
 struct Job {
@@ -72,9 +67,6 @@ class JobCancel {
  private:
   std::atomic<bool> flag_{false};
 };
-
-// Progress of the running job, 0..1. Cheap to call often.
-using ProgressFn = std::function<void(double)>;
 
 // Runs jobs. Called from scheduler worker threads, possibly several at once
 // (different drives); implementations must be thread-safe.

@@ -1,15 +1,16 @@
 #include "sched/rebaseline.h"
 
 #include "base/log.h"
+#include "model/test_catalog.h"
 #include "sched/run_evaluator.h"
 
 namespace dp {
 
 Status ValidateRebaselineTest(const std::string& test) {
   if (test.empty() || IsJudgedTest(test)) return Status::Ok();
-  return InvalidArgument("test '" + test +
-                         "' has no baseline to reset; give one of seq, zones, seek, random, "
-                         "sweep (or none for every test)");
+  return InvalidArgument("test '" + test + "' has no baseline to reset; give one of " +
+                         ListTests([](const TestInfo& t) { return t.judged; }) +
+                         " (or none for every test)");
 }
 
 bool ClosedByRebaseline(const std::string& condition, const std::string& test) {

@@ -9,6 +9,7 @@
 #include "detect/peer_detector.h"
 #include "detect/series.h"
 #include "detect/smart_detector.h"
+#include "model/test_catalog.h"
 #include "sched/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
@@ -64,11 +65,6 @@ VdevPeers VdevOf(Store& store, const Drive& self) {
 }
 
 }  // namespace
-
-bool IsJudgedTest(const std::string& test) {
-  return test == "seq" || test == "zones" || test == "seek" || test == "random" ||
-         test == "sweep";
-}
 
 RunEvaluator::RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config,
                            ConfirmFn confirm)

@@ -61,8 +61,4 @@ class RunEvaluator {
   ConfirmFn confirm_;
 };
 
-// Whether runs of the test are judged against history (the drive-level read
-// tests; series and metrics per point: detect/series.h).
-bool IsJudgedTest(const std::string& test);
-
 }  // namespace dp

@@ -1,10 +1,10 @@
-#include "http/drive_json.h"
+#include "http/api_drive_json.h"
 
 #include "model/drive_json.h"
 
 namespace dp::http {
 
-nlohmann::json DriveToJson(const Drive& d) {
+nlohmann::json ApiDriveToJson(const Drive& d) {
   nlohmann::json j = dp::DriveToJson(d);
   j["explicit_target"] = d.explicit_target;
   j["first_seen"] = d.first_seen;

@@ -11,6 +11,6 @@
 
 namespace dp::http {
 
-nlohmann::json DriveToJson(const Drive& drive);
+nlohmann::json ApiDriveToJson(const Drive& drive);
 
 }  // namespace dp::http
