@@ -92,14 +92,14 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   # which TSan sees.
   configure "$dir" "-fsanitize=thread -Wno-maybe-uninitialized -Wno-tsan"
   echo "sanitize: building the threaded parts under TSan in $dir"
-  cmake --build "$dir" -j "$jobs" --target sched_test http_test alert_test app_test
+  cmake --build "$dir" -j "$jobs" --target sched_test runs_test http_test alert_test app_test
   export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4"
   # The suites of the threaded parts: sched (Scheduler, its worker and
-  # timers), http (Server, handler pool, resources), alert (AlertDispatcher
+  # timers), runs (discovery's and ZFS sampling's threads), http (Server, handler pool, resources), alert (AlertDispatcher
   # and sinks), app (the privileged helper and its client, and daemons whose
   # HTTP, scheduler and signal threads run together).
   echo "sanitize: running the threaded suites under TSan"
-  for t in sched http alert app; do
+  for t in sched runs http alert app; do
     echo "sanitize: tsan $t"
     if ! "$dir/tests/${t}_test" --gtest_brief=1; then status=1; fi
   done

@@ -82,6 +82,9 @@ class SlowReads final : public AlertRepository {
   Status UpdateAlert(const Alert& a) override { return inner.UpdateAlert(a); }
   Result<std::vector<Alert>> ActiveAlerts() override { return inner.ActiveAlerts(); }
   Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return inner.GetAlert(id); }
+  Result<std::int64_t> InsertRebaseline(const RebaselineMark& m) override {
+    return inner.InsertRebaseline(m);
+  }
   InMemoryAlertRepository inner;
 };
 
@@ -117,6 +120,64 @@ TEST(AlertService, ResolvedAlertIsNeverReopenedByAConcurrentVerdict) {
       EXPECT_EQ(a.state, "resolved") << "alert " << a.id << " was reopened";
     }
   }
+}
+
+TEST(AlertService, ARebaselineClosesTheDrivesOwnPastComparisons) {
+  EXPECT_TRUE(ClosedByRebaseline("slowdown:seq:qd8-1m:mb_per_s", ""));
+  EXPECT_TRUE(ClosedByRebaseline("trend:random:qd1-4k:p99_us", ""));
+  EXPECT_TRUE(ClosedByRebaseline("slowdown:seq:qd8-1m:mb_per_s", "seq"));
+  EXPECT_TRUE(ClosedByRebaseline("slowdown:seq", "seq"));
+  EXPECT_FALSE(ClosedByRebaseline("slowdown:seq:qd8-1m:mb_per_s", "seek"));
+  EXPECT_FALSE(ClosedByRebaseline("slowdown:sequel:x", "seq"));
+  EXPECT_FALSE(ClosedByRebaseline("peer:seq:qd8-1m:mb_per_s", ""));
+  EXPECT_FALSE(ClosedByRebaseline("smart:reallocated", ""));
+  EXPECT_FALSE(ClosedByRebaseline("zfs:cksum", ""));
+}
+
+TEST(AlertService, RebaselineKeepsTheMarkAndClosesOnlyItsAlertsWithoutNotifying) {
+  FakeClock clock;
+  InMemoryAlertRepository repo;
+  Recorder rec;
+  AlertService svc(repo, &rec, clock, AlertServiceOptions{});
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown)).ok());
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "slowdown:random:qd1-4k:iops", VerdictKind::kSlowdown)).ok());
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "smart:pending_sectors", VerdictKind::kSmart)).ok());
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-2", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown)).ok());
+  const std::size_t sent = rec.got.size();
+
+  RebaselineMark mark;
+  mark.drive_id = "wwn-1";
+  mark.test = "seq";
+  mark.at = 1234;
+  mark.who = "test";
+  auto done = svc.Rebaseline(mark);
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_EQ(done->mark.id, 1);
+  EXPECT_EQ(done->mark.reason, "re-baseline requested");
+  ASSERT_EQ(repo.Rebaselines().size(), 1u);
+  EXPECT_EQ(repo.Rebaselines()[0].drive_id, "wwn-1");
+  EXPECT_EQ(repo.Rebaselines()[0].reason, "re-baseline requested");
+  ASSERT_EQ(done->resolved.size(), 1u);
+  EXPECT_EQ(done->resolved[0].condition, "slowdown:seq:qd8-1m:mb_per_s");
+  EXPECT_EQ(done->resolved[0].resolution, "re-baselined: re-baseline requested");
+  EXPECT_EQ(done->resolved[0].resolved_at, 1234);
+  EXPECT_EQ(rec.got.size(), sent);  // the owner asked: nobody is told
+  std::vector<std::string> open;
+  for (const auto& a : repo.All())
+    if (a.state != "resolved") open.push_back(a.drive_id + " " + a.condition);
+  EXPECT_EQ(open, (std::vector<std::string>{"wwn-1 slowdown:random:qd1-4k:iops",
+                                            "wwn-1 smart:pending_sectors",
+                                            "wwn-2 slowdown:seq:qd8-1m:mb_per_s"}));
+
+  // Every test of the drive: the other slowdown closes too, with the reason given.
+  mark.test = "";
+  mark.reason = "new firmware";
+  done = svc.Rebaseline(mark);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(done->mark.id, 2);
+  ASSERT_EQ(done->resolved.size(), 1u);
+  EXPECT_EQ(done->resolved[0].condition, "slowdown:random:qd1-4k:iops");
+  EXPECT_EQ(done->resolved[0].resolution, "re-baselined: new firmware");
 }
 
 TEST(AlertService, RemindersAckAndResolveThroughTheRepository) {

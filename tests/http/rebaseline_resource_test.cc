@@ -4,11 +4,13 @@
 // slowdown alert resolved as re-baselined, and the history band from the mark.
 #include <gtest/gtest.h>
 
+#include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "http/api.h"
+#include "http/openapi_record_util.h"
+#include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
-#include "http/openapi_record_util.h"
 
 namespace dp::http {
 namespace {
@@ -29,8 +31,11 @@ class RebaselineResourceTest : public ::testing::Test {
     d.dev_path = "/dev/sda";
     d.firmware = "SC60";
     ASSERT_TRUE(store_->UpsertDrive(d, 1700000000).ok());
+    repo_ = std::make_unique<StoreAlertRepository>(*store_);
+    alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, AlertServiceOptions{});
     ApiContext ctx;
     ctx.store = store_.get();
+    ctx.alerts = alerts_.get();
     ctx.clock = &clock_;
     ctx.started_at = clock_.Now();
     ctx.api_token = kToken;
@@ -80,6 +85,8 @@ class RebaselineResourceTest : public ::testing::Test {
   dp::testing::TempDir tmp_;
   std::unique_ptr<Store> store_;
   FakeClock clock_;
+  std::unique_ptr<StoreAlertRepository> repo_;
+  std::unique_ptr<AlertService> alerts_;
   std::shared_ptr<const Router> router_;
 };
 

@@ -11,11 +11,12 @@
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "http/api.h"
+#include "http/openapi_record_util.h"
+#include "runs/store_alert_repository.h"
+#include "runs/store_scheduler_store.h"
 #include "sched/scheduler.h"
-#include "sched/store_scheduler_store.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
-#include "http/openapi_record_util.h"
 
 namespace dp::http {
 namespace {
@@ -62,24 +63,6 @@ class HoldingExecutor final : public JobExecutor {
 class IdleProbe final : public DriveStateProbe {
  public:
   Result<DriveState> Probe(const std::string&) override { return DriveState{}; }
-};
-
-// The alert service's view of the real store.
-class Repo final : public AlertRepository {
- public:
-  explicit Repo(Store& s) : s_(s) {}
-  Result<std::optional<Alert>> OpenAlertFor(const std::string& d, const std::string& c) override {
-    return s_.OpenAlertFor(d, c);
-  }
-  Result<std::int64_t> InsertAlert(const Alert& a) override { return s_.InsertAlert(a); }
-  Status UpdateAlert(const Alert& a) override { return s_.UpdateAlert(a); }
-  Result<std::vector<Alert>> ActiveAlerts() override {
-    return s_.ListAlerts(AlertFilter{"active", "", 0});
-  }
-  Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return s_.GetAlert(id); }
-
- private:
-  Store& s_;
 };
 
 class RecordingSink final : public AlertSink {
@@ -210,7 +193,7 @@ class ResourcesTest : public ::testing::Test {
   std::unique_ptr<StoreSchedulerStore> sched_store_;
   std::unique_ptr<HoldingExecutor> executor_;
   std::unique_ptr<Scheduler> scheduler_;
-  std::unique_ptr<Repo> repo_;
+  std::unique_ptr<StoreAlertRepository> repo_;
   std::unique_ptr<AlertService> alerts_;
   std::unique_ptr<AlertDispatcher> dispatcher_;
 };
@@ -345,7 +328,7 @@ TEST_F(ResourcesTest, AckNeedsTokenAndService) {
   std::int64_t id = AddAlert("slowdown:seq:qd8-1m:mb_per_s");
   std::string path = "/api/v1/alerts/" + std::to_string(id) + "/ack";
   EXPECT_EQ(Post(path).status, 503);  // no alert service
-  repo_ = std::make_unique<Repo>(*store_);
+  repo_ = std::make_unique<StoreAlertRepository>(*store_);
   alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, AlertServiceOptions{});
   EXPECT_EQ(Post(path, "", nullptr).status, 401);
   Response r = Post(path);

@@ -11,7 +11,7 @@
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/openapi_record_util.h"
-#include "sched/store_alert_repository.h"
+#include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 

@@ -14,12 +14,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "base/recording_command_runner.h"
 #include "base/replay_command_runner.h"
 #include "inventory/inventory.h"
 #include "replay/nas_recording_util.h"
-#include "sched/discovery.h"
+#include "runs/discovery.h"
+#include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -396,12 +398,35 @@ class FirmwareRebaselineTest : public NasReplayTest {
         << "E:ID_ATA_ROTATION_RATE_RPM=5400\n";
   }
 
-  Result<DiscoveryReport> Pass() {
+  // A pass as the daemon makes it: with its alert service (none: a pass
+  // without one, which only reports a firmware change).
+  Result<DiscoveryReport> Pass(bool with_alerts = true) {
     clock_.Advance(std::chrono::hours(1));
-    return RunDiscovery(config_, *runner_, *store_, clock_, {.read_smart = false});
+    return RunDiscovery(config_, *runner_, *store_, clock_,
+                        {.read_smart = false, .alerts = with_alerts ? &Alerts() : nullptr});
+  }
+  AlertService& Alerts() {
+    if (!alerts_) {
+      repo_ = std::make_unique<StoreAlertRepository>(*store_);
+      alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, AlertServiceOptions{});
+    }
+    return *alerts_;
   }
 
   std::string SdaFirmware() { return (*store_->GetDrive(testing::kSdaId))->firmware; }
+
+  // An open seq slowdown alert of the drive, as stored now.
+  Result<std::int64_t> OpenSlowdown(const std::string& drive_id) {
+    Alert slow;
+    slow.drive_id = drive_id;
+    slow.condition = "slowdown:seq:qd8-1m:mb_per_s";
+    slow.severity = "warning";
+    slow.opened_at = slow.updated_at = ToUnixSeconds(clock_.Now());
+    return store_->InsertAlert(slow);
+  }
+
+  std::unique_ptr<StoreAlertRepository> repo_;
+  std::unique_ptr<AlertService> alerts_;
 };
 
 TEST_F(FirmwareRebaselineTest, ChangedFirmwareRecordsAMarkAndResolvesSlowdowns) {
@@ -412,15 +437,9 @@ TEST_F(FirmwareRebaselineTest, ChangedFirmwareRecordsAMarkAndResolvesSlowdowns) 
   EXPECT_TRUE(store_->ListRebaselines(testing::kSdaId, 0)->empty());
 
   // sda is slow before the update; sdb has a slowdown too (not updated).
-  Alert slow;
-  slow.drive_id = testing::kSdaId;
-  slow.condition = "slowdown:seq:qd8-1m:mb_per_s";
-  slow.severity = "warning";
-  slow.opened_at = slow.updated_at = ToUnixSeconds(clock_.Now());
-  auto sda_alert = store_->InsertAlert(slow);
+  auto sda_alert = OpenSlowdown(testing::kSdaId);
   ASSERT_TRUE(sda_alert.ok());
-  slow.drive_id = testing::kSdbId;
-  auto sdb_alert = store_->InsertAlert(slow);
+  auto sdb_alert = OpenSlowdown(testing::kSdbId);
   ASSERT_TRUE(sdb_alert.ok());
 
   SetSdaRevision("83.00A83");
@@ -451,6 +470,25 @@ TEST_F(FirmwareRebaselineTest, ChangedFirmwareRecordsAMarkAndResolvesSlowdowns) 
   ASSERT_TRUE(third.ok());
   EXPECT_TRUE(third->rebaselined.empty());
   EXPECT_EQ(store_->ListRebaselines(testing::kSdaId, 0)->size(), 1u);
+}
+
+TEST_F(FirmwareRebaselineTest, WithoutAnAlertServiceTheChangeIsOnlyReported) {
+  ASSERT_TRUE(Pass().ok());
+  auto sda_alert = OpenSlowdown(testing::kSdaId);
+  ASSERT_TRUE(sda_alert.ok());
+
+  SetSdaRevision("83.00A83");
+  auto pass = Pass(/*with_alerts=*/false);
+  ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+  EXPECT_TRUE(pass->rebaselined.empty());
+  bool warned = false;
+  for (const auto& w : pass->warnings)
+    warned = warned || w == std::string(testing::kSdaId) +
+                                ": firmware changed from 81.00A81 to 83.00A83; not re-baselined: "
+                                "no alert service in this pass";
+  EXPECT_TRUE(warned) << ::testing::PrintToString(pass->warnings);
+  EXPECT_TRUE(store_->ListRebaselines(testing::kSdaId, 0)->empty());
+  EXPECT_EQ((*store_->GetAlert(*sda_alert))->state, "open");
 }
 
 TEST_F(FirmwareRebaselineTest, UnreadableOrShortenedVersionIsNotAChange) {

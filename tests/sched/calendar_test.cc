@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 namespace dp {
 namespace {

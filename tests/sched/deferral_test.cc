@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 // DriveState{.field = ...} designated initializers name only what matters.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sched/sched_test_util.h"
 #include "sched/targets.h"
+#include "support/sched_test_util.h"
 
 namespace dp {
 namespace {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "sched/calendar.h"
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 namespace dp {
 namespace {

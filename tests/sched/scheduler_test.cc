@@ -10,7 +10,7 @@
 #include "base/fake_clock.h"
 #include "sched/calendar.h"
 #include "sched/due_state_io.h"
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 // DriveState{.field = ...} designated initializers name only what matters.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 namespace dp {
 namespace {

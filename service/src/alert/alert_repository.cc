@@ -43,9 +43,22 @@ Result<std::optional<Alert>> InMemoryAlertRepository::GetAlert(std::int64_t id) 
   return std::optional<Alert>(alerts_[id - 1]);
 }
 
+Result<std::int64_t> InMemoryAlertRepository::InsertRebaseline(const RebaselineMark& mark) {
+  std::lock_guard lock(mu_);
+  RebaselineMark copy = mark;
+  copy.id = static_cast<std::int64_t>(marks_.size()) + 1;
+  marks_.push_back(copy);
+  return copy.id;
+}
+
 std::vector<Alert> InMemoryAlertRepository::All() const {
   std::lock_guard lock(mu_);
   return alerts_;
+}
+
+std::vector<RebaselineMark> InMemoryAlertRepository::Rebaselines() const {
+  std::lock_guard lock(mu_);
+  return marks_;
 }
 
 }  // namespace dp

@@ -1,7 +1,9 @@
-// AlertRepository: where AlertService keeps alerts. The daemon implements it
-// over the store (Store::OpenAlertFor / InsertAlert / UpdateAlert /
-// ListAlerts / GetAlert; the alert module may not include the store, a
-// sibling); InMemoryAlertRepository serves tests and the detection benchmark.
+// AlertRepository: where AlertService keeps alerts, and the re-baseline
+// marks that close them. The daemon implements it over the store
+// (runs/store_alert_repository.h: Store::OpenAlertFor / InsertAlert /
+// UpdateAlert / ListAlerts / GetAlert / InsertRebaseline; the alert module
+// may not include the store, a sibling); InMemoryAlertRepository serves tests
+// and the detection benchmark.
 // Implementations must be thread-safe.
 #pragma once
 
@@ -13,6 +15,7 @@
 
 #include "base/result.h"
 #include "model/alert.h"
+#include "model/rebaseline_mark.h"
 
 namespace dp {
 
@@ -28,6 +31,8 @@ class AlertRepository {
   // Open and acknowledged alerts.
   virtual Result<std::vector<Alert>> ActiveAlerts() = 0;
   virtual Result<std::optional<Alert>> GetAlert(std::int64_t id) = 0;
+  // Keeps a re-baseline mark (its id is ignored); returns the new id.
+  virtual Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) = 0;
 };
 
 class InMemoryAlertRepository final : public AlertRepository {
@@ -38,11 +43,14 @@ class InMemoryAlertRepository final : public AlertRepository {
   Status UpdateAlert(const Alert& alert) override;
   Result<std::vector<Alert>> ActiveAlerts() override;
   Result<std::optional<Alert>> GetAlert(std::int64_t id) override;
-  std::vector<Alert> All() const;  // every alert ever, oldest first
+  Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) override;
+  std::vector<Alert> All() const;                   // every alert ever, oldest first
+  std::vector<RebaselineMark> Rebaselines() const;  // every mark, oldest first
 
  private:
   mutable std::mutex mu_;
   std::vector<Alert> alerts_;
+  std::vector<RebaselineMark> marks_;
 };
 
 }  // namespace dp

@@ -3,6 +3,35 @@
 #include "base/log.h"
 
 namespace dp {
+namespace {
+
+Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
+                                               const std::function<bool(const Alert&)>& match,
+                                               const std::string& resolution, std::int64_t at) {
+  DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo.ActiveAlerts());
+  std::vector<Alert> resolved;
+  Status first_error;
+  for (Alert a : active) {
+    if (!match(a)) continue;
+    a.state = "resolved";
+    a.resolved_at = at;
+    a.updated_at = at;
+    a.clear_streak = 0;
+    a.resolution = resolution;
+    Status s = repo.UpdateAlert(a);
+    if (!s.ok()) {
+      LogError("alert #" + std::to_string(a.id) + " not resolved: " + s.ToString());
+      if (first_error.ok()) first_error = s;
+      continue;
+    }
+    LogInfo("alert #" + std::to_string(a.id) + " (" + a.condition + ") resolved: " + resolution);
+    resolved.push_back(std::move(a));
+  }
+  if (!first_error.ok()) return first_error;
+  return resolved;
+}
+
+}  // namespace
 
 AlertService::AlertService(AlertRepository& repo, Notifier* notifier, const Clock& clock,
                            AlertServiceOptions options)
@@ -74,30 +103,33 @@ Result<std::vector<Alert>> AlertService::ResolveActive(
   return ResolveActiveAlerts(repo_, match, resolution, at);
 }
 
-Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
-                                               const std::function<bool(const Alert&)>& match,
-                                               const std::string& resolution, std::int64_t at) {
-  DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo.ActiveAlerts());
-  std::vector<Alert> resolved;
-  Status first_error;
-  for (Alert a : active) {
-    if (!match(a)) continue;
-    a.state = "resolved";
-    a.resolved_at = at;
-    a.updated_at = at;
-    a.clear_streak = 0;
-    a.resolution = resolution;
-    Status s = repo.UpdateAlert(a);
-    if (!s.ok()) {
-      LogError("alert #" + std::to_string(a.id) + " not resolved: " + s.ToString());
-      if (first_error.ok()) first_error = s;
-      continue;
-    }
-    LogInfo("alert #" + std::to_string(a.id) + " (" + a.condition + ") resolved: " + resolution);
-    resolved.push_back(std::move(a));
+bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
+  for (const char* kind : {"slowdown", "trend"}) {
+    const std::string prefix = std::string(kind) + ":";
+    if (!condition.starts_with(prefix)) continue;
+    if (test.empty()) return true;
+    const std::string rest = condition.substr(prefix.size());
+    return rest == test || rest.starts_with(test + ":");
   }
-  if (!first_error.ok()) return first_error;
-  return resolved;
+  return false;
+}
+
+Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {
+  std::lock_guard lock(mu_);
+  if (mark.reason.empty()) mark.reason = "re-baseline requested";
+  RebaselineOutcome out;
+  DP_ASSIGN_OR_RETURN(mark.id, repo_.InsertRebaseline(mark));
+  out.mark = mark;
+  const std::string scope = mark.test.empty() ? "every test" : mark.test;
+  LogInfo("rebaseline: drive " + mark.drive_id + " (" + scope + ") from " +
+          FormatUtc(FromUnixSeconds(mark.at)) + ": " + mark.reason +
+          (mark.who.empty() ? "" : " [" + mark.who + "]"));
+  auto match = [&mark](const Alert& a) {
+    return a.drive_id == mark.drive_id && ClosedByRebaseline(a.condition, mark.test);
+  };
+  DP_ASSIGN_OR_RETURN(out.resolved,
+                      ResolveActiveAlerts(repo_, match, "re-baselined: " + mark.reason, mark.at));
+  return out;
 }
 
 }  // namespace dp

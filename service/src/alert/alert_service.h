@@ -15,6 +15,7 @@
 #include "alert/alert_repository.h"
 #include "alert/notification.h"
 #include "base/clock.h"
+#include "model/rebaseline_mark.h"
 
 namespace dp {
 
@@ -24,13 +25,17 @@ struct AlertServiceOptions {
   std::string host;    // shown in notifications
 };
 
-// Resolves, at `at` (unix seconds) and with `resolution` as the reason, the
-// active alerts of `repo` that `match` selects; returns them as stored. Every
-// match is attempted; the first failure is returned. Not locked: use
-// AlertService::ResolveActive while an AlertService runs on the repository.
-Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
-                                               const std::function<bool(const Alert&)>& match,
-                                               const std::string& resolution, std::int64_t at);
+// What a re-baseline did: the mark as kept (id set) and the alerts it closed.
+struct RebaselineOutcome {
+  RebaselineMark mark;
+  std::vector<Alert> resolved;
+};
+
+// Whether an alert condition ("slowdown:seq:qd8-1m:mb_per_s") is one a
+// re-baseline of `test` ("" = every test) closes: slowdown and trend alerts,
+// which compare a drive with its own past. Peer, SMART and pool alerts are
+// left alone.
+bool ClosedByRebaseline(const std::string& condition, const std::string& test);
 
 class AlertService {
  public:
@@ -47,11 +52,24 @@ class AlertService {
   // POST /api/v1/alerts/{id}/ack. NotFound for an unknown id,
   // FailedPrecondition for a resolved alert.
   Result<Alert> Acknowledge(std::int64_t id);
-  // Resolves the active alerts `match` selects (ResolveActiveAlerts) under
-  // the same lock as OnVerdict, so a verdict applied at the same moment
-  // cannot write one of them back open. Sends no notification.
+  // Resolves, at `at` (unix seconds) and with `resolution` as the reason,
+  // the active alerts `match` selects, under the same lock as OnVerdict, so
+  // a verdict applied at the same moment cannot write one of them back open;
+  // returns them as stored. Every match is attempted; the first failure is
+  // returned. Sends no notification.
   Result<std::vector<Alert>> ResolveActive(const std::function<bool(const Alert&)>& match,
                                            const std::string& resolution, std::int64_t at);
+  // Re-baselines a drive (the API on request, discovery after a firmware
+  // change): keeps the mark (mark.at and mark.drive_id required; an empty
+  // reason becomes "re-baseline requested") and resolves the drive's active
+  // alerts that ClosedByRebaseline selects, at mark.at, with the reason
+  // "re-baselined: REASON" and no notification (the owner asked, or
+  // discovery logged the change). Both under the lock of OnVerdict, so a run
+  // judged at the same moment cannot write one of them back open. mark.test
+  // is "" or a test judged against its own history: runs/rebaseline.h
+  // validates it for callers. The mark is kept even if resolving an alert
+  // fails (the error is returned; the next re-baseline resolves the rest).
+  Result<RebaselineOutcome> Rebaseline(RebaselineMark mark);
 
  private:
   Result<std::optional<Alert>> Apply(AlertDecision d);

@@ -2,7 +2,7 @@
 // accepted for a sink until the sink has it (or the dispatcher gave up on
 // it), so that a daemon killed with notifications still queued or waiting
 // for a retry sends them after its restart instead of dropping them. The
-// daemon implements it over the store (sched/store_notification_outbox.h;
+// daemon implements it over the store (runs/store_notification_outbox.h;
 // the alert module may not include the store, a sibling);
 // InMemoryNotificationOutbox serves tests. Implementations must be
 // thread-safe.

@@ -143,7 +143,7 @@ class Daemon {
   // it in its status line while Stop may be resetting server_ on the main
   // thread (ThreadSanitizer found that race).
   std::string url_;
-  // ZFS's own signals of the pool members (sched/zfs_sampling_task.h).
+  // ZFS's own signals of the pool members (runs/zfs_sampling_task.h).
   std::unique_ptr<ZfsSamplingTask> zfs_sampling_;
 
   // Builds the alert service and the scheduler (Create; nothing starts).

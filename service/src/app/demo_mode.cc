@@ -10,8 +10,8 @@
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "base/log.h"
-#include "sched/run_evaluator.h"
-#include "sched/store_alert_repository.h"
+#include "runs/run_evaluator.h"
+#include "runs/store_alert_repository.h"
 #include "store/store.h"
 
 namespace dp {

@@ -7,8 +7,8 @@
 #include "base/command_runner.h"
 #include "base/replay_command_runner.h"
 #include "inventory/inventory.h"
+#include "runs/store_scheduler_store.h"
 #include "sched/preview.h"
-#include "sched/store_scheduler_store.h"
 #include "store/store.h"
 
 namespace dp {

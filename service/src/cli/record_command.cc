@@ -16,8 +16,8 @@
 #include "cli/local_tools.h"
 #include "inventory/file_tree_snapshot.h"
 #include "inventory/inventory.h"
-#include "sched/discovery.h"
-#include "sched/zfs_latency_sampler.h"
+#include "runs/discovery.h"
+#include "runs/zfs_latency_sampler.h"
 
 namespace dp::cli {
 namespace {

@@ -1,8 +1,8 @@
 // AlertsConfig: the typed form of the config file's "alerts" section: how
 // alerts behave (auto-resolve, reminders), where they go (webhooks, mail
 // command, syslog) and the detection thresholds (DetectionConfig) that decide
-// when a drive is slow or sick. Lives in config/ (layer 1) so that
-// ParseConfig validates it for `--check-config`; detect/ and alert/ (layer 2)
+// when a drive is slow or sick. Lives in config/ (layer 2) so that
+// ParseConfig validates it for `--check-config`; detect/ and alert/ (layer 3)
 // read it. Plain value types; every field states its default.
 #pragma once
 

@@ -1,6 +1,6 @@
 // ScheduleConfig, SchedulerConfig: the typed form of the config file's
 // "schedules" array and "scheduler" object. Lives in config/
-// (layer 1) so ParseConfig validates them for `--check-config`, naming the
+// (layer 2) so ParseConfig validates them for `--check-config`, naming the
 // key ("schedules[2].when: invalid cron expression ..."); sched/ (layer 3)
 // does the arithmetic. Plain value types; every field states its default.
 //

@@ -40,7 +40,7 @@ struct ApiContext {
 
   // Optional collaborators; null while the daemon runs without them.
   Scheduler* scheduler = nullptr;       // runs: null -> run requests get 503
-  AlertService* alerts = nullptr;       // ack: null -> 503
+  AlertService* alerts = nullptr;       // ack, rebaseline: null -> 503
   AlertDispatcher* dispatcher = nullptr;  // alerts test: null -> 503
   const DiscoveryService* discovery = nullptr;  // health's "discovery": null -> left out
   std::string host;                     // shown in test notifications

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "http/api.h"
-#include "sched/discovery.h"
+#include "runs/discovery.h"
 #include "store/store.h"
 
 namespace dp::http {

@@ -22,7 +22,7 @@
 #include "detect/series.h"
 #include "http/api.h"
 #include "http/resource_json.h"
-#include "sched/rebaseline.h"
+#include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
 

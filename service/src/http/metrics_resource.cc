@@ -30,7 +30,7 @@
 #include "http/api.h"
 #include "http/metrics_text.h"
 #include "model/test_catalog.h"
-#include "sched/rebaseline.h"
+#include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
 
@@ -223,7 +223,7 @@ class DbScrape {
     }
   }
 
-  // ZFS's newest sampling of the drive as a pool member (sched/zfs_latency_sampler.h).
+  // ZFS's newest sampling of the drive as a pool member (runs/zfs_latency_sampler.h).
   void AppendZfs(const Drive& d) {
     auto newest = store_.ZfsLatencyOfDrive(d.id, 1);
     if (!Ok(newest) || newest->empty()) return;

@@ -29,7 +29,7 @@
 #include "http/api.h"
 #include "http/pool_map_json.h"
 #include "http/resource_json.h"
-#include "sched/rebaseline.h"
+#include "runs/rebaseline.h"
 #include "store/store.h"
 
 namespace dp::http {

@@ -1,12 +1,13 @@
 // Re-baselining a drive on request, e.g. after a firmware update
-// (sched/rebaseline.h does the work).
+// (AlertService::Rebaseline does the work, through runs/rebaseline.h).
 //   POST /api/v1/drives/{id}/rebaseline  body (optional):
 //        {"test": "seq", "reason": "new firmware SC61"}
 //        -> 201 {"mark": {id, drive_id, test, at, reason, who},
 //                "resolved_alerts": [the slowdown/trend alerts it closed]};
 //        404 unknown drive; 400 unknown test, a test without a baseline
-//        (smart, pool-write, ...), an unknown field or a bad body; the API
-//        token is required (the router's rule for POST).
+//        (smart, pool-write, ...), an unknown field or a bad body; 503 when
+//        the daemon runs no alert service; the API token is required (the
+//        router's rule for POST).
 //   GET  /api/v1/drives/{id}/rebaseline -> 200 [marks, newest first]: every
 //        request kept; the latest that applies to a test wins.
 #include <set>
@@ -15,8 +16,7 @@
 #include "config/schedule_config.h"
 #include "http/api.h"
 #include "http/resource_json.h"
-#include "sched/rebaseline.h"
-#include "sched/store_alert_repository.h"
+#include "runs/rebaseline.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -57,8 +57,11 @@ Response Rebaseline(const ApiContext& ctx, const Request& request, const PathPar
   mark->drive_id = drive->id;
   mark->at = ToUnixSeconds(ctx.clock->Now());
   mark->who = "api " + request.remote;
-  StoreAlertRepository alerts(*ctx.store);
-  auto done = RequestRebaseline(*ctx.store, alerts, *mark, ctx.alerts);
+  // The alerts are closed under the alert service's lock, or not at all: a
+  // mark without them would leave the alerts it was asked to close open.
+  if (!ctx.alerts)
+    return ErrorResponse(503, "unavailable", "alerts are not running in this daemon");
+  auto done = RequestRebaseline(*ctx.alerts, *std::move(mark));
   if (!done.ok()) return StatusResponse(done.status());
   nlohmann::json resolved = nlohmann::json::array();
   for (const Alert& a : done->resolved) resolved.push_back(AlertToJson(a));

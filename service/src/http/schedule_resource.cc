@@ -6,10 +6,10 @@
 // "target", "label", "tests", "last_run", "due": [unix seconds...]}]}
 #include "http/api.h"
 #include "http/resource_json.h"
+#include "runs/store_scheduler_store.h"
 #include "sched/due_state_io.h"
 #include "sched/preview.h"
 #include "sched/scheduler.h"
-#include "sched/store_scheduler_store.h"
 #include "store/store.h"
 
 namespace dp::http {

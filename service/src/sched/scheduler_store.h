@@ -1,6 +1,6 @@
 // SchedulerStore: the narrow slice of the database the scheduler needs —
 // runs and its small key/value state — so the scheduler can be tested and
-// previewed without SQLite. StoreSchedulerStore (sched/store_scheduler_store.h)
+// previewed without SQLite. StoreSchedulerStore (runs/store_scheduler_store.h)
 // forwards to the real Store; MemorySchedulerStore keeps everything in memory
 // (tests, `--show-schedule` without a database). Implementations are
 // thread-safe.

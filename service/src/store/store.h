@@ -34,6 +34,7 @@
 #include "model/bench_result.h"
 #include "model/drive.h"
 #include "model/pool.h"
+#include "model/rebaseline_mark.h"
 #include "model/run.h"
 #include "model/smart_snapshot.h"
 #include "model/zfs_latency.h"
@@ -94,18 +95,6 @@ struct StoredOutboxEntry {
   std::string sink;
   std::string body;
   std::int64_t created_at = 0;
-};
-
-// A re-baseline request: from `at` on, the drive's own baselines (of `test`,
-// or of every test when test is "") are formed anew from the runs that start
-// at or after it (detect's baseline_since). Requests are kept as history.
-struct RebaselineMark {
-  std::int64_t id = 0;
-  std::string drive_id;  // required: a known drive
-  std::string test;      // "" = every test of the drive
-  std::int64_t at = 0;   // unix seconds
-  std::string reason;    // "firmware changed from A to B", "new cable", ...
-  std::string who;       // "api 127.0.0.1", "discovery", ...
 };
 
 struct StoreOptions {

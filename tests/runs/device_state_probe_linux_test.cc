@@ -3,7 +3,7 @@
 // (10%) under every shape of foreign I/O — a streaming reader, small random
 // reads at depth, medium random reads, small writes (to the test's own loop
 // device's scratch backing file).
-#include "sched/device_state_probe.h"
+#include "runs/device_state_probe.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sched/device_state_probe.h"
+#include "runs/device_state_probe.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,7 +6,7 @@
 
 #include "base/log.h"
 #include "bench/device_counters.h"
-#include "sched/discovery.h"
+#include "runs/discovery.h"
 #include "store/store.h"
 
 namespace dp {

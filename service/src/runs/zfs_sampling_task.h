@@ -24,7 +24,7 @@
 #include "config/config.h"
 #include "model/pool.h"
 #include "model/verdict.h"
-#include "sched/zfs_latency_sampler.h"
+#include "runs/zfs_latency_sampler.h"
 #include "store/store.h"
 
 namespace dp {

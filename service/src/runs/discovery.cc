@@ -1,4 +1,4 @@
-#include "sched/discovery.h"
+#include "runs/discovery.h"
 
 #include <cctype>
 #include <filesystem>
@@ -7,8 +7,7 @@
 #include "base/strings.h"
 #include "inventory/inventory.h"
 #include "inventory/pool_member_mapper.h"
-#include "sched/rebaseline.h"
-#include "sched/store_alert_repository.h"
+#include "runs/rebaseline.h"
 #include "smart/smart_reader.h"
 #include "store/store.h"
 
@@ -147,9 +146,15 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
   }
   DP_RETURN_IF_ERROR(store.MarkMissingExcept(ids, report.at));
   if (pools.ok()) DP_RETURN_IF_ERROR(store.RecordPools(report.pools, report.at));
-  StoreAlertRepository alerts(store);
   for (RebaselineMark& mark : firmware_changes) {
-    auto done = RequestRebaseline(store, alerts, mark, options.alerts);
+    // Without the daemon's alert service nothing could close the drive's
+    // alerts under the lock that judges runs: the change is only reported.
+    if (!options.alerts) {
+      report.warnings.push_back(mark.drive_id + ": " + mark.reason +
+                                "; not re-baselined: no alert service in this pass");
+      continue;
+    }
+    auto done = RequestRebaseline(*options.alerts, mark);
     if (!done.ok()) {
       report.warnings.push_back(mark.drive_id + ": re-baseline after a firmware change: " +
                                 done.status().ToString());

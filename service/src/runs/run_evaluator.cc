@@ -1,4 +1,4 @@
-#include "sched/run_evaluator.h"
+#include "runs/run_evaluator.h"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 #include "detect/series.h"
 #include "detect/smart_detector.h"
 #include "model/test_catalog.h"
-#include "sched/rebaseline.h"
+#include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
 

@@ -1,8 +1,8 @@
-#include "sched/device_job_executor.h"
+#include "runs/device_job_executor.h"
 
 #include "bench/bench_options.h"
 #include "bench/bench_runner.h"
-#include "sched/discovery.h"
+#include "runs/discovery.h"
 #include "store/store.h"
 
 namespace dp {

@@ -1,4 +1,4 @@
-#include "sched/store_scheduler_store.h"
+#include "runs/store_scheduler_store.h"
 
 namespace dp {
 

@@ -1,4 +1,4 @@
-#include "sched/zfs_sampling_task.h"
+#include "runs/zfs_sampling_task.h"
 
 #include "base/log.h"
 

@@ -1,11 +1,11 @@
-#include "sched/store_scheduler_store.h"
+#include "runs/store_scheduler_store.h"
 
 #include <gtest/gtest.h>
 
 #include "base/fake_clock.h"
 #include "sched/due_state_io.h"
-#include "sched/sched_test_util.h"
 #include "sched/scheduler.h"
+#include "support/sched_test_util.h"
 #include "support/temp_dir.h"
 
 namespace dp {

@@ -6,7 +6,7 @@
 // a member OpenZFS 2.4 sits out opens a third, a zpool without sit_out says
 // nothing about it, and the disk wait histograms stored are the difference
 // between two samplings' cumulative counts.
-#include "sched/zfs_latency_sampler.h"
+#include "runs/zfs_latency_sampler.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include "base/recording_command_runner.h"
 #include "base/replay_command_runner.h"
 #include "model/zfs_latency.h"
-#include "sched/store_alert_repository.h"
+#include "runs/store_alert_repository.h"
 #include "support/temp_dir.h"
 
 namespace dp {

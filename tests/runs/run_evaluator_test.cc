@@ -4,15 +4,15 @@
 // baseline_since, so after a deliberate change (a firmware update) the drive's
 // new level forms a new baseline instead of alerting, its slowdown alerts are
 // resolved as "re-baselined", and a drop below the new baseline alerts again.
-#include "sched/run_evaluator.h"
+#include "runs/run_evaluator.h"
 
 #include <gtest/gtest.h>
 
 #include "alert/alert_service.h"
 #include "model/test_catalog.h"
 #include "base/fake_clock.h"
-#include "sched/rebaseline.h"
-#include "sched/store_alert_repository.h"
+#include "runs/rebaseline.h"
+#include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -98,7 +98,7 @@ class RunEvaluatorTest : public ::testing::Test {
     m.at = at_ + 1800;
     m.reason = reason;
     m.who = "test";
-    return RequestRebaseline(*store_, *repo_, m);
+    return RequestRebaseline(*alerts_, m);
   }
 
   // Alerts as stored, newest first; state "" = all, "active" = open or acknowledged.
@@ -317,7 +317,7 @@ TEST_F(RunEvaluatorTest, BadRequestsRecordNothing) {
   RebaselineMark m;
   m.drive_id = "wwn-nope";
   m.at = 1;
-  EXPECT_EQ(RequestRebaseline(*store_, *repo_, m).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(RequestRebaseline(*alerts_, m).status().code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(store_->ListRebaselines("wwn-1", 0)->empty());
   // An empty reason gets a default one.
   auto done = Rebaseline("", "");

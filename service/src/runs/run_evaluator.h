@@ -2,7 +2,7 @@
 // finished run it loads the history of each series the run measured
 // (detect::SeriesOf, Store::History), asks detect for verdicts — own baseline
 // and confirmation, trend (detect::EvaluateSeries, from the drive's latest
-// re-baseline mark on: sched/rebaseline.h), peers (EvaluatePeers: drives of
+// re-baseline mark on: runs/rebaseline.h), peers (EvaluatePeers: drives of
 // the same model in the same vdev, when they have runs in the window) — or,
 // after a `smart` run, compares the new SMART snapshot with the previous one
 // (EvaluateSmart), and applies the verdicts to the alerts (AlertService:

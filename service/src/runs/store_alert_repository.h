@@ -20,6 +20,9 @@ class StoreAlertRepository final : public AlertRepository {
   Status UpdateAlert(const Alert& alert) override { return store_.UpdateAlert(alert); }
   Result<std::vector<Alert>> ActiveAlerts() override;
   Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return store_.GetAlert(id); }
+  Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) override {
+    return store_.InsertRebaseline(mark);
+  }
 
  private:
   Store& store_;

@@ -1,4 +1,4 @@
-#include "sched/store_alert_repository.h"
+#include "runs/store_alert_repository.h"
 
 namespace dp {
 

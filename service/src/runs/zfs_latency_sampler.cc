@@ -1,4 +1,4 @@
-#include "sched/zfs_latency_sampler.h"
+#include "runs/zfs_latency_sampler.h"
 
 #include <cmath>
 #include <set>

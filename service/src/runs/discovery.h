@@ -37,8 +37,9 @@ class AlertService;  // alert/alert_service.h
 
 struct DiscoveryOptions {
   bool read_smart = true;  // false: drives and pools only (fast)
-  // The daemon's alert service: a firmware change resolves the drive's
-  // slowdown alerts under its lock (sched/rebaseline.h). Null: directly.
+  // The daemon's alert service: a drive whose firmware changed is
+  // re-baselined through it (runs/rebaseline.h). Null: the change is only
+  // reported in the warnings (no mark, no alert closed).
   AlertService* alerts = nullptr;
 };
 
@@ -55,7 +56,7 @@ struct DiscoveryReport {
   std::map<std::string, std::string> drive_problems;
   std::string pools_problem;
   // Drives whose firmware version changed since the last pass: each got a
-  // re-baseline mark (sched/rebaseline.h), reason "firmware changed from X to Y".
+  // re-baseline mark (runs/rebaseline.h), reason "firmware changed from X to Y".
   std::vector<RebaselineMark> rebaselined;
 
   // "4 drives, 1 pool; SMART: 3 read, 1 asleep, 0 failed" (+ "; 1 drive

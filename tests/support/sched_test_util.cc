@@ -1,4 +1,4 @@
-#include "sched/sched_test_util.h"
+#include "support/sched_test_util.h"
 
 #include <chrono>
 #include <cstdlib>
