@@ -2,13 +2,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "base/log.h"
+#include "sched/admission.h"
 #include "sched/due_state_io.h"
 #include "sched/exclusion.h"
 #include "sched/targets.h"
 
 namespace dp {
+
+// How the scheduler and its store share the work. The store is SQLite: a
+// write can wait on the disk or on another connection's transaction, and
+// neither may hold up a progress report, an API call or the other jobs. So
+// no store call is made while mu_ is held:
+//  - reads happen before mu_ is taken (the state of a new schedule slot, a
+//    finished run that is no longer tracked);
+//  - writes are decided under mu_ and appended to writes_ there, in the
+//    order the decisions are taken, and FlushWrites makes them after mu_ is
+//    released. FlushWrites takes store_mu_ first and moves the queue out
+//    under mu_ while holding it, so batches are written one at a time, in
+//    queue order: a run's later state can never be overwritten by an earlier
+//    one, whichever thread flushes it. Whoever queued a write calls
+//    FlushWrites before it reports the effect (Notify, the return of Cancel,
+//    the start of a worker, WaitIdle), so "stored before anyone hears of it"
+//    still holds; a finished run stays readable through GetRun from
+//    unflushed_ until its final state is stored.
+//  - new runs are inserted without mu_ (the id comes from the store) before
+//    their entry is created, so no write of theirs can precede the insert.
+//    Tick's passes are serialised by tick_mu_, which Stop also takes, so a
+//    schedule slot reserved under mu_ cannot be seen half-made by Stop.
+// Lock order: tick_mu_, then store_mu_, then mu_; never store_mu_ inside mu_.
+struct Scheduler::Write {
+  std::optional<Run> run;  // UpdateRun of this snapshot, or
+  std::string key;         // SetState(key, value)
+  std::string value;
+  std::string what;        // for the log: "storing run 7", ...
+  bool ends_run = false;   // the run's last write: drop it from unflushed_ once stored
+};
 
 // A queued, deferred or running job and its stored run.
 struct Scheduler::Entry {
@@ -120,7 +151,7 @@ void Scheduler::Stop() {
     for (auto& [key, p] : pairs_) {
       if (p.pending > 0 && !p.slot_started) {
         p.state = p.before_slot;
-        SaveStateLocked(key, p.state);
+        QueueStateLocked(key, p.state);
       }
     }
     const SysTime now = clock_.Now();
@@ -128,6 +159,7 @@ void Scheduler::Stop() {
       FinishLocked(*entries_.begin()->second, RunOutcome::kCancelled, "shutdown", now, done);
     stopped_ = true;
   }
+  FlushWrites();
   Notify(done);
 }
 
@@ -161,73 +193,163 @@ void Scheduler::Tick() {
   StartEligible(now);
 }
 
-Scheduler::Pair& Scheduler::PairLocked(const std::string& key, SysTime now) {
-  auto it = pairs_.find(key);
-  if (it != pairs_.end()) return it->second;
-  Pair p;
-  auto loaded = LoadDueState(store_, key);
-  if (!loaded.ok())
-    LogWarning("scheduler: reading state " + key + ": " + loaded.status().ToString());
-  else
-    p.state = *loaded;
-  if (!p.state.last_run && !p.state.first_seen) {
-    p.state.first_seen = now;
-    SaveStateLocked(key, p.state);
-  }
-  return pairs_.emplace(key, std::move(p)).first->second;
+void Scheduler::QueueRunLocked(const Run& run, std::string what, bool ends_run) {
+  Write w;
+  w.run = run;
+  w.what = std::move(what);
+  w.ends_run = ends_run;
+  writes_.push_back(std::move(w));
 }
 
-void Scheduler::SaveStateLocked(const std::string& key, const DueState& state) {
-  Status s = store_.SetState(key, EncodeDueState(state));
-  if (!s.ok()) LogWarning("scheduler: saving state " + key + ": " + s.ToString());
+void Scheduler::QueueStateLocked(const std::string& key, const DueState& state) {
+  Write w;
+  w.key = key;
+  w.value = EncodeDueState(state);
+  w.what = "saving state " + key;
+  writes_.push_back(std::move(w));
+}
+
+void Scheduler::FlushWrites() {
+  std::lock_guard store_lock(store_mu_);
+  std::vector<Write> batch;
+  {
+    std::lock_guard lock(mu_);
+    batch.swap(writes_);
+  }
+  if (batch.empty()) return;
+  std::vector<std::int64_t> stored_final;
+  for (const Write& w : batch) {
+    Status s = w.run ? store_.UpdateRun(*w.run) : store_.SetState(w.key, w.value);
+    if (!s.ok()) {
+      const std::string line = "scheduler: " + w.what + ": " + s.ToString();
+      if (w.ends_run)
+        LogError(line);
+      else
+        LogWarning(line);
+    }
+    if (w.ends_run) stored_final.push_back(w.run->id);
+  }
+  if (stored_final.empty()) return;
+  std::lock_guard lock(mu_);
+  for (std::int64_t id : stored_final) unflushed_.erase(id);
 }
 
 void Scheduler::EnqueueDue(SysTime now) {
-  std::lock_guard lock(mu_);
-  for (const auto& s : schedules_) {
-    if (!s.enabled) continue;
-    for (auto& target : ExpandSchedule(s, drives_, pools_)) {
-      const std::string key = DueStateKey(s.name, target.key);
-      Pair& p = PairLocked(key, now);
-      DueState rebased = RebaseAfterClockJump(s, target.key, p.state, now);
+  // What is due is decided on one snapshot of the inventory; the states of
+  // slots seen for the first time are read from the store before mu_ is
+  // taken (tick_mu_ keeps another pass from adding them meanwhile).
+  struct Due {
+    const ScheduleConfig* schedule;
+    ScheduleTarget target;
+    std::string key;
+  };
+  std::vector<Due> targets;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& s : schedules_) {
+      if (!s.enabled) continue;
+      for (auto& target : ExpandSchedule(s, drives_, pools_)) {
+        std::string key = DueStateKey(s.name, target.key);
+        targets.push_back({&s, std::move(target), std::move(key)});
+      }
+    }
+  }
+  std::map<std::string, DueState> loaded;
+  {
+    std::set<std::string> unknown;
+    {
+      std::lock_guard lock(mu_);
+      for (const Due& d : targets)
+        if (!pairs_.count(d.key)) unknown.insert(d.key);
+    }
+    for (const std::string& key : unknown) {
+      auto state = LoadDueState(store_, key);
+      if (!state.ok())
+        LogWarning("scheduler: reading state " + key + ": " + state.status().ToString());
+      loaded[key] = state.ok() ? *state : DueState{};
+    }
+  }
+
+  // Slots taken up: their jobs, to be stored as runs once mu_ is released.
+  struct Slot {
+    std::string key;
+    std::string schedule;
+    std::vector<Job> jobs;
+  };
+  std::vector<Slot> slots;
+  {
+    std::lock_guard lock(mu_);
+    for (Due& d : targets) {
+      const ScheduleConfig& s = *d.schedule;
+      auto it = pairs_.find(d.key);
+      if (it == pairs_.end()) {
+        Pair p;
+        p.state = loaded[d.key];
+        if (!p.state.last_run && !p.state.first_seen) {
+          p.state.first_seen = now;
+          QueueStateLocked(d.key, p.state);
+        }
+        it = pairs_.emplace(d.key, std::move(p)).first;
+      }
+      Pair& p = it->second;
+      DueState rebased = RebaseAfterClockJump(s, d.target.key, p.state, now);
       if (!(rebased == p.state)) {
-        LogWarning("scheduler: the clock went back; " + key + " now counts from " + FormatUtc(now));
+        LogWarning("scheduler: the clock went back; " + d.key + " now counts from " +
+                   FormatUtc(now));
         p.state = rebased;
-        SaveStateLocked(key, p.state);
+        QueueStateLocked(d.key, p.state);
       }
       if (p.pending > 0) continue;  // the previous slot is still being worked off
-      auto due = NextDue(s, target.key, p.state, now);
+      auto due = NextDue(s, d.target.key, p.state, now);
       if (!due || *due > now) continue;
       p.before_slot = p.state;
-      p.state.last_run = RecordedRunTime(s, target.key, *due, now);
+      p.state.last_run = RecordedRunTime(s, d.target.key, *due, now);
       p.slot_started = false;
-      SaveStateLocked(key, p.state);
-      for (auto& job : target.jobs) {
-        job.queued_at = now;
-        Run run;
-        run.drive_id = job.drive_id;
-        run.test = job.test;
-        run.trigger = job.trigger;
-        run.started_at = ToUnixSeconds(now);
-        run.outcome = RunOutcome::kQueued;
-        auto id = store_.InsertRun(run);
-        if (!id.ok()) {
-          LogError("scheduler: cannot store the run of " + job.Describe() + ": " +
-                   id.status().ToString());
-          continue;
-        }
-        run.id = *id;
-        job.run_id = *id;
-        auto e = std::make_unique<Entry>();
-        e->job = std::move(job);
-        e->run = run;
-        e->pair = key;
-        entries_[run.id] = std::move(e);
-        ++p.pending;
-        LogDebug("scheduler: queued run " + std::to_string(run.id) + ": " +
-                entries_[run.id]->job.Describe() + " (" + s.name + ")");
+      QueueStateLocked(d.key, p.state);
+      if (d.target.jobs.empty()) {
+        p.state = p.before_slot;  // nothing to store: retry later
+        continue;
       }
-      if (p.pending == 0) p.state = p.before_slot;  // nothing could be stored: retry later
+      // Reserved now, so a second pass cannot take the slot up again before
+      // the runs are stored.
+      p.pending = static_cast<int>(d.target.jobs.size());
+      slots.push_back({d.key, s.name, std::move(d.target.jobs)});
+    }
+  }
+  FlushWrites();
+
+  for (Slot& slot : slots) {
+    std::vector<std::unique_ptr<Entry>> stored;
+    for (auto& job : slot.jobs) {
+      job.queued_at = now;
+      Run run;
+      run.drive_id = job.drive_id;
+      run.test = job.test;
+      run.trigger = job.trigger;
+      run.started_at = ToUnixSeconds(now);
+      run.outcome = RunOutcome::kQueued;
+      auto id = store_.InsertRun(run);
+      if (!id.ok()) {
+        LogError("scheduler: cannot store the run of " + job.Describe() + ": " +
+                 id.status().ToString());
+        continue;
+      }
+      run.id = *id;
+      job.run_id = *id;
+      auto e = std::make_unique<Entry>();
+      e->job = std::move(job);
+      e->run = run;
+      e->pair = slot.key;
+      stored.push_back(std::move(e));
+    }
+    std::lock_guard lock(mu_);
+    Pair& p = pairs_[slot.key];
+    p.pending = static_cast<int>(stored.size());
+    if (p.pending == 0) p.state = p.before_slot;  // nothing could be stored: retry later
+    for (auto& e : stored) {
+      LogDebug("scheduler: queued run " + std::to_string(e->run.id) + ": " + e->job.Describe() +
+               " (" + slot.schedule + ")");
+      entries_[e->run.id] = std::move(e);
     }
   }
 }
@@ -265,84 +387,66 @@ void Scheduler::StartEligible(SysTime now) {
       job = it->second->job;
     }
     // Probe outside the lock: it may run tools.
-    std::vector<DriveState> states;
-    std::string missing, unknown;
-    for (const auto& drive_id : job.Drives()) {
-      auto st = probe_.Probe(drive_id);
-      if (!st.ok()) {
-        if (st.status().code() == StatusCode::kNotFound)
-          missing = st.status().message();
-        else
-          unknown = st.status().ToString();
-        continue;
-      }
-      states.push_back(*st);
-    }
+    std::vector<Result<DriveState>> probed;
+    for (const auto& drive_id : job.Drives()) probed.push_back(probe_.Probe(drive_id));
     std::vector<Run> done;
+    bool start = false;
     {
       std::lock_guard lock(mu_);
       auto it = entries_.find(id);
       if (it == entries_.end() || stopping_) continue;
-      Entry& e = *it->second;
-      // Scrub/resilver state from the inventory when the probe did not say.
-      for (std::size_t i = 0; i < states.size(); ++i) {
-        if (!states[i].pool_scan.empty()) continue;
-        const std::string pool =
-            job.pool.empty() ? PlacementOf(job.Drives()[i], pools_).pool : job.pool;
-        for (const auto& p : pools_)
-          if (p.name == pool && p.Busy()) states[i].pool_scan = p.scan.function;
-      }
-      bool present = true;
-      for (const auto& d : job.Drives()) {
-        bool found = false;
-        for (const auto& have : drives_) found = found || (have.present && have.id == d);
-        present = present && found;
-      }
-      if (!present || !missing.empty()) {
-        LogWarning("scheduler: skipping run " + std::to_string(id) + " (" + job.Describe() +
-                   "): the drive is gone" + (missing.empty() ? "" : ": " + missing));
-        FinishLocked(e, RunOutcome::kSkipped, "missing", now, done);
-      } else {
-        DeferDecision d;
-        if (!unknown.empty()) {
-          d = DeferOrSkip(job, "state-unknown", unknown, config_, now);
-        } else {
-          d = DecideDeferral(job, states, config_, now);
-        }
-        if (d.action == DeferAction::kRun) {
-          e.running = true;
-          ++running_;
-          e.run.outcome = RunOutcome::kRunning;
-          e.run.started_at = ToUnixSeconds(now);
-          e.run.reason.clear();
-          e.run.progress = 0;
-          Status s = store_.UpdateRun(e.run);
-          if (!s.ok())
-            LogWarning("scheduler: storing run " + std::to_string(id) + ": " + s.ToString());
-          if (!e.pair.empty()) pairs_[e.pair].slot_started = true;
-          LogInfo("scheduler: starting run " + std::to_string(id) + ": " + job.Describe());
-          e.worker = std::thread([this, id] { Execute(id); });
-        } else if (d.action == DeferAction::kDefer) {
-          LogInfo("scheduler: deferring run " + std::to_string(id) + " (" + job.Describe() +
-                  "): " + d.reason + ": " + d.detail);
-          e.next_attempt = d.retry_at;
-          if (e.run.outcome != RunOutcome::kDeferred || e.run.reason != d.reason) {
-            e.run.outcome = RunOutcome::kDeferred;
-            e.run.reason = d.reason;
-            Status s = store_.UpdateRun(e.run);
-            if (!s.ok())
-              LogWarning("scheduler: storing run " + std::to_string(id) + ": " + s.ToString());
-          }
-        } else {
-          LogInfo("scheduler: skipping run " + std::to_string(id) + " (" + job.Describe() +
-                  "): still " + d.reason + " after " +
-                  FormatDuration(config_.defer_window_seconds) + ": " + d.detail);
-          FinishLocked(e, RunOutcome::kSkipped, d.reason, now, done);
-        }
-      }
+      start = ApplyAdmissionLocked(*it->second, Admit(job, probed, drives_, pools_, config_, now),
+                                   now, done);
+    }
+    FlushWrites();
+    // The worker starts once its run is stored as running, so none of the
+    // worker's own writes can be queued before that one.
+    if (start) {
+      std::lock_guard lock(mu_);
+      entries_.at(id)->worker = std::thread([this, id] { Execute(id); });
     }
     Notify(done);
   }
+}
+
+bool Scheduler::ApplyAdmissionLocked(Entry& e, const DeferDecision& d, SysTime now,
+                                     std::vector<Run>& done) {
+  const std::string id = std::to_string(e.run.id);
+  if (d.action == DeferAction::kSkip && d.reason == kMissingReason) {
+    LogWarning("scheduler: skipping run " + id + " (" + e.job.Describe() +
+               "): the drive is gone" + (d.detail.empty() ? "" : ": " + d.detail));
+    FinishLocked(e, RunOutcome::kSkipped, d.reason, now, done);
+    return false;
+  }
+  if (d.action == DeferAction::kRun) {
+    // Marked running here, under the same lock as the exclusion check, so
+    // the next job's CanStart sees it; Stop waits for it through running_.
+    e.running = true;
+    ++running_;
+    e.run.outcome = RunOutcome::kRunning;
+    e.run.started_at = ToUnixSeconds(now);
+    e.run.reason.clear();
+    e.run.progress = 0;
+    QueueRunLocked(e.run, "storing run " + id);
+    if (!e.pair.empty()) pairs_[e.pair].slot_started = true;
+    LogInfo("scheduler: starting run " + id + ": " + e.job.Describe());
+    return true;
+  }
+  if (d.action == DeferAction::kDefer) {
+    LogInfo("scheduler: deferring run " + id + " (" + e.job.Describe() + "): " + d.reason + ": " +
+            d.detail);
+    e.next_attempt = d.retry_at;
+    if (e.run.outcome != RunOutcome::kDeferred || e.run.reason != d.reason) {
+      e.run.outcome = RunOutcome::kDeferred;
+      e.run.reason = d.reason;
+      QueueRunLocked(e.run, "storing run " + id);
+    }
+    return false;
+  }
+  LogInfo("scheduler: skipping run " + id + " (" + e.job.Describe() + "): still " + d.reason +
+          " after " + FormatDuration(config_.defer_window_seconds) + ": " + d.detail);
+  FinishLocked(e, RunOutcome::kSkipped, d.reason, now, done);
+  return false;
 }
 
 void Scheduler::Execute(std::int64_t id) {
@@ -357,19 +461,27 @@ void Scheduler::Execute(std::int64_t id) {
   ProgressFn progress = [this, id](double p) {
     if (!(p >= 0)) p = 0;  // NaN too
     p = std::min(p, 1.0);
+    {
+      std::lock_guard lock(mu_);
+      auto it = entries_.find(id);
+      if (it == entries_.end()) return;
+      Entry& e = *it->second;
+      int step = static_cast<int>(std::floor(p * 20));
+      if (step <= e.stored_progress_step) {
+        e.run.progress = p;
+        return;
+      }
+      e.stored_progress_step = step;
+      Run stored = e.run;
+      stored.progress = p;
+      QueueRunLocked(stored, "storing progress of run " + std::to_string(id));
+    }
+    FlushWrites();
+    // Shown live only once stored: whoever sees this progress through
+    // GetRun finds it in the store too.
     std::lock_guard lock(mu_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) return;
-    Entry& e = *it->second;
-    e.run.progress = p;
-    int step = static_cast<int>(std::floor(p * 20));
-    if (step > e.stored_progress_step) {
-      e.stored_progress_step = step;
-      Status s = store_.UpdateRun(e.run);
-      if (!s.ok())
-        LogWarning("scheduler: storing progress of run " + std::to_string(id) + ": " +
-                   s.ToString());
-    }
+    if (it != entries_.end()) it->second->run.progress = p;
   };
   Result<JobResult> result = executor_.Execute(job, *cancel, progress);
 
@@ -394,12 +506,17 @@ void Scheduler::Execute(std::int64_t id) {
       reason = result.status().ToString();
     }
     e.running = false;
-    --running_;
     finished_.push_back(std::move(e.worker));
     LogInfo("scheduler: run " + std::to_string(id) + " (" + job.Describe() + ") " +
             std::string(RunOutcomeName(outcome)) + (reason.empty() ? "" : ": " + reason));
     FinishLocked(e, outcome, reason, clock_.Now(), done);
     wake_ = true;
+  }
+  FlushWrites();
+  {
+    // Idle (WaitIdle, Stop) only once the final state is stored.
+    std::lock_guard lock(mu_);
+    --running_;
   }
   cv_.notify_all();
   Notify(done);
@@ -410,9 +527,8 @@ void Scheduler::FinishLocked(Entry& e, RunOutcome outcome, std::string reason, S
   e.run.outcome = outcome;
   e.run.reason = std::move(reason);
   e.run.ended_at = ToUnixSeconds(now);
-  Status s = store_.UpdateRun(e.run);
-  if (!s.ok())
-    LogError("scheduler: storing the end of run " + std::to_string(e.run.id) + ": " + s.ToString());
+  QueueRunLocked(e.run, "storing the end of run " + std::to_string(e.run.id), true);
+  unflushed_[e.run.id] = e.run;
   if (!e.pair.empty()) {
     auto it = pairs_.find(e.pair);
     if (it != pairs_.end() && it->second.pending > 0) --it->second.pending;
@@ -428,24 +544,26 @@ void Scheduler::Notify(const std::vector<Run>& done) {
 
 Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   if (!IsKnownTest(req.test)) return InvalidArgument("unknown test '" + req.test + "'");
-  std::lock_guard lock(mu_);
-  if (stopping_) return Unavailable("the scheduler is shutting down");
   Job job;
-  if (req.test == "pool-write" || req.test == "parallel") {
-    ScheduleConfig adhoc;
-    adhoc.name = "run-now";
-    adhoc.tests = {req.test};
-    for (auto& t : ExpandSchedule(adhoc, drives_, pools_))
-      if (t.label == req.target && !t.jobs.empty()) job = t.jobs.front();
-    if (job.pool.empty())
-      return NotFound(std::string(req.test == "parallel" ? "no vdev 'POOL/VDEV' with two or more "
-                                                           "known members named '"
-                                                         : "no pool named '") +
-                      req.target + "'");
-  } else {
-    const Drive* d = FindDrive(drives_, req.target);
-    if (!d) return NotFound("no drive '" + req.target + "' (give an id, name or /dev path)");
-    job = MakeDriveJob(req.test, *d, pools_);
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return Unavailable("the scheduler is shutting down");
+    if (req.test == "pool-write" || req.test == "parallel") {
+      ScheduleConfig adhoc;
+      adhoc.name = "run-now";
+      adhoc.tests = {req.test};
+      for (auto& t : ExpandSchedule(adhoc, drives_, pools_))
+        if (t.label == req.target && !t.jobs.empty()) job = t.jobs.front();
+      if (job.pool.empty())
+        return NotFound(std::string(req.test == "parallel"
+                                        ? "no vdev 'POOL/VDEV' with two or more known members named '"
+                                        : "no pool named '") +
+                        req.target + "'");
+    } else {
+      const Drive* d = FindDrive(drives_, req.target);
+      if (!d) return NotFound("no drive '" + req.target + "' (give an id, name or /dev path)");
+      job = MakeDriveJob(req.test, *d, pools_);
+    }
   }
   job.schedule.clear();
   job.trigger = req.trigger;
@@ -457,17 +575,26 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   run.trigger = job.trigger;
   run.started_at = ToUnixSeconds(job.queued_at);
   run.outcome = RunOutcome::kQueued;
-  DP_ASSIGN_OR_RETURN(run.id, store_.InsertRun(run));
+  DP_ASSIGN_OR_RETURN(run.id, store_.InsertRun(run));  // stored before the id is handed out
   job.run_id = run.id;
   LogDebug("scheduler: queued run " + std::to_string(run.id) + ": " + job.Describe() + " (" +
-          req.trigger + ")");
+           req.trigger + ")");
   auto e = std::make_unique<Entry>();
   if (req.delay.count() > 0) e->next_attempt = job.queued_at;
   e->job = std::move(job);
   e->run = run;
-  entries_[run.id] = std::move(e);
-  wake_ = true;
+  std::vector<Run> done;
+  {
+    std::lock_guard lock(mu_);
+    Entry& added = *(entries_[run.id] = std::move(e));
+    // Stop began while the run was being stored: it is cancelled like every
+    // other queued run at shutdown rather than left queued in the store.
+    if (stopping_) FinishLocked(added, RunOutcome::kCancelled, "shutdown", clock_.Now(), done);
+    wake_ = true;
+  }
   cv_.notify_all();
+  FlushWrites();
+  Notify(done);
   return run.id;
 }
 
@@ -476,6 +603,8 @@ Result<Run> Scheduler::GetRun(std::int64_t id) {
     std::lock_guard lock(mu_);
     auto it = entries_.find(id);
     if (it != entries_.end()) return it->second->run;
+    auto f = unflushed_.find(id);
+    if (f != unflushed_.end()) return f->second;
   }
   DP_ASSIGN_OR_RETURN(auto run, store_.GetRun(id));
   if (!run) return NotFound("no run " + std::to_string(id));
@@ -484,26 +613,36 @@ Result<Run> Scheduler::GetRun(std::int64_t id) {
 
 Status Scheduler::Cancel(std::int64_t id) {
   std::vector<Run> done;
+  std::optional<Run> finished;  // not tracked any more, or never this daemon's
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(id);
     if (it == entries_.end()) {
+      auto f = unflushed_.find(id);
+      if (f != unflushed_.end()) finished = f->second;
+    } else {
+      Entry& e = *it->second;
+      if (e.running) {
+        e.cancel_reason = "cancelled by request";
+        e.cancel->Cancel();
+        return Status::Ok();  // the worker records the outcome when the executor returns
+      }
+      FinishLocked(e, RunOutcome::kCancelled, "cancelled by request", clock_.Now(), done);
+    }
+  }
+  if (done.empty()) {
+    if (!finished) {
       auto stored = store_.GetRun(id);
       if (!stored.ok()) return stored.status();
       if (!*stored) return NotFound("no run " + std::to_string(id));
-      if (Active((*stored)->outcome))
-        return FailedPrecondition("run " + std::to_string(id) + " is not this daemon's");
-      return FailedPrecondition("run " + std::to_string(id) + " already finished (" +
-                                std::string(RunOutcomeName((*stored)->outcome)) + ")");
+      finished = **stored;
     }
-    Entry& e = *it->second;
-    if (e.running) {
-      e.cancel_reason = "cancelled by request";
-      e.cancel->Cancel();
-      return Status::Ok();  // the worker records the outcome when the executor returns
-    }
-    FinishLocked(e, RunOutcome::kCancelled, "cancelled by request", clock_.Now(), done);
+    if (Active(finished->outcome))
+      return FailedPrecondition("run " + std::to_string(id) + " is not this daemon's");
+    return FailedPrecondition("run " + std::to_string(id) + " already finished (" +
+                              std::string(RunOutcomeName(finished->outcome)) + ")");
   }
+  FlushWrites();
   Notify(done);
   return Status::Ok();
 }

@@ -1,9 +1,10 @@
 // Scheduler: runs the configured schedules. On every tick it asks
 // NextDue which (schedule, target) pairs are due, queues one job per test —
 // each stored as a Run *before* anything else can see it — and starts queued
-// jobs that the exclusion rules (sched/exclusion.h) and the deferral rules
-// (sched/deferral.h) allow, on worker threads, through the injected
-// JobExecutor. Run-now requests, progress and cancel go through it too.
+// jobs that the exclusion rules (sched/exclusion.h) and admission
+// (sched/admission.h: the deferral rules of sched/deferral.h on what the
+// DriveStateProbe reads) allow, on worker threads, through the injected
+// JobExecutor. No store call is made under its lock (scheduler.cc says how). Run-now requests, progress and cancel go through it too.
 // Its state (last run per schedule × target) lives in the store, so a
 // restart neither repeats nor loses a slot.
 //
@@ -105,18 +106,25 @@ class Scheduler {
  private:
   struct Entry;
   struct Pair;
+  struct Write;
 
   void Loop();
   void EnqueueDue(SysTime now);
   void StartEligible(SysTime now);
+  // Starts, defers or skips a waiting entry as Admit decided; true when it
+  // is to start (its worker is created once its state is stored). mu_ held.
+  bool ApplyAdmissionLocked(Entry& e, const DeferDecision& d, SysTime now, std::vector<Run>& done);
   void Execute(std::int64_t id);
   // Records a pending entry's final outcome, drops it; mu_ held. The run is
   // appended to `done` for the observer.
   void FinishLocked(Entry& e, RunOutcome outcome, std::string reason, SysTime now,
                     std::vector<Run>& done);
   void Notify(const std::vector<Run>& done);
-  Pair& PairLocked(const std::string& key, SysTime now);
-  void SaveStateLocked(const std::string& key, const DueState& state);
+  // Store writes are queued under mu_ and made by FlushWrites once it is
+  // released (scheduler.cc says why and how their order is kept).
+  void QueueRunLocked(const Run& run, std::string what, bool ends_run = false);
+  void QueueStateLocked(const std::string& key, const DueState& state);
+  void FlushWrites();  // never with mu_ held
   void JoinFinished();
   std::vector<const Job*> RunningJobsLocked() const;
   DueState StateForPreviewLocked(const std::string& schedule, const std::string& target,
@@ -130,7 +138,8 @@ class Scheduler {
   const SchedulerConfig config_;
   const SchedulerOptions options_;
 
-  std::mutex tick_mu_;  // one Tick at a time
+  std::mutex tick_mu_;   // one Tick at a time
+  std::mutex store_mu_;  // one FlushWrites at a time, so writes keep their order
   mutable std::mutex mu_;
   std::condition_variable cv_;  // wakes the loop, WaitIdle and Stop
   bool wake_ = false;
@@ -140,6 +149,8 @@ class Scheduler {
   std::vector<Pool> pools_;
   std::map<std::int64_t, std::unique_ptr<Entry>> entries_;  // pending and running, by run id
   std::map<std::string, Pair> pairs_;                       // by DueStateKey
+  std::vector<Write> writes_;                               // decided, not yet made
+  std::map<std::int64_t, Run> unflushed_;  // finished, their final state not yet stored
   int running_ = 0;
   std::vector<std::thread> finished_;  // workers that ended, to be joined
   std::thread loop_;
