@@ -111,7 +111,14 @@ std::int64_t ExpectOwnBytesAreTheKernels(const KernelDelta& d, const BenchReport
 
 // Idle accounting: the own bytes and requests of every point of every read
 // test add up to the kernel's counters over the run — within 0.1% plus 64 KiB
-// and 16 requests (udev or the kernel itself may touch the device).
+// and 16 requests (udev or the kernel itself may touch the device). Requests
+// may come out above the kernel's by up to 1%: a buffer's request count is
+// calibrated once (OwnIoMeter), and under load the kernel was seen to split
+// later reads into the same buffers less (idle uring runs 0.57-0.6% above
+// the kernel, twice in ~20 full-suite runs; the buffers' pages becoming
+// contiguous after calibration, e.g. merged into a huge page, would do it).
+// An over-count can only hide that much foreign I/O, far under the 5%
+// threshold; an under-count would invent contention, and stays at 0.1%.
 void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
   Quiesce(loop);
   std::vector<EngineKind> engines = {EngineKind::kPread};
@@ -128,8 +135,11 @@ void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
     KernelDelta d = Delta(*s0, *s1);
     const std::uint64_t own_b = OwnBytes(*r), own_u = OwnRequests(*r);
     const std::int64_t slack_u = ExpectOwnBytesAreTheKernels(d, *r, what, e);
-    EXPECT_LE(std::llabs(static_cast<std::int64_t>(d.units) - static_cast<std::int64_t>(own_u)),
-              slack_u)
+    const auto over_slack_u = static_cast<std::int64_t>(d.units / 100 + 16);
+    const std::int64_t under = static_cast<std::int64_t>(d.units) - static_cast<std::int64_t>(own_u);
+    EXPECT_LE(under, slack_u) << what << " " << EngineKindName(e) << ": kernel " << d.units
+                              << " own " << own_u;
+    EXPECT_LE(-under, over_slack_u)
         << what << " " << EngineKindName(e) << ": kernel " << d.units << " own " << own_u;
     EXPECT_EQ(d.write_units, 0u);
     for (const auto& p : r->results) {

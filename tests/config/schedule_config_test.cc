@@ -98,7 +98,8 @@ TEST(ScheduleConfigTest, InvalidCronNamesTheKeyAndLine) {
 
 TEST(ScheduleConfigTest, RejectsUnknownTestsKeysAndBadValues) {
   EXPECT_THAT(Errors(R"({"schedules": [{"tests": ["seq", "speed"], "when": "@daily"}]})"),
-              HasSubstr("schedules[0].tests: unknown test 'speed' (expected one of zones, seek"));
+              HasSubstr("schedules[0].tests: unknown test 'speed' (expected one of seq, zones, "
+                        "seek"));
   EXPECT_THAT(Errors(R"({"schedules": [{"tests": ["seq"], "when": "@daily", "drive": ["sda"]}]})"),
               HasSubstr("schedules[0].drive: unknown key (misspelt?)"));
   EXPECT_THAT(Errors(R"({"schedules": [{"when": "@daily"}]})"),
