@@ -104,16 +104,12 @@ int RunAlertsCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (FlagParse p = ParseClientFlag(args, i, options, "alerts"); p != FlagParse::kNotMine) {
+    if (FlagParse p =
+            TakeFlags(args, i, options, "alerts", {{"--state", &state}, {"--drive", &drive}});
+        p != FlagParse::kNotMine) {
       if (p == FlagParse::kError) return 2;
       continue;
     }
-    FlagParse option = FlagParse::kNotMine;
-    for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--state", &state},
-                               {"--drive", &drive}})
-      if (option == FlagParse::kNotMine) option = TakeOption(args, i, name, "alerts", *field);
-    if (option == FlagParse::kError) return 2;
-    if (option == FlagParse::kConsumed) continue;
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;

@@ -66,6 +66,15 @@ FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions&
   return FlagParse::kNotMine;
 }
 
+FlagParse TakeFlags(const Args& args, std::size_t& i, DaemonClientOptions& options,
+                    std::string_view command,
+                    std::initializer_list<std::pair<std::string_view, std::string*>> values) {
+  FlagParse p = ParseClientFlag(args, i, options, command);
+  for (auto [name, field] : values)
+    if (p == FlagParse::kNotMine) p = TakeOption(args, i, name, command, *field);
+  return p;
+}
+
 std::string ApiAnswer::ErrorMessage() const {
   if (body.is_object()) {
     auto e = body.find("error");

@@ -4,9 +4,11 @@
 // daemon said no" (exit 1). Pure apart from the network call.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,12 @@ FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions&
 // value") when the value is missing; kNotMine for any other argument.
 FlagParse TakeOption(const Args& args, std::size_t& i, std::string_view name,
                      std::string_view command, std::string& out);
+
+// The client flags (ParseClientFlag), then each of the command's own
+// options with a value (TakeOption), e.g. {{"--test", &test}, {"-t", &test}}.
+FlagParse TakeFlags(const Args& args, std::size_t& i, DaemonClientOptions& options,
+                    std::string_view command,
+                    std::initializer_list<std::pair<std::string_view, std::string*>> values = {});
 
 // Usage lines for the flags above.
 extern const char* const kClientFlagsUsage;

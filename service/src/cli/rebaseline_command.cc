@@ -35,17 +35,12 @@ int RunRebaselineCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (FlagParse p = ParseClientFlag(args, i, options, "rebaseline"); p != FlagParse::kNotMine) {
+    if (FlagParse p = TakeFlags(args, i, options, "rebaseline",
+                                {{"--test", &test}, {"-t", &test}, {"--reason", &reason}});
+        p != FlagParse::kNotMine) {
       if (p == FlagParse::kError) return 2;
       continue;
     }
-    FlagParse option = FlagParse::kNotMine;
-    for (auto [name, field] : {std::pair<std::string_view, std::string*>{"--test", &test},
-                               {"-t", &test},
-                               {"--reason", &reason}})
-      if (option == FlagParse::kNotMine) option = TakeOption(args, i, name, "rebaseline", *field);
-    if (option == FlagParse::kError) return 2;
-    if (option == FlagParse::kConsumed) continue;
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;

@@ -91,16 +91,14 @@ int RunRunCommand(const Args& args) {
   bool wait = false, json = false, force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (FlagParse p = ParseClientFlag(args, i, options, "run"); p != FlagParse::kNotMine) {
+    if (FlagParse p = TakeFlags(args, i, options, "run", {{"--test", &test}, {"-t", &test}});
+        p != FlagParse::kNotMine) {
       if (p == FlagParse::kError) return 2;
       continue;
     }
     if (a == "-h" || a == "--help") {
       std::printf("%s%s", kUsage, kClientFlagsUsage);
       return 0;
-    } else if (FlagParse p = TakeOption(args, i, a == "-t" ? "-t" : "--test", "run", test);
-               p != FlagParse::kNotMine) {
-      if (p == FlagParse::kError) return 2;
     } else if (a == "--wait") {
       wait = true;
     } else if (a == "--json") {

@@ -98,7 +98,7 @@ int RunStatusCommand(const Args& args) {
   bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (FlagParse p = ParseClientFlag(args, i, options, "status"); p != FlagParse::kNotMine) {
+    if (FlagParse p = TakeFlags(args, i, options, "status"); p != FlagParse::kNotMine) {
       if (p == FlagParse::kError) return 2;
       continue;
     }
