@@ -7,8 +7,15 @@
 namespace dp {
 namespace {
 
+// The "alerts" section of a configuration that holds only it.
+Result<AlertsConfig> ParseAlerts(const std::string& alerts) {
+  auto c = ParseConfig("{\"alerts\": " + alerts + "}", "x.json");
+  if (!c.ok()) return c.status();
+  return c->alerts_config;
+}
+
 TEST(AlertsConfig, DefaultsWhenEmpty) {
-  auto c = ParseAlertsConfig(nlohmann::json::object());
+  auto c = ParseAlerts("{}");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_TRUE(c->enabled);
   EXPECT_EQ(c->resolve_after_clear_runs, 3);
@@ -18,7 +25,7 @@ TEST(AlertsConfig, DefaultsWhenEmpty) {
 }
 
 TEST(AlertsConfig, FullExample) {
-  auto j = nlohmann::json::parse(R"({
+  auto c = ParseAlerts(R"({
     "resolve_after_clear_runs": 2,
     "first_reminder_hours": 12,
     "webhooks": [
@@ -31,7 +38,6 @@ TEST(AlertsConfig, FullExample) {
     "syslog": {"facility": "local0"},
     "detection": {"baseline_runs": 6, "band_sigmas": 3.5, "temperature_max_c": 55}
   })");
-  auto c = ParseAlertsConfig(j);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   ASSERT_EQ(c->webhooks.size(), 2u);
   EXPECT_EQ(c->webhooks[0].name, "webhook-0");
@@ -48,14 +54,13 @@ TEST(AlertsConfig, FullExample) {
 }
 
 TEST(AlertsConfig, ErrorsNameTheKey) {
-  auto j = nlohmann::json::parse(R"({
+  auto c = ParseAlerts(R"({
     "webhooks": [{"url": "ftp://x"}, {"url": "http://ok/", "method": "GET", "colour": 1}],
     "mail": [{"command": []}],
     "syslog": {"facility": "kern"},
     "detection": {"band_sigmas": -1},
     "reminders": true
   })");
-  auto c = ParseAlertsConfig(j);
   ASSERT_FALSE(c.ok());
   const std::string& m = c.status().message();
   for (const char* want :

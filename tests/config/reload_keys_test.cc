@@ -60,9 +60,9 @@ const std::map<std::string, std::function<void(Config&)>>& Changes() {
       {"bench", [](Config& c) { c.bench.jobs = 4; }},
       {"retention", [](Config& c) { c.retention.smart_full_days = 3; }},
       {"targets", [](Config& c) { c.targets.push_back({"/dev/loop3", "spare"}); }},
-      {"schedules", [](Config& c) { c.schedules = nlohmann::json::array({{{"tests", {"seq"}}}}); }},
+      {"schedules", [](Config& c) { c.schedule_list.pop_back(); }},
       {"scheduler", [](Config& c) { c.scheduler.max_concurrent = 1; }},
-      {"alerts", [](Config& c) { c.alerts = {{"enabled", false}}; }},
+      {"alerts", [](Config& c) { c.alerts_config.detection.trend_alpha = 1e-6; }},
   };
   return changes;
 }
@@ -98,6 +98,40 @@ TEST(ReloadKeysTest, ARestartOnlyChangeIsNamedAndPutBackAnAppliedOneIsTaken) {
 TEST(ReloadKeysTest, NothingChangedNamesNothing) {
   const Config a, b;
   EXPECT_TRUE(RestartOnlyChanges(a, b).empty());
+}
+
+// Sections are compared as parsed, not as written.
+std::vector<std::string> ChangesBetween(const std::string& running, const std::string& next) {
+  auto a = ParseConfig(running, "a.json");
+  auto b = ParseConfig(next, "b.json");
+  EXPECT_TRUE(a.ok() && b.ok()) << running << " / " << next;
+  if (!a.ok() || !b.ok()) return {"?"};
+  return RestartOnlyChanges(*a, *b);
+}
+
+TEST(ReloadKeysTest, TheSameMeaningWrittenOtherwiseIsNoChange) {
+  EXPECT_TRUE(ChangesBetween(R"({"schedules": [{"tests": "seq", "when": "@daily"}]})",
+                             R"({"schedules": [{"when": "@daily", "tests": ["seq"]}]})")
+                  .empty());
+  EXPECT_TRUE(ChangesBetween(R"({"alerts": {"syslog": true}})",
+                             R"({"alerts": {"syslog": {"enabled": true}}})")
+                  .empty());
+  // An explicit default is no change either.
+  EXPECT_TRUE(ChangesBetween("{}", R"({"alerts": {"detection": {"baseline_runs": 5}}})").empty());
+}
+
+TEST(ReloadKeysTest, AParsedDifferenceIsNamed) {
+  using Names = std::vector<std::string>;
+  // No "schedules" key means the default schedules; [] means none.
+  EXPECT_EQ(ChangesBetween("{}", R"({"schedules": []})"), Names{"schedules"});
+  EXPECT_EQ(ChangesBetween(R"({"schedules": [{"tests": "seq", "when": "@daily"}]})",
+                           R"({"schedules": [{"tests": "seq", "when": "@weekly"}]})"),
+            Names{"schedules"});
+  EXPECT_EQ(ChangesBetween(R"({"alerts": {"webhooks": [{"url": "http://a/"}]}})",
+                           R"({"alerts": {"webhooks": [{"url": "http://b/"}]}})"),
+            Names{"alerts"});
+  EXPECT_EQ(ChangesBetween("{}", R"({"alerts": {"detection": {"cusum_h": 9}}})"),
+            Names{"alerts"});
 }
 
 // The backquoted names of the README line that starts with `lead`, with a

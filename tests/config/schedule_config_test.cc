@@ -129,11 +129,11 @@ TEST(ScheduleConfigTest, RejectsUnknownTestsKeysAndBadValues) {
   EXPECT_THAT(Errors(R"({"schedules": {}})"), HasSubstr("schedules: expected an array"));
   EXPECT_THAT(Errors(R"({"schedules": [{"tests": ["seq"], "when": "@daily",
                                         "targets": [{"name": "x"}]}]})"),
-              HasSubstr("schedules[0].targets[0]: expected {\"path\""));
+              HasSubstr("schedules[0].targets[0].path: required: the device or file to test"));
   EXPECT_THAT(Errors(R"({"scheduler": {"max_concurrent": 0}})"),
               HasSubstr("scheduler.max_concurrent: must be between 1 and 64, found 0"));
   EXPECT_THAT(Errors(R"({"scheduler": {"busy_above": 2}})"),
-              HasSubstr("scheduler.busy_above: expected a share between 0 and 1"));
+              HasSubstr("scheduler.busy_above: must be between 0 and 1, found 2"));
   EXPECT_THAT(Errors(R"({"scheduler": {"retry": "1m"}})"),
               HasSubstr("scheduler.retry: unknown key"));
   EXPECT_THAT(Errors(R"({"scheduler": {"defer_window": "later"}})"),

@@ -10,7 +10,7 @@
 namespace dp {
 
 // runner must outlive the dispatcher (mail sinks use it). Errors: a sink that
-// cannot be built (a URL that does not parse; ParseAlertsConfig rejects those
+// cannot be built (a URL that does not parse; the configuration reader rejects those
 // already).
 Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& config,
                           CommandRunner& runner);

@@ -1,131 +1,19 @@
 #include "config/alerts_config.h"
 
 #include <set>
-#include <sstream>
 
-#include "config/json_kind.h"
+#include "config/json_walker.h"
 
 namespace dp {
 namespace {
 
 using nlohmann::json;
 
-// Reads the keys of one JSON object into fields, recording a message
-// "PATH.key: what" for every wrong value and unknown key.
-class Fields {
- public:
-  Fields(const json& obj, std::string path, std::vector<std::string>& errors)
-      : obj_(obj), path_(std::move(path)), errors_(errors) {}
-  ~Fields() {
-    for (auto it = obj_.begin(); it != obj_.end(); ++it)
-      if (!seen_.count(it.key())) Error(it.key(), "unknown key (misspelt?)");
-  }
+void Severity(JsonWalker& f, std::string& out) {
+  f.Choice("min_severity", out, {"info", "warning", "critical"});
+}
 
-  void Error(std::string_view key, std::string_view what) {
-    errors_.push_back(path_ + "." + std::string(key) + ": " + std::string(what));
-  }
-  std::string Path(std::string_view key) const { return path_ + "." + std::string(key); }
-
-  const json* Find(const char* key) {
-    seen_.insert(key);
-    auto it = obj_.find(key);
-    return it == obj_.end() ? nullptr : &*it;
-  }
-
-  void String(const char* key, std::string& out) {
-    if (const json* v = Find(key)) {
-      if (v->is_string())
-        out = v->get<std::string>();
-      else
-        Error(key, std::string("expected a string, found ") + JsonKind(*v));
-    }
-  }
-
-  void Bool(const char* key, bool& out) {
-    if (const json* v = Find(key)) {
-      if (v->is_boolean())
-        out = v->get<bool>();
-      else
-        Error(key, std::string("expected true or false, found ") + JsonKind(*v));
-    }
-  }
-
-  void Strings(const char* key, std::vector<std::string>& out) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_array()) {
-      Error(key, std::string("expected an array of strings, found ") + JsonKind(*v));
-      return;
-    }
-    std::vector<std::string> tmp;
-    for (const auto& e : *v) {
-      if (!e.is_string()) {
-        Error(key,
-              std::string("expected an array of strings, found an element that is ") + JsonKind(e));
-        return;
-      }
-      tmp.push_back(e.get<std::string>());
-    }
-    out = std::move(tmp);
-  }
-
-  void StringMap(const char* key, std::map<std::string, std::string>& out) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_object()) {
-      Error(key, std::string("expected an object of strings, found ") + JsonKind(*v));
-      return;
-    }
-    for (auto it = v->begin(); it != v->end(); ++it) {
-      if (!it.value().is_string()) {
-        Error(std::string(key) + "." + it.key(),
-              std::string("expected a string, found ") + JsonKind(it.value()));
-        continue;
-      }
-      out[it.key()] = it.value().get<std::string>();
-    }
-  }
-
-  template <typename T>
-  void Number(const char* key, T& out, double min, double max) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_number()) {
-      Error(key, std::string("expected a number, found ") + JsonKind(*v));
-      return;
-    }
-    if constexpr (std::is_integral_v<T>) {
-      if (!v->is_number_integer() && !v->is_number_unsigned()) {
-        Error(key, "expected a whole number, found " + v->dump());
-        return;
-      }
-    }
-    double d = v->get<double>();
-    if (d < min || d > max) {
-      std::ostringstream os;
-      os << "must be between " << min << " and " << max << ", found " << v->dump();
-      Error(key, os.str());
-      return;
-    }
-    out = static_cast<T>(d);
-  }
-
-  void Severity(const char* key, std::string& out) {
-    String(key, out);
-    if (out != "info" && out != "warning" && out != "critical") {
-      Error(key, "expected info, warning or critical, found '" + out + "'");
-      out = "info";
-    }
-  }
-
- private:
-  const json& obj_;
-  std::string path_;
-  std::vector<std::string>& errors_;
-  std::set<std::string> seen_;
-};
-
-void ParseDetection(Fields& f, DetectionConfig& d) {
+void ParseDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("baseline_runs", d.baseline_runs, 3, 100);
   f.Number("baseline_max_runs", d.baseline_max_runs, 3, 1000);
   if (d.baseline_max_runs < d.baseline_runs)
@@ -158,21 +46,19 @@ void ParseDetection(Fields& f, DetectionConfig& d) {
   f.Number("nvme_spare_min_percent", d.nvme_spare_min_percent, 0, 100);
 }
 
-void ParseWebhook(Fields& f, WebhookConfig& w) {
+void ParseWebhook(JsonWalker& f, WebhookConfig& w) {
   f.String("name", w.name);
-  f.String("url", w.url);
-  if (!f.Find("url")) {
-    f.Error("url", "required: the http:// or https:// address to POST to");
-  } else if (w.url.rfind("http://", 0) != 0 && w.url.rfind("https://", 0) != 0) {
-    f.Error("url", "must start with http:// or https://, found '" + w.url + "'");
-  } else {
-    std::string rest = w.url.substr(w.url.find("//") + 2);
-    if (rest.empty() || rest[0] == '/' || rest[0] == ':')
-      f.Error("url", "missing host in '" + w.url + "'");
+  if (f.Required("url", "the http:// or https:// address to POST to") &&
+      f.String("url", w.url)) {
+    if (w.url.rfind("http://", 0) != 0 && w.url.rfind("https://", 0) != 0) {
+      f.Error("url", "must start with http:// or https://, found '" + w.url + "'");
+    } else {
+      std::string rest = w.url.substr(w.url.find("//") + 2);
+      if (rest.empty() || rest[0] == '/' || rest[0] == ':')
+        f.Error("url", "missing host in '" + w.url + "'");
+    }
   }
-  f.String("method", w.method);
-  if (w.method != "POST" && w.method != "PUT")
-    f.Error("method", "expected POST or PUT, found '" + w.method + "'");
+  f.Choice("method", w.method, {"POST", "PUT"});
   f.String("content_type", w.content_type);
   if (w.content_type.empty() || w.content_type.find_first_of("\r\n") != std::string::npos)
     f.Error("content_type", "must be a MIME type such as application/json or text/plain");
@@ -189,20 +75,27 @@ void ParseWebhook(Fields& f, WebhookConfig& w) {
   f.Number("max_attempts", w.max_attempts, 1, 100);
   f.Number("retry_initial_seconds", w.retry_initial_seconds, 0, 86400);
   f.Number("retry_max_seconds", w.retry_max_seconds, 0, 86400);
-  f.Severity("min_severity", w.min_severity);
+  Severity(f, w.min_severity);
 }
 
-void ParseMail(Fields& f, MailConfig& m) {
+void ParseMail(JsonWalker& f, MailConfig& m) {
   f.String("name", m.name);
-  f.Strings("command", m.command);
-  if (m.command.empty() || m.command[0].empty())
+  // A single string is a one-item list, but a command line in one string
+  // would be run as one program name: no shell splits it.
+  if (const json* c = f.Find("command");
+      c && c->is_string() && c->get<std::string>().find_first_of(" \t") != std::string::npos)
+    f.Error("command",
+            "runs without a shell: give the program and each argument as items of a list, e.g. "
+            "[\"/usr/sbin/sendmail\", \"-t\"]");
+  else if (f.Strings("command", m.command) && m.command.empty())
     f.Error("command",
             "must name a sendmail-compatible program, e.g. [\"/usr/sbin/sendmail\", \"-t\"]");
-  f.Strings("to", m.to);
-  if (m.to.empty()) f.Error("to", "required: at least one address");
-  for (const auto& a : m.to) {
-    if (a.find('@') == std::string::npos || a.find_first_of("\r\n,; ") != std::string::npos)
-      f.Error("to", "not a single e-mail address: '" + a + "'");
+  if (f.Required("to", "at least one address") && f.Strings("to", m.to)) {
+    if (m.to.empty()) f.Error("to", "required: at least one address");
+    for (const auto& a : m.to) {
+      if (a.find('@') == std::string::npos || a.find_first_of("\r\n,; ") != std::string::npos)
+        f.Error("to", "not a single e-mail address: '" + a + "'");
+    }
   }
   f.String("from", m.from);
   if (m.from.find_first_of("\r\n") != std::string::npos) f.Error("from", "must be one line");
@@ -213,92 +106,49 @@ void ParseMail(Fields& f, MailConfig& m) {
   f.Number("max_attempts", m.max_attempts, 1, 100);
   f.Number("retry_initial_seconds", m.retry_initial_seconds, 0, 86400);
   f.Number("retry_max_seconds", m.retry_max_seconds, 0, 86400);
-  f.Severity("min_severity", m.min_severity);
+  Severity(f, m.min_severity);
 }
 
-// Calls fn(Fields&, T&) for every element of an array of objects at key.
-template <typename T, typename Fn>
-void ObjectList(Fields& f, const char* key, std::vector<T>& out, std::vector<std::string>& errors,
-                Fn fn) {
-  const json* v = f.Find(key);
-  if (!v) return;
-  if (!v->is_array()) {
-    f.Error(key, std::string("expected an array of objects, found ") + JsonKind(*v));
-    return;
-  }
-  for (std::size_t i = 0; i < v->size(); ++i) {
-    std::string path = f.Path(key) + "[" + std::to_string(i) + "]";
-    const json& e = (*v)[i];
-    if (!e.is_object()) {
-      errors.push_back(path + ": expected an object, found " + JsonKind(e));
-      continue;
-    }
+// Reads the array of objects at key, one T per element, naming unnamed ones
+// "<unnamed>-N" (N = index).
+template <typename T>
+void Sinks(JsonWalker& f, const char* key, const char* unnamed, std::vector<T>& out,
+           void (*read)(JsonWalker&, T&)) {
+  f.Objects(key, [&](JsonWalker& e, std::size_t i) {
     T item;
-    {
-      Fields sub(e, path, errors);
-      fn(sub, item);
-    }
+    read(e, item);
+    if (item.name.empty()) item.name = std::string(unnamed) + "-" + std::to_string(i);
     out.push_back(std::move(item));
-  }
+  });
 }
 
 }  // namespace
 
-Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts) {
-  if (!alerts.is_object())
-    return InvalidArgument(std::string("alerts: expected an object, found ") + JsonKind(alerts));
-  AlertsConfig c;
-  std::vector<std::string> errors;
-  {
-    Fields f(alerts, "alerts", errors);
-    f.Bool("enabled", c.enabled);
-    f.Number("resolve_after_clear_runs", c.resolve_after_clear_runs, 1, 1000);
-    f.Number("first_reminder_hours", c.first_reminder_hours, 1, 24 * 365);
-    f.Number("max_reminder_days", c.max_reminder_days, 0, 3650);
-    f.Number("queue_capacity", c.queue_capacity, 1, 100000);
-    ObjectList(f, "webhooks", c.webhooks, errors, ParseWebhook);
-    ObjectList(f, "mail", c.mail, errors, ParseMail);
-    if (const json* s = f.Find("syslog")) {
-      if (s->is_boolean()) {
-        c.syslog.enabled = s->get<bool>();
-      } else if (!s->is_object()) {
-        f.Error("syslog", std::string("expected an object or true/false, found ") + JsonKind(*s));
-      } else {
-        c.syslog.enabled = true;
-        Fields sf(*s, "alerts.syslog", errors);
-        sf.Bool("enabled", c.syslog.enabled);
-        sf.String("facility", c.syslog.facility);
-        static const std::set<std::string> kFacilities = {"daemon", "user",   "local0", "local1",
-                                                          "local2", "local3", "local4", "local5",
-                                                          "local6", "local7"};
-        if (!kFacilities.count(c.syslog.facility))
-          sf.Error("facility",
-                   "expected daemon, user or local0..local7, found '" + c.syslog.facility + "'");
-        sf.Severity("min_severity", c.syslog.min_severity);
-      }
-    }
-    if (const json* d = f.Find("detection")) {
-      if (!d->is_object()) {
-        f.Error("detection", std::string("expected an object, found ") + JsonKind(*d));
-      } else {
-        Fields df(*d, "alerts.detection", errors);
-        ParseDetection(df, c.detection);
-      }
-    }
+void ReadAlerts(JsonWalker& f, AlertsConfig& c) {
+  f.Bool("enabled", c.enabled);
+  f.Number("resolve_after_clear_runs", c.resolve_after_clear_runs, 1, 1000);
+  f.Number("first_reminder_hours", c.first_reminder_hours, 1, 24 * 365);
+  f.Number("max_reminder_days", c.max_reminder_days, 0, 3650);
+  f.Number("queue_capacity", c.queue_capacity, 1, 100000);
+  Sinks(f, "webhooks", "webhook", c.webhooks, ParseWebhook);
+  Sinks(f, "mail", "mail", c.mail, ParseMail);
+  // true/false alone turns syslog on or off with its defaults.
+  if (const json* s = f.Find("syslog"); s && s->is_boolean()) {
+    c.syslog.enabled = s->get<bool>();
+  } else if (s && !s->is_object()) {
+    f.Error("syslog", std::string("expected an object or true/false, found ") + JsonKind(*s));
+  } else {
+    f.Object("syslog", [&](JsonWalker& sf) {
+      c.syslog.enabled = true;
+      sf.Bool("enabled", c.syslog.enabled);
+      sf.Choice("facility", c.syslog.facility,
+                {"daemon", "user", "local0", "local1", "local2", "local3", "local4", "local5",
+                 "local6", "local7"},
+                "daemon, user or local0..local7");
+      Severity(sf, c.syslog.min_severity);
+    });
   }
-  for (std::size_t i = 0; i < c.webhooks.size(); ++i)
-    if (c.webhooks[i].name.empty()) c.webhooks[i].name = "webhook-" + std::to_string(i);
-  for (std::size_t i = 0; i < c.mail.size(); ++i)
-    if (c.mail[i].name.empty()) c.mail[i].name = "mail-" + std::to_string(i);
-  if (!errors.empty()) {
-    std::string all;
-    for (const auto& e : errors) {
-      if (!all.empty()) all += '\n';
-      all += e;
-    }
-    return InvalidArgument(all);
-  }
-  return c;
+  f.Object("detection", [&](JsonWalker& df) { ParseDetection(df, c.detection); });
 }
 
 }  // namespace dp

@@ -16,6 +16,8 @@
 
 namespace dp {
 
+class JsonWalker;
+
 // Thresholds of the detect module. Methods are documented in detect/*.h.
 struct DetectionConfig {
   int baseline_runs = 5;            // good, uncontended runs before a series is judged
@@ -50,6 +52,7 @@ struct DetectionConfig {
   int temperature_max_c = 60;              // SATA/SAS drive temperature ceiling
   int nvme_temperature_max_c = 75;         // NVMe temperature ceiling
   int nvme_spare_min_percent = 10;         // used when the drive reports no spare threshold
+  bool operator==(const DetectionConfig&) const = default;
 };
 
 // One HTTP(S) endpoint. The body is `body_template` with {{placeholders}}
@@ -70,6 +73,7 @@ struct WebhookConfig {
   int retry_initial_seconds = 5;               // backoff: doubles each retry
   int retry_max_seconds = 300;
   std::string min_severity = "info";  // notifications below are not sent
+  bool operator==(const WebhookConfig&) const = default;
 };
 
 // A sendmail-compatible command: the whole message (headers + body) on stdin.
@@ -84,12 +88,14 @@ struct MailConfig {
   int retry_initial_seconds = 30;
   int retry_max_seconds = 600;
   std::string min_severity = "warning";
+  bool operator==(const MailConfig&) const = default;
 };
 
 struct SyslogAlertConfig {
   bool enabled = false;             // off by default
   std::string facility = "daemon";  // daemon | user | local0 .. local7
   std::string min_severity = "info";
+  bool operator==(const SyslogAlertConfig&) const = default;
 };
 
 struct AlertsConfig {
@@ -102,12 +108,11 @@ struct AlertsConfig {
   std::vector<MailConfig> mail;
   SyslogAlertConfig syslog;
   DetectionConfig detection;
+  bool operator==(const AlertsConfig&) const = default;
 };
 
-// Validates an "alerts" object. Errors: one line per problem, each
-// "alerts.KEY.PATH: what is wrong" (e.g. "alerts.webhooks[0].url: must start
-// with http:// or https://"), joined by '\n' in an InvalidArgument status.
-// Unknown keys are errors.
-Result<AlertsConfig> ParseAlertsConfig(const nlohmann::json& alerts);
+// Reads the "alerts" object (config/json_walker.h's rules; messages such as
+// "FILE:LINE: alerts.webhooks[0].url: must start with http:// or https://").
+void ReadAlerts(JsonWalker& alerts, AlertsConfig& out);
 
 }  // namespace dp

@@ -5,144 +5,16 @@
 #include <cerrno>
 
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include "base/log.h"
-#include "config/json_kind.h"
+#include "config/json_walker.h"
 #include "config/key_line.h"
 
 namespace dp {
 namespace {
 
 using nlohmann::json;
-
-// Walks one JSON object, reading known keys into fields and recording a
-// problem for every wrong type and every unknown key.
-class Reader {
- public:
-  Reader(const json& obj, std::string prefix, std::vector<std::string>& errors,
-         std::string_view text, std::string_view file)
-      : obj_(obj), prefix_(std::move(prefix)), errors_(errors), text_(text), file_(file) {}
-
-  ~Reader() {
-    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
-      if (!seen_.count(it.key())) Error(it.key(), "unknown key (misspelt?)");
-    }
-  }
-
-  void Error(std::string_view key, std::string_view what) {
-    std::string path = prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
-    int line = LineOfKeyPath(text_, path);
-    std::string msg(file_);
-    if (line > 0) msg += ":" + std::to_string(line);
-    msg += ": " + path + ": " + std::string(what);
-    errors_.push_back(std::move(msg));
-  }
-
-  const json* Find(const char* key) {
-    seen_.insert(key);
-    auto it = obj_.find(key);
-    if (it == obj_.end()) return nullptr;
-    return &*it;
-  }
-
-  void String(const char* key, std::string& out) {
-    if (const json* v = Find(key)) {
-      if (v->is_string()) out = v->get<std::string>();
-      else Error(key, std::string("expected a string, found ") + JsonKind(*v));
-    }
-  }
-
-  void Bool(const char* key, bool& out) {
-    if (const json* v = Find(key)) {
-      if (v->is_boolean()) out = v->get<bool>();
-      else Error(key, std::string("expected true or false, found ") + JsonKind(*v));
-    }
-  }
-
-  void StringList(const char* key, std::vector<std::string>& out) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_array()) {
-      Error(key, std::string("expected an array of strings, found ") + JsonKind(*v));
-      return;
-    }
-    out.clear();
-    for (const auto& e : *v) {
-      if (!e.is_string()) {
-        Error(key, "expected an array of strings, found an element that is " +
-                       std::string(JsonKind(e)));
-        return;
-      }
-      out.push_back(e.get<std::string>());
-    }
-  }
-
-  template <typename T>
-  void Number(const char* key, T& out, double min, double max) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_number()) {
-      Error(key, std::string("expected a number, found ") + JsonKind(*v));
-      return;
-    }
-    double d = v->get<double>();
-    // Range first: 99999999999999999999 is parsed as a float, but is "too big"
-    // rather than "not whole".
-    if (d < min || d > max) {
-      std::ostringstream os;
-      os << "must be between " << min << " and " << max << ", found " << v->dump();
-      Error(key, os.str());
-      return;
-    }
-    if constexpr (std::is_integral_v<T>) {
-      if (!v->is_number_integer() && !v->is_number_unsigned()) {
-        Error(key, "expected a whole number, found " + v->dump());
-        return;
-      }
-    }
-    out = static_cast<T>(d);
-  }
-
-  // Calls fn(Reader&) for a nested object.
-  template <typename Fn>
-  void Object(const char* key, Fn fn) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (!v->is_object()) {
-      Error(key, std::string("expected an object, found ") + JsonKind(*v));
-      return;
-    }
-    Reader sub(*v, prefix_.empty() ? key : prefix_ + "." + key, errors_, text_, file_);
-    fn(sub);
-  }
-
-  // Keeps the raw JSON of a key whose contents another module validates.
-  void Raw(const char* key, json& out, json::value_t want) {
-    const json* v = Find(key);
-    if (!v) return;
-    if (v->type() != want) {
-      Error(key, std::string("expected ") + (want == json::value_t::array ? "an array" : "an object") +
-                     ", found " + JsonKind(*v));
-      return;
-    }
-    out = *v;
-  }
-
-  const std::string& prefix() const { return prefix_; }
-  std::vector<std::string>& errors() { return errors_; }
-  std::string_view text() const { return text_; }
-  std::string_view file() const { return file_; }
-
- private:
-  const json& obj_;
-  std::string prefix_;
-  std::vector<std::string>& errors_;
-  std::string_view text_;
-  std::string_view file_;
-  std::set<std::string> seen_;
-};
 
 bool SplitListen(const std::string& listen, std::string& host, std::uint16_t& port,
                  std::string& why) {
@@ -178,30 +50,32 @@ bool SplitListen(const std::string& listen, std::string& host, std::uint16_t& po
   return true;
 }
 
-void ParseRoot(Reader& r, Config& c) {
+void ParseRoot(JsonWalker& r, Config& c) {
   r.String("listen", c.listen);
   r.String("database", c.database);
   r.String("webui_root", c.webui_root);
   r.String("pidfile", c.pidfile);
   r.String("log_level", c.log_level);
-  r.String("log_target", c.log_target);
+  r.Choice("log_target", c.log_target, {"stderr", "syslog"});
   r.String("api_token", c.api_token);
   r.String("user", c.user);
   r.String("replay_dir", c.replay_dir);
-  r.Object("tls", [&](Reader& t) {
+  r.Object("tls", [&](JsonWalker& t) {
+    std::size_t before = t.problems().count();
     t.String("cert_file", c.tls.cert_file);
     t.String("key_file", c.tls.key_file);
-    if (c.tls.cert_file.empty() != c.tls.key_file.empty())
+    // A half-set pair only when both were read: a wrong type is its own problem.
+    if (t.problems().count() == before && c.tls.cert_file.empty() != c.tls.key_file.empty())
       t.Error(c.tls.cert_file.empty() ? "cert_file" : "key_file",
               "cert_file and key_file go together: set both or neither");
   });
-  r.Object("http", [&](Reader& h) {
+  r.Object("http", [&](JsonWalker& h) {
     h.Number("max_connections", c.http.max_connections, 1, 100000);
     h.Number("read_timeout_seconds", c.http.read_timeout_seconds, 1, 3600);
     h.Number("max_body_bytes", c.http.max_body_bytes, 0, 1ULL << 30);
     h.Number("max_header_bytes", c.http.max_header_bytes, 1024, 1 << 20);
   });
-  r.Object("tools", [&](Reader& t) {
+  r.Object("tools", [&](JsonWalker& t) {
     t.String("smartctl", c.tools.smartctl);
     t.String("zpool", c.tools.zpool);
     t.String("geom", c.tools.geom);
@@ -209,24 +83,19 @@ void ParseRoot(Reader& r, Config& c) {
     t.String("camcontrol", c.tools.camcontrol);
     t.Number("timeout_seconds", c.tools.timeout_seconds, 1, 86400);
   });
-  r.Object("inventory", [&](Reader& i) {
-    i.StringList("include", c.inventory.include);
-    i.StringList("exclude", c.inventory.exclude);
+  r.Object("inventory", [&](JsonWalker& i) {
+    i.Strings("include", c.inventory.include);
+    i.Strings("exclude", c.inventory.exclude);
     i.String("sysfs_root", c.inventory.sysfs_root);
     i.String("dev_root", c.inventory.dev_root);
     i.String("udev_data_dir", c.inventory.udev_data_dir);
     i.String("proc_root", c.inventory.proc_root);
-    i.String("platform", c.inventory.platform);
-    if (!c.inventory.platform.empty() && c.inventory.platform != "linux" &&
-        c.inventory.platform != "freebsd")
-      i.Error("platform", "expected linux or freebsd, found '" + c.inventory.platform + "'");
+    i.Choice("platform", c.inventory.platform, {"", "linux", "freebsd"}, "linux or freebsd");
     i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
     i.Number("zfs_sample_minutes", c.inventory.zfs_sample_minutes, 0, 24 * 60);
   });
-  r.Object("bench", [&](Reader& b) {
-    b.String("engine", c.bench.engine);
-    if (c.bench.engine != "auto" && c.bench.engine != "pread" && c.bench.engine != "uring")
-      b.Error("engine", "expected auto, pread or uring, found '" + c.bench.engine + "'");
+  r.Object("bench", [&](JsonWalker& b) {
+    b.Choice("engine", c.bench.engine, {"auto", "pread", "uring"});
     b.String("scratch_dir", c.bench.scratch_dir);
     b.Number("min_free_percent", c.bench.min_free_percent, 0, 99);
     b.Number("max_seconds", c.bench.max_seconds, 1, 86400);
@@ -239,7 +108,7 @@ void ParseRoot(Reader& r, Config& c) {
       b.Number("jobs", c.bench.jobs, 1, 64);
     }
   });
-  r.Object("retention", [&](Reader& k) {
+  r.Object("retention", [&](JsonWalker& k) {
     RetentionConfig& rc = c.retention;
     k.Bool("enabled", rc.enabled);
     k.Number("interval_hours", rc.interval_hours, 1, 24 * 31);
@@ -252,59 +121,15 @@ void ParseRoot(Reader& r, Config& c) {
       k.Error("smart_daily_days", "must be at least smart_full_days (" +
                                       std::to_string(rc.smart_full_days) + ")");
   });
-  if (const json* t = r.Find("targets")) {
-    if (!t->is_array()) {
-      r.Error("targets", std::string("expected an array of {\"path\", \"name\"}, found ") +
-                             JsonKind(*t));
-    } else {
-      for (std::size_t i = 0; i < t->size(); ++i) {
-        const json& e = (*t)[i];
-        std::string key = "targets[" + std::to_string(i) + "]";
-        if (!e.is_object()) {
-          r.Error(key, std::string("expected an object, found ") + JsonKind(e));
-          continue;
-        }
-        TargetConfig tc;
-        {
-          Reader tr(e, key, r.errors(), r.text(), r.file());
-          tr.String("path", tc.path);
-          tr.String("name", tc.name);
-          if (tc.path.empty()) tr.Error("path", "required: the device or file to test");
-        }
-        if (tc.name.empty()) tc.name = tc.path.substr(tc.path.find_last_of('/') + 1);
-        c.targets.push_back(tc);
-      }
-    }
-  }
-  r.Raw("schedules", c.schedules, json::value_t::array);
-  if (const json* s = r.Find("schedules"); s && s->is_array())
-    ParseSchedulesJson(*s, r.text(), r.file(), c.bench.scratch_dir, c.schedule_list, c.targets,
-                       r.errors());
-  if (const json* s = r.Find("scheduler"))
-    ParseSchedulerJson(*s, r.text(), r.file(), c.scheduler, r.errors());
-  r.Raw("alerts", c.alerts, json::value_t::object);
-  if (const json* a = r.Find("alerts"); a && a->is_object()) {
-    // Messages come back as "alerts.a.b[0].c: what"; point at the last key's line.
-    auto parsed = ParseAlertsConfig(*a);
-    if (parsed.ok()) {
-      c.alerts_config = std::move(parsed).value();
-    } else {
-      std::istringstream lines(parsed.status().message());
-      for (std::string line; std::getline(lines, line);) {
-        std::string path = line.substr(0, line.find(": "));
-        int at = LineOfKeyPath(r.text(), path);
-        r.errors().push_back(std::string(r.file()) + (at > 0 ? ":" + std::to_string(at) : "") +
-                             ": " + line);
-      }
-    }
-  }
+  ReadTargets(r, "targets", c.targets);
+  ReadSchedules(r, c.bench.scratch_dir, c.schedule_list, c.targets);
+  r.Object("scheduler", [&](JsonWalker& s) { ReadScheduler(s, c.scheduler); });
+  r.Object("alerts", [&](JsonWalker& a) { ReadAlerts(a, c.alerts_config); });
 
   std::string why;
   if (!SplitListen(c.listen, c.listen_host, c.listen_port, why)) r.Error("listen", why);
   if (!ParseLogLevel(c.log_level).ok())
     r.Error("log_level", "expected debug, info, warning or error, found '" + c.log_level + "'");
-  if (c.log_target != "stderr" && c.log_target != "syslog")
-    r.Error("log_target", "expected stderr or syslog, found '" + c.log_target + "'");
   if (c.database.empty()) r.Error("database", "must name a file");
 }
 
@@ -363,19 +188,12 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
                            ": the configuration must be a JSON object { ... }");
   Config config;
   config.source = std::string(file_name);
-  std::vector<std::string> errors;
+  ConfigProblems problems(text, file_name);
   {
-    Reader root(doc, "", errors, text, file_name);
+    JsonWalker root(doc, "", problems);
     ParseRoot(root, config);
   }
-  if (!errors.empty()) {
-    std::string all;
-    for (const auto& e : errors) {
-      if (!all.empty()) all += '\n';
-      all += e;
-    }
-    return InvalidArgument(all);
-  }
+  if (!problems.empty()) return InvalidArgument(problems.Joined());
   return config;
 }
 

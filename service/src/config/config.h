@@ -14,6 +14,7 @@
 #include "config/schedule_config.h"
 #include "config/alerts_config.h"
 #include "config/retention_config.h"
+#include "config/target_config.h"
 
 namespace dp {
 
@@ -68,12 +69,6 @@ struct BenchConfig {
   bool operator==(const BenchConfig&) const = default;
 };
 
-struct TargetConfig {
-  std::string path;                     // e.g. /dev/loop3 or a file
-  std::string name;                     // shown to people; defaults to the basename
-  bool operator==(const TargetConfig&) const = default;
-};
-
 struct Config {
   std::string source;                   // the file this came from, for messages
   std::string listen = "127.0.0.1:8470";  // host:port; [::1]:8470 for IPv6
@@ -92,23 +87,21 @@ struct Config {
   BenchConfig bench;
   RetentionConfig retention;            // how long the database keeps each detail
   std::vector<TargetConfig> targets;
-  nlohmann::json schedules = nlohmann::json::array();  // parsed by sched
-  nlohmann::json alerts = nlohmann::json::object();     // parsed by alert
-  AlertsConfig alerts_config;           // the typed, validated form of `alerts`
+  AlertsConfig alerts_config;           // the "alerts" section
 
   // host and port split out of `listen` by validation.
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 8470;
 
-  // The typed, validated form of `schedules` (absent: DefaultSchedules(); [] schedules
-  // nothing; schedules' "targets" are merged into `targets`) and of "scheduler".
+  // The "schedules" section (absent: DefaultSchedules(); [] schedules nothing;
+  // schedules' "targets" are merged into `targets`) and "scheduler".
   std::vector<ScheduleConfig> schedule_list = DefaultSchedules();
   SchedulerConfig scheduler;
 };
 
 // Parses config text. On failure the Status message holds one line per problem:
-// "FILE:LINE: key.path: what is wrong" (LINE where it can be found), or
-// "FILE:LINE:COL: malformed JSON: ..." for a syntax error. Comments are allowed.
+// "FILE:LINE: key.path: what is wrong" (the rules are config/json_walker.h's),
+// or "FILE:LINE:COL: malformed JSON: ..." for a syntax error. Comments are allowed.
 Result<Config> ParseConfig(std::string_view text, std::string_view file_name);
 
 // Reads and parses a file ("FILE: cannot read: ..." when it cannot be read).

@@ -39,20 +39,11 @@ std::vector<ReloadKey> MakeTable() {
       Row<&Config::retention>("retention", kRestart),
       // The scheduler and the alert sinks are built once, at start-up.
       Row<&Config::targets>("targets", kRestart),
-      // Compared as written (their parsed forms hold cron expressions and
-      // sinks with no equality of their own), kept whole.
-      {"schedules", kRestart,
-       [](const Config& a, const Config& b) { return a.schedules != b.schedules; },
-       [](const Config& a, Config& b) {
-         b.schedules = a.schedules;
-         b.schedule_list = a.schedule_list;
-       }},
+      // Compared as parsed: a schedule written differently but meaning the
+      // same ("tests": "seq" or ["seq"]) is no change.
+      Row<&Config::schedule_list>("schedules", kRestart),
       Row<&Config::scheduler>("scheduler", kRestart),
-      {"alerts", kRestart, [](const Config& a, const Config& b) { return a.alerts != b.alerts; },
-       [](const Config& a, Config& b) {
-         b.alerts = a.alerts;
-         b.alerts_config = a.alerts_config;
-       }},
+      Row<&Config::alerts_config>("alerts", kRestart),
   };
 }
 

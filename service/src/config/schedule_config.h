@@ -1,7 +1,7 @@
 // ScheduleConfig, SchedulerConfig: the typed form of the config file's
 // "schedules" array and "scheduler" object. Lives in config/
 // (layer 2) so ParseConfig validates them for `--check-config`, naming the
-// key ("schedules[2].when: invalid cron expression ..."); sched/ (layer 3)
+// key ("FILE:LINE: schedules[2].when: invalid cron expression ..."); sched/ (layer 3)
 // does the arithmetic. Plain value types; every field states its default.
 //
 // Example (all keys but "tests" and "when" optional):
@@ -31,6 +31,7 @@
 
 namespace dp {
 
+class JsonWalker;
 struct TargetConfig;
 
 // The tests a schedule may name, in the order `diskpulse` documents them.
@@ -38,8 +39,9 @@ const std::vector<std::string>& KnownTests();
 bool IsKnownTest(std::string_view test);
 
 // "30s", "15m", "6h", "2d", "1w", combinations "1h30m", or a bare number of
-// seconds. Errors say what was expected.
+// seconds, up to kLongestDurationSeconds. Errors say what was expected.
 Result<std::int64_t> ParseDurationSeconds(std::string_view text);
+constexpr std::int64_t kLongestDurationSeconds = 366LL * 86400 * 10;  // "10 years"
 // 21600 -> "6h", 5400 -> "1h30m", 0 -> "0s".
 std::string FormatDuration(std::int64_t seconds);
 
@@ -50,6 +52,7 @@ struct ScheduleWhen {
   std::optional<CronExpr> cron;    // set for cron expressions and aliases
   std::int64_t every_seconds = 0;  // > 0 for "@every DURATION"
   bool is_interval() const { return every_seconds > 0; }
+  bool operator==(const ScheduleWhen&) const = default;
 };
 // "0 3 * * sun", "@weekly", "@every 6h"; errors like
 // "invalid cron expression '61 * * * *': minute 61 out of range 0-59".
@@ -63,6 +66,7 @@ struct DriveSelection {
   std::vector<std::string> models;  // shell globs over the model (fnmatch: "WDC WD80*")
   std::vector<std::string> pools;   // pool names: all their members (and the pool itself)
   bool empty() const { return drives.empty() && models.empty() && pools.empty(); }
+  bool operator==(const DriveSelection&) const = default;
 };
 
 struct ScheduleConfig {
@@ -72,6 +76,7 @@ struct ScheduleConfig {
   std::int64_t jitter_seconds = 0;  // each drive starts at a fixed offset in [0, jitter)
   DriveSelection select;
   bool enabled = true;
+  bool operator==(const ScheduleConfig&) const = default;
 };
 
 // Scheduler-wide limits and deferral rules.
@@ -96,18 +101,13 @@ struct SchedulerConfig {
 // one pool don't all run it on the same day.
 std::vector<ScheduleConfig> DefaultSchedules();
 
-// Parses the "schedules" array (`schedules` is its JSON) into `out`, adding
-// each schedule's "targets" to `targets` (deduplicated by path). Problems are
-// appended to `errors` as "FILE:LINE: schedules[I].KEY: what is wrong".
+// Reads the root's "schedules" array, when present, into `out` (replacing the
+// defaults), adding each schedule's "targets" to `targets` (once per path).
 // `bench_scratch_dir` is config bench.scratch_dir (pool-write needs it).
-void ParseSchedulesJson(const nlohmann::json& schedules, std::string_view text,
-                        std::string_view file, const std::string& bench_scratch_dir,
-                        std::vector<ScheduleConfig>& out, std::vector<TargetConfig>& targets,
-                        std::vector<std::string>& errors);
+void ReadSchedules(JsonWalker& root, const std::string& bench_scratch_dir,
+                   std::vector<ScheduleConfig>& out, std::vector<TargetConfig>& targets);
 
-// Parses the "scheduler" object into `out`, errors as above ("scheduler.KEY").
-void ParseSchedulerJson(const nlohmann::json& scheduler, std::string_view text,
-                        std::string_view file, SchedulerConfig& out,
-                        std::vector<std::string>& errors);
+// Reads the "scheduler" object.
+void ReadScheduler(JsonWalker& scheduler, SchedulerConfig& out);
 
 }  // namespace dp
