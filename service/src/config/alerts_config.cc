@@ -13,7 +13,7 @@ void Severity(JsonWalker& f, std::string& out) {
   f.Choice("min_severity", out, {"info", "warning", "critical"});
 }
 
-void ParseDetection(JsonWalker& f, DetectionConfig& d) {
+void ReadDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("baseline_runs", d.baseline_runs, 3, 100);
   f.Number("baseline_max_runs", d.baseline_max_runs, 3, 1000);
   if (d.baseline_max_runs < d.baseline_runs)
@@ -46,7 +46,7 @@ void ParseDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("nvme_spare_min_percent", d.nvme_spare_min_percent, 0, 100);
 }
 
-void ParseWebhook(JsonWalker& f, WebhookConfig& w) {
+void ReadWebhook(JsonWalker& f, WebhookConfig& w) {
   f.String("name", w.name);
   if (f.Required("url", "the http:// or https:// address to POST to") &&
       f.String("url", w.url)) {
@@ -78,7 +78,7 @@ void ParseWebhook(JsonWalker& f, WebhookConfig& w) {
   Severity(f, w.min_severity);
 }
 
-void ParseMail(JsonWalker& f, MailConfig& m) {
+void ReadMail(JsonWalker& f, MailConfig& m) {
   f.String("name", m.name);
   // A single string is a one-item list, but a command line in one string
   // would be run as one program name: no shell splits it.
@@ -130,8 +130,8 @@ void ReadAlerts(JsonWalker& f, AlertsConfig& c) {
   f.Number("first_reminder_hours", c.first_reminder_hours, 1, 24 * 365);
   f.Number("max_reminder_days", c.max_reminder_days, 0, 3650);
   f.Number("queue_capacity", c.queue_capacity, 1, 100000);
-  Sinks(f, "webhooks", "webhook", c.webhooks, ParseWebhook);
-  Sinks(f, "mail", "mail", c.mail, ParseMail);
+  Sinks(f, "webhooks", "webhook", c.webhooks, ReadWebhook);
+  Sinks(f, "mail", "mail", c.mail, ReadMail);
   // true/false alone turns syslog on or off with its defaults.
   if (const json* s = f.Find("syslog"); s && s->is_boolean()) {
     c.syslog.enabled = s->get<bool>();
@@ -148,7 +148,7 @@ void ReadAlerts(JsonWalker& f, AlertsConfig& c) {
       Severity(sf, c.syslog.min_severity);
     });
   }
-  f.Object("detection", [&](JsonWalker& df) { ParseDetection(df, c.detection); });
+  f.Object("detection", [&](JsonWalker& df) { ReadDetection(df, c.detection); });
 }
 
 }  // namespace dp

@@ -28,6 +28,59 @@ ScheduleConfig Make(std::string name, std::vector<std::string> tests, std::strin
   return s;
 }
 
+void ReadSchedule(JsonWalker& w, std::size_t index, const std::string& bench_scratch_dir,
+                  ScheduleConfig& s, std::vector<TargetConfig>& targets) {
+  s.name = "schedule-" + std::to_string(index);
+  std::string name;
+  if (w.String("name", name)) {
+    if (ValidName(name))
+      s.name = name;
+    else
+      w.Error("name", "expected a name of letters, digits, '-', '_' or '.' (at most 64), found \"" +
+                          name + "\"");
+  }
+  if (w.Required("tests", "the tests to run, e.g. [\"zones\", \"seek\"]") &&
+      w.Strings("tests", s.tests)) {
+    std::set<std::string> seen;
+    for (const auto& t : s.tests) {
+      if (!IsKnownTest(t)) {
+        std::string list;
+        for (const auto& k : KnownTests()) list += (list.empty() ? "" : ", ") + k;
+        w.Error("tests", "unknown test '" + t + "' (expected one of " + list + ")");
+      } else if (!seen.insert(t).second) {
+        w.Error("tests", "test '" + t + "' is listed twice");
+      } else if (t == "pool-write" && bench_scratch_dir.empty()) {
+        w.Error("tests", "pool-write needs bench.scratch_dir (a directory in the pool to write to)");
+      }
+    }
+    if (s.tests.empty()) w.Error("tests", "must name at least one test");
+  }
+  std::string when;
+  if (w.Required("when", "a cron expression like \"0 3 * * sun\" or \"@every 6h\"") &&
+      w.String("when", when, "a cron expression or \"@every 6h\"")) {
+    auto parsed = ParseScheduleWhen(when);
+    if (parsed.ok())
+      s.when = std::move(*parsed);
+    else
+      w.Error("when", parsed.status().message());
+  }
+  w.Duration("jitter", s.jitter_seconds, 0, 31 * 86400);
+  w.Strings("drives", s.select.drives);
+  w.Strings("models", s.select.models);
+  w.Strings("pools", s.select.pools);
+  std::vector<TargetConfig> own;
+  ReadTargets(w, "targets", own);
+  for (const TargetConfig& tc : own) {
+    // The schedule selects its own targets by name; discovery tests them
+    // like the top-level "targets".
+    s.select.drives.push_back(tc.name);
+    bool known = false;
+    for (const auto& have : targets) known = known || have.path == tc.path;
+    if (!known) targets.push_back(tc);
+  }
+  w.Bool("enabled", s.enabled);
+}
+
 }  // namespace
 
 const std::vector<std::string>& KnownTests() {
@@ -144,63 +197,6 @@ std::vector<ScheduleConfig> DefaultSchedules() {
       Make("smart-long", {"smart-long"}, "0 1 15 * *", 6 * 86400),
   };
 }
-
-namespace {
-
-void ReadSchedule(JsonWalker& w, std::size_t index, const std::string& bench_scratch_dir,
-                  ScheduleConfig& s, std::vector<TargetConfig>& targets) {
-  s.name = "schedule-" + std::to_string(index);
-  std::string name;
-  if (w.String("name", name)) {
-    if (ValidName(name))
-      s.name = name;
-    else
-      w.Error("name", "expected a name of letters, digits, '-', '_' or '.' (at most 64), found \"" +
-                          name + "\"");
-  }
-  if (w.Required("tests", "the tests to run, e.g. [\"zones\", \"seek\"]") &&
-      w.Strings("tests", s.tests)) {
-    std::set<std::string> seen;
-    for (const auto& t : s.tests) {
-      if (!IsKnownTest(t)) {
-        std::string list;
-        for (const auto& k : KnownTests()) list += (list.empty() ? "" : ", ") + k;
-        w.Error("tests", "unknown test '" + t + "' (expected one of " + list + ")");
-      } else if (!seen.insert(t).second) {
-        w.Error("tests", "test '" + t + "' is listed twice");
-      } else if (t == "pool-write" && bench_scratch_dir.empty()) {
-        w.Error("tests", "pool-write needs bench.scratch_dir (a directory in the pool to write to)");
-      }
-    }
-    if (s.tests.empty()) w.Error("tests", "must name at least one test");
-  }
-  std::string when;
-  if (w.Required("when", "a cron expression like \"0 3 * * sun\" or \"@every 6h\"") &&
-      w.String("when", when, "a cron expression or \"@every 6h\"")) {
-    auto parsed = ParseScheduleWhen(when);
-    if (parsed.ok())
-      s.when = std::move(*parsed);
-    else
-      w.Error("when", parsed.status().message());
-  }
-  w.Duration("jitter", s.jitter_seconds, 0, 31 * 86400);
-  w.Strings("drives", s.select.drives);
-  w.Strings("models", s.select.models);
-  w.Strings("pools", s.select.pools);
-  std::vector<TargetConfig> own;
-  ReadTargets(w, "targets", own);
-  for (const TargetConfig& tc : own) {
-    // The schedule selects its own targets by name; discovery tests them
-    // like the top-level "targets".
-    s.select.drives.push_back(tc.name);
-    bool known = false;
-    for (const auto& have : targets) known = known || have.path == tc.path;
-    if (!known) targets.push_back(tc);
-  }
-  w.Bool("enabled", s.enabled);
-}
-
-}  // namespace
 
 void ReadSchedules(JsonWalker& root, const std::string& bench_scratch_dir,
                    std::vector<ScheduleConfig>& out, std::vector<TargetConfig>& targets) {
