@@ -55,6 +55,7 @@
 #include "alert/alert_lifecycle.h"
 #include "detect/change_detector.h"
 #include "detect/drive_shift.h"
+#include "detect/series.h"
 #include "detect/trend_detector.h"
 
 namespace dp::field {
@@ -107,6 +108,10 @@ struct SeriesRun {
   std::vector<detect::Sample> history;
   std::map<std::string, Alert> active;
   double nu = 4;
+  // Its baseline formed without a prior, for its family's pooled spread,
+  // and the history size it was formed at.
+  detect::Baseline own;
+  std::size_t own_at = 0;
 };
 
 // One drive through its life: noise, interference, the pipeline, re-tests.
@@ -185,6 +190,7 @@ class Drive {
                double interference, bool confirmation, Event& ev) {
     std::vector<std::pair<int, Verdict>> changes;
     double worst = 0;
+    std::vector<int> run;
     for (int i = 0; i < kN; ++i) {
       if (test != kSeries[i].test) continue;
       SeriesRun& s = series_[i];
@@ -194,7 +200,29 @@ class Drive {
       const double sign = Higher(i) ? -1 : 1;
       const double v = kSeries[i].base * factor[i] * std::exp(noise + sign * worse);
       s.history.push_back(detect::Sample{next_id_++, at, v});
-      Verdict change = detect::EvaluateChange(s.key, s.history, cfg_);
+      run.push_back(i);
+    }
+    for (int i : run) {
+      SeriesRun& s = series_[i];
+      detect::SpreadPrior prior;
+      if (m_.pool) {
+        // The family's other members, each as its own runs alone see it (the
+        // evaluator reads them the same way).
+        std::vector<detect::Baseline> family;
+        for (int j = 0; j < kN; ++j) {
+          SeriesRun& o = series_[j];
+          if (!detect::SameNoiseFamily(s.key, o.key)) continue;
+          if (o.own_at != o.history.size()) {
+            o.own = detect::ComputeBaseline(o.history, o.history.size(), cfg_, 0,
+                                            detect::DirectionOf(kSeries[j].metric),
+                                            detect::TailDfOf(kSeries[j].metric));
+            o.own_at = o.history.size();
+          }
+          family.push_back(o.own);
+        }
+        prior = detect::PoolSpread(family);
+      }
+      Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
       if (change.details.contains("score"))
         worst = std::max(worst, change.details["score"].get<double>());
       changes.emplace_back(i, std::move(change));
@@ -207,27 +235,35 @@ class Drive {
       if (change.kind == VerdictKind::kSlowdown) {
         const bool wide =
             detect::IsDriveWide(test, detect::ExcursionStart(change), at, scores_, cfg_);
-        change = detect::HoldSlowdown(std::move(change), confirmation, wide, cfg_);
+        const bool pair_wide =
+            detect::IsDriveWide(test, detect::PairStart(change), at, scores_, cfg_);
+        change = detect::HoldSlowdown(std::move(change), confirmation, wide, cfg_, pair_wide);
       }
       Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
       if (Apply(s, change, at)) {
         ++ev.opened_slowdown;
         if (std::getenv("DP_FIELD_TRACE")) {
           // The other tests' scores the drive-wide check saw.
-          std::string others;
+          std::string others, runs;
+          for (const auto& r : change.runs)
+            runs += " " + std::to_string((r.at - kT0) / 3600) + "h:" +
+                    std::to_string(r.value).substr(0, 6) + (r.outside ? "*" : "");
           const std::int64_t from = detect::ExcursionStart(change);
           for (const auto& r : scores_)
             if (r.test != test && r.at >= from - 86400 && r.at <= at)
               others += " " + r.test + "@" + std::to_string((r.at - from) / 3600) + "h=" +
                         std::to_string(r.worst_score).substr(0, 4);
           std::fprintf(stderr,
-                       "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f %s | others:%s | "
-                       "%s\n",
+                       "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f own CV %.1f%% %s | "
+                       "others:%s | runs:%s | %s\n",
                        static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
                        change.condition.c_str(), static_cast<long long>(at),
                        change.details.contains("drive_wide") ? 1 : 0, change.runs.size(),
-                       change.details.value("cusum", 0.0), change.details.value("rule", "").c_str(),
-                       others.c_str(), change.summary.c_str());
+                       change.details.value("cusum", 0.0),
+                       change.details.value("noise_own_percent",
+                                            change.details.value("noise_percent", 0.0)),
+                       change.details.value("rule", "").c_str(),
+                       others.c_str(), runs.c_str(), change.summary.c_str());
         }
       }
       if (Apply(s, trend, at)) ++ev.opened_trend;
@@ -265,7 +301,10 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
   std::atomic<int> next{0};
   std::vector<HealthyFigures> part(threads);
   auto work = [&](int t) {
+    // DP_FIELD_DRIVE=d: only that healthy drive (with DP_FIELD_TRACE, its story).
+    const char* only = std::getenv("DP_FIELD_DRIVE");
     for (int d; (d = next++) < drives;) {
+      if (only && std::atoi(only) != d) continue;
       Drive drive(m, cfg, seed * 1'000'003 + d);
       std::vector<double> ones(kN, 1.0);
       const int runs = years * 52;
@@ -325,6 +364,8 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         runs_since += 1;
         if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
         if (ev.opened_slowdown) {
+          if (std::getenv("DP_FIELD_DELAY"))
+            std::fprintf(stderr, "trial %d change %d found after %d\n", k, change_at, runs_since);
           found = true;
           const int at = runs_since;
           if (at <= 2) ++part[t].within2;

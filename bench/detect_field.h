@@ -15,6 +15,7 @@ struct Model {
   double interference = 0.02;  // share of scheduled runs hit by unseen interference
   std::int64_t retest_seconds = 6 * 3600;
   bool gaussian = false;       // normal noise instead of Student-t (the idealised drive)
+  bool pool = true;            // judge with the family's pooled spread (detect/baseline.h)
 };
 
 struct HealthyFigures {

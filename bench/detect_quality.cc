@@ -574,10 +574,11 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
       "field model: 13 series per drive, Student-t noise (nu %s) at the level below, shared "
       "weekly factor %.1f%%, seasonal swing %.1f%%, unseen interference on %.1f%% of runs "
       "(10-60%% worse, median 30 min, log-sd 1.5), re-test %.0f h after a doubtful run; %d "
-      "drives x %d years healthy, %d trials per change; seed %llu\n\n",
+      "drives x %d years healthy, %d trials per change; seed %llu%s\n\n",
       base.gaussian ? "inf: Gaussian" : "30 MB/s and IOPS, 10 access times, 3-5 p99", 100 * base.shared, 100 * base.season,
       100 * base.interference, retest_hours, drives, years, trials,
-      static_cast<unsigned long long>(seed));
+      static_cast<unsigned long long>(seed),
+      base.pool ? "" : "; each series' own spread (--no-pool)");
   std::printf(
       "| noise CV | false alert events per 1000 drive-years (drive-weeks with an alert) | "
       "false alerts per 1000 drive-years (slowdown + trend) | re-tests per "
@@ -606,6 +607,12 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
         Pct(d1.within4, d1.trials), mean(d1), Pct(p0.within2, p0.trials),
         Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials));
     std::fflush(stdout);
+    // Alerts opened before the change began are false alerts too, and an
+    // alert still open when it begins hides its own detection.
+    std::fprintf(stderr,
+                 "%4.1f%%: alerts before the change: drop %d / %d, p99 %d / %d (no interference / "
+                 "interference)\n",
+                 level, d0.early_alerts, d1.early_alerts, p0.early_alerts, p1.early_alerts);
   }
   return 0;
 }
@@ -641,6 +648,8 @@ int Main(int argc, char** argv) {
       model.interference = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--gaussian"))
       model.gaussian = true;
+    else if (!std::strcmp(argv[i], "--no-pool"))
+      model.pool = false;
     else if (!std::strcmp(argv[i], "--retest-hours") && i + 1 < argc)
       retest_hours = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--noise") && i + 1 < argc) {
@@ -665,7 +674,7 @@ int Main(int argc, char** argv) {
           "[--set key=value]...\n"
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
-          "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n");
+          "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian] [--no-pool]\n");
       return 2;
     }
   }

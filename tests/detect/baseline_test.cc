@@ -195,6 +195,31 @@ TEST(Baseline, SignalledDropWithQuietRunsStaysOut) {
   EXPECT_GE(r.cusum, cfg.cusum_h);
 }
 
+// A start that was off-centre rather than tight: five runs around 240 with
+// their own ordinary spread, the series really at 200. Its segment signals
+// and stays out; then three runs in a row come back inside the band (the
+// alert resolves) while the segment's runs outnumber the baseline's: the
+// baseline is the weaker estimate of the level, and the segment joins it
+// through the admission lag. Kept out, the 5-run baseline would judge every
+// later run against 240 and the alert would re-open again and again. (On an
+// established baseline a drop that comes back part of the way stays out:
+// SignalledDropWithQuietRunsStaysOut.)
+TEST(Baseline, ResolvedSegmentThatOutnumbersAYoungBaselineJoinsIt) {
+  DetectionConfig cfg;
+  const std::vector<double> v = {248, 232, 244, 236, 240, 200, 195, 205, 198, 202, 200, 196,
+                                 204, 199, 201, 232, 228, 235, 200, 198, 203, 197, 201, 199};
+  const auto h = Series(v);
+  Replay held = ReplaySeries(h, 17, cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_EQ(held.baseline.runs, 5);
+  EXPECT_EQ(held.segment.size(), 12u);
+  EXPECT_TRUE(RulesOf(held.segment, held.cusum, held.last_baseline, cfg,
+                      Direction::kHigherIsBetter).Any() ||
+              held.cusum >= cfg.cusum_h);
+  Replay r = ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  EXPECT_GE(r.baseline.runs, 15);
+  EXPECT_LT(r.baseline.center, 216);
+}
+
 // The bands are Student-t prediction bands: the same spread gives a wider
 // band on fewer runs, and at many runs they approach the normal band.
 TEST(Baseline, BandsAreStudentTPredictionBands) {

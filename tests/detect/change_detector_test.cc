@@ -323,5 +323,31 @@ TEST(ChangeDetector, VerdictJsonCarriesEvidence) {
   EXPECT_EQ(j["unit"], "MB/s");
 }
 
+// Interference that outlasted a re-test (two runs 30% down), then the next
+// scheduled run 11% down and its re-test back at 4%: the CUSUM of the capped
+// scores is past its decision interval and the last three runs' median is
+// 11%, but the run that would open the alert and the one before it average
+// 7.5%, under the pair floor: not a slowdown.
+TEST(ChangeDetector, CusumNeedsItsLastTwoRunsBeyondTheFloor) {
+  DetectionConfig cfg;
+  std::vector<double> base;
+  for (int i = 0; i < 4; ++i)
+    for (double x : {200.0, 206.0, 194.0, 203.0, 197.0}) base.push_back(x);
+  auto h = Series(base);
+  const double center = 200;
+  Append(h, center * 0.70);
+  Append(h, center * 0.70, 6 * 3600);
+  Append(h, center * 0.89);
+  const Verdict third = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(third.kind, VerdictKind::kSlowdown) << third.summary;
+  Append(h, center * 0.96, 6 * 3600);
+  const Verdict v = EvaluateChange(Key(), h, cfg);
+  EXPECT_GE(v.details["cusum"].get<double>(), cfg.cusum_h) << v.summary;
+  EXPECT_EQ(v.kind, VerdictKind::kClear) << v.summary;
+  // Still 11% down at the re-test: the drop is there now, and it is alerted.
+  h.back().value = center * 0.88;
+  EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kSlowdown);
+}
+
 }  // namespace
 }  // namespace dp::detect

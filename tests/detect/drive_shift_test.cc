@@ -53,6 +53,24 @@ TEST(DriveShiftTest, SequentialTestsDoNotVouchForEachOther) {
   EXPECT_FALSE(SameReadPath("seq", "random"));
 }
 
+// For another test, zones and seq are one read path, worse when their worst
+// scores average 2. A random pair under interference that outlasted its
+// re-test (zones 3.2, seek 3.5, the one seq run 1.6) is drive-wide; zones
+// at 2.1 by chance with seq at 0.3 is not the path worse.
+TEST(DriveShiftTest, SequentialTestsCountAsOnePathForOtherTests) {
+  DetectionConfig cfg;
+  std::vector<TestRunScore> others = {{"zones", kT, 3.2}, {"seek", kT + 600, 3.5},
+                                      {"seq", kT + 1800, 1.6}};
+  EXPECT_TRUE(IsDriveWide("random", kT, kT + 6 * 3600, others, cfg));
+  std::vector<TestRunScore> chance = {{"zones", kT, 2.1}, {"seek", kT + 600, 3.0},
+                                      {"seq", kT + 1800, 0.3}};
+  EXPECT_FALSE(IsDriveWide("random", kT, kT + 6 * 3600, chance, cfg));
+  EXPECT_EQ(ReadPathOf("seq"), "sequential");
+  EXPECT_EQ(ReadPathOf("seek"), "seek");
+  // One path is not enough (drive_wide_min_tests = 2): zones and seq alone.
+  EXPECT_FALSE(IsDriveWide("random", kT, kT + 6 * 3600, {{"zones", kT, 4}, {"seq", kT, 4}}, cfg));
+}
+
 TEST(DriveShiftTest, TooFewOtherTestsOrRunsOutsideTheWindowAreNotEvidence) {
   DetectionConfig cfg;  // drive_wide_min_tests = 2
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 3600, {{"random", kT + 60, 5}}, cfg));
@@ -98,6 +116,29 @@ TEST(DriveShiftTest, AnOldOpenSegmentDoesNotMakeAFreshExcursionLongLived) {
   v.details.erase("pair_mean");
   EXPECT_EQ(ExcursionStart(v), kT + 30 * kDay);
   EXPECT_EQ(HoldSlowdown(v, true, true, cfg).kind, VerdictKind::kNeedsConfirmation);
+}
+
+// A marginal run a week before an interfered pair makes the excursion long
+// enough for the hold, but the pair that would release it is the one every
+// test saw worse: held, and the next week's pair decides.
+TEST(DriveShiftTest, AnInterferedLastPairIsHeldAfterALongExcursion) {
+  DetectionConfig cfg;
+  Verdict v = Slowdown(kT, kT + 7 * kDay + 6 * 3600);
+  v.runs = {{1, kT, 240, true}, {2, kT + 7 * kDay, 186, true}, {3, kT + 7 * kDay + 6 * 3600, 238, true}};
+  EXPECT_EQ(ExcursionStart(v), kT);
+  EXPECT_EQ(PairStart(v), kT + 7 * kDay);
+  // Without the pair's own window the excursion alone would release it.
+  EXPECT_EQ(HoldSlowdown(v, true, true, cfg).kind, VerdictKind::kSlowdown);
+  Verdict held = HoldSlowdown(v, true, true, cfg, true);
+  EXPECT_EQ(held.kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_TRUE(held.details["drive_wide"].get<bool>());
+  // Held too when only the pair's window was drive-wide.
+  EXPECT_EQ(HoldSlowdown(v, true, false, cfg, true).kind, VerdictKind::kNeedsConfirmation);
+  // The week after, a pair the other tests did not share opens it.
+  v.runs.push_back({4, kT + 14 * kDay, 200, true});
+  v.runs.push_back({5, kT + 14 * kDay + 6 * 3600, 199, true});
+  v.at = kT + 14 * kDay + 6 * 3600;
+  EXPECT_EQ(HoldSlowdown(v, true, true, cfg, false).kind, VerdictKind::kSlowdown);
 }
 
 TEST(DriveShiftTest, OnlyAConfirmationRunOpensASlowdown) {

@@ -436,6 +436,36 @@ TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
   EXPECT_EQ(Get("/api/v1/drives/nope/history?test=seq&metric=iops").status, 404);
 }
 
+// The band drawn is the detector's: a series' spread pooled with the series
+// that read the same path (here the three zones beside seq), and the
+// series' own spread beside it.
+TEST_F(ResourcesTest, HistoryBandUsesTheReadPathsPooledSpread) {
+  const double zone_level[] = {250, 200, 120};
+  const char* zone_name[] = {"outer", "middle", "inner"};
+  for (int i = 0; i < 8; ++i) {
+    const std::int64_t at = 1700000000 + i * 86400;
+    AddRun("seq", RunOutcome::kOk, at, {SeqPoint(i % 2 ? 201 : 199)});
+    std::vector<BenchPoint> zones;
+    for (int z = 0; z < 3; ++z) {
+      BenchPoint p = SeqPoint(zone_level[z] * (i % 2 ? 1.04 : 0.96));
+      p.test = "zones";
+      p.zone = zone_name[z];
+      zones.push_back(p);
+    }
+    AddRun("zones", RunOutcome::kOk, at + 600, zones);
+  }
+  auto seq = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s").body);
+  const auto& b = seq["series"][0]["baseline"];
+  ASSERT_TRUE(b.is_object()) << seq.dump();
+  EXPECT_EQ(b["noise_pooled"], true);
+  EXPECT_NEAR(b["noise_own_percent"].get<double>(), 0.55, 0.1);
+  // Three zones of CV ~4% beside seq's 0.5%: the pooled figure is mostly theirs.
+  EXPECT_GT(b["noise_percent"].get<double>(), 3.0);
+  auto zones = json::parse(Get("/api/v1/drives/sda/history?test=zones&metric=mb_per_s").body);
+  ASSERT_EQ(zones["series"].size(), 3u);
+  for (const auto& z : zones["series"]) EXPECT_EQ(z["baseline"]["noise_pooled"], true);
+}
+
 // A drive that dropped and stayed slow for longer than the window: the band
 // drawn is still the one formed at its healthy start (as detection's is).
 TEST_F(ResourcesTest, HistoryBandComesFromTheStartWhenTheWindowIsCut) {

@@ -133,7 +133,11 @@ function noiseText(b) {
   const d = b.detectable || {};
   const change = d.change_percent === 50 ? 'a 1.5× rise' : `a ${d.change_percent}% drop`;
   const seen = d.runs > 0 ? `${change} is seen within ~${d.runs} runs` : `${change} is within its noise`;
-  return ` · noise CV ${b.noise_percent.toFixed(1)}% · ${seen}`;
+  // Pooled with the series that share its read path: their spread stands
+  // behind a young baseline's (the detector's own estimate).
+  const pooled = b.noise_pooled && Number.isFinite(b.noise_own_percent)
+    ? ` (with its read path's other series; ${b.noise_own_percent.toFixed(1)}% alone)` : '';
+  return ` · noise CV ${b.noise_percent.toFixed(1)}%${pooled} · ${seen}`;
 }
 
 // "baseline since 31/10/2026 (firmware changed from A to B)", or the first runs.

@@ -33,7 +33,8 @@ struct DetectionConfig {
   // A slowdown seen while every other judged test of the drive is worse too
   // (detect/drive_shift.h) is held until it outlasts this many days and a
   // re-test; drive_wide_score: how worse (normal units) another test's run
-  // must be to count; drive_wide_min_tests: other tests that must have run.
+  // must be to count; drive_wide_min_tests: other read paths (zones, seq and
+  // sweep are one) that must have run.
   double drive_wide_hold_days = 3;
   double drive_wide_score = 2;
   int drive_wide_min_tests = 2;

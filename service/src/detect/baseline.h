@@ -63,6 +63,25 @@
 // The percentage floors are the smallest change worth an alert: below them a
 // change is not reported however quiet the series.
 //
+// Spread shared by a family (SpreadPrior). A young baseline's spread is its
+// weakest part: at 10 runs the Student-t quantile at the pair's probability
+// is 9.3 sigmas against 4.5 with sigma known (5.3 at 36 degrees of freedom),
+// and a tight start is what raises the same false alert again and again. But a drive's series are not
+// independent sources of noise: the three zones and seq read the same path
+// of the same platters with the same heads, the five seek strokes move the
+// same actuator. Their variances are one variance estimated several times,
+// so a series' spread is estimated from the family's pooled variance (the
+// within-group mean square of a one-way layout): each member's sample
+// variance weighted by its degrees of freedom, the family's other members
+// acting as a scaled-inverse-chi-square prior with their degrees of freedom
+// as pseudo-runs (Gelman et al., "Bayesian Data Analysis", 3rd ed., sec. 3.2;
+// the predictive of a future run is then Student-t with the pooled degrees
+// of freedom). Pooling is refused when the series' own variance is larger
+// than the family's by the F test at kPoolAlpha: a member that is noisier
+// than its family keeps its own spread rather than being judged by a
+// narrower one. A member quieter than its family by chance (a tight start)
+// is widened, which is the point.
+//
 // Sequential evidence (ReplaySeries). Each judged run's deviation on the worse
 // side, e (log units), becomes a normal score z: the smaller of the
 // self-starting Student-t score (Hawkins 1987; student_t.h) and the floor's
@@ -93,11 +112,32 @@ struct Baseline {
   double log_center = 0;
   double log_sigma = 0;  // sd / c4(n) of the log values: the series' CV
   double tail_df = 0;    // the metric's tails (TailDfOf; 0 = normal)
+  // log_sigma from its own runs alone, and the degrees of freedom the
+  // family's pooled spread added to it (0: not pooled; see SpreadPrior).
+  double own_log_sigma = 0;
+  double prior_df = 0;
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
-  double df() const { return runs > 1 ? runs - 1 : 1; }
+  // Degrees of freedom of log_sigma: the own runs' and the family's.
+  double df() const {
+    const double d = (runs > 1 ? runs - 1 : 0) + prior_df;
+    return d > 0 ? d : 1;
+  }
 };
+
+// The spread of a series' family (see above) apart from the series itself:
+// the pooled plain sd of the other members' log values and its degrees of
+// freedom. Empty (df 0) when there is no other member with a formed baseline.
+struct SpreadPrior {
+  double log_sd = 0;
+  double df = 0;
+  int members = 0;  // the other series pooled
+};
+
+// The pooled spread of `others` (baselines formed without a prior; not
+// ready ones and those of fewer than two runs are left out).
+SpreadPrior PoolSpread(const std::vector<Baseline>& others);
 
 // Variance of the mean of a run and its re-test, in one run's variance (see
 // above: (1 + rho) / 2 with rho = 0.25).
@@ -147,7 +187,7 @@ struct Replay {
 // is the one just judged, against the baseline b it was judged with.
 struct SegmentRules {
   bool pair = false;     // the last two runs outside, their mean beyond the pair band
-  bool cusum = false;    // CUSUM >= h, segment and recent median beyond the floor
+  bool cusum = false;    // CUSUM >= h; segment and recent median, last two's mean beyond the floor
   double pair_deviation = 0;     // mean worse-side deviation of the last two (log units)
   double segment_deviation = 0;  // mean over the segment (log units)
   bool Any() const { return pair || cusum; }
@@ -158,14 +198,16 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
 // history must be in chronological order. Only good samples with at >= since
 // and index < end count.
 // tail_df: the metric's tails (TailDfOf), kept in every baseline it forms.
+// prior: the family's spread, pooled into every baseline it forms.
 Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
                     const DetectionConfig& cfg, std::int64_t since, Direction direction,
-                    double tail_df = 0);
+                    double tail_df = 0, const SpreadPrior& prior = {});
 
 // The baseline for judging history[end] (ReplaySeries(...).baseline).
 Baseline ComputeBaseline(const std::vector<Sample>& history, std::size_t end,
                          const DetectionConfig& cfg, std::int64_t since,
-                         Direction direction = Direction::kHigherIsBetter, double tail_df = 0);
+                         Direction direction = Direction::kHigherIsBetter, double tail_df = 0,
+                         const SpreadPrior& prior = {});
 
 // True when value lies outside the band on the worse side for direction.
 bool OutsideWorse(double value, const Band& band, Direction direction);

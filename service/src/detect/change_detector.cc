@@ -34,7 +34,8 @@ std::string Why(const Sample& s) {
 }  // namespace
 
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
-                       const DetectionConfig& cfg, std::int64_t baseline_since) {
+                       const DetectionConfig& cfg, std::int64_t baseline_since,
+                       const SpreadPrior& prior) {
   std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
     return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
   });
@@ -68,7 +69,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.details["direction"] =
       dir == Direction::kHigherIsBetter ? "higher_is_better" : "lower_is_better";
   const Replay replay = ReplaySeries(history, history.size(), cfg, baseline_since, dir,
-                                     TailDfOf(key.metric));
+                                     TailDfOf(key.metric), prior);
   if (!replay.last_judged) {
     const Baseline& base = replay.baseline;
     v.baseline_runs = base.runs;
@@ -106,6 +107,13 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.details["baseline_sigma"] = base.log_sigma * base.center;
   const double noise_pct = 100 * base.log_sigma;
   v.details["noise_percent"] = noise_pct;
+  // The noise is the family's pooled spread when the series is judged with
+  // it (baseline.h): how many runs stand behind it, and its own figure.
+  v.details["noise_df"] = base.df();
+  if (base.prior_df > 0) {
+    v.details["noise_own_percent"] = 100 * base.own_log_sigma;
+    v.details["noise_pooled_series"] = prior.members;
+  }
   v.details["cusum"] = replay.cusum;
   // The run's own worse-side score: what a drive-wide check reads of it.
   v.details["score"] = replay.last.score;
@@ -128,14 +136,18 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.current = latest.value;
   v.change_percent = WorsePercent(latest.value, base.center, dir);
   const std::string unit = v.unit;
-  char noise[160];
+  char pooled[64] = "";
+  if (base.prior_df > 0)
+    std::snprintf(pooled, sizeof pooled, " (with %d series of the same read path)",
+                  prior.members);
+  char noise[220];
   if (runs_needed > 0)
-    std::snprintf(noise, sizeof noise, "noise CV %.1f%%: a %s is seen within ~%d runs",
-                  noise_pct, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise",
+    std::snprintf(noise, sizeof noise, "noise CV %.1f%%%s: a %s is seen within ~%d runs",
+                  noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise",
                   runs_needed);
   else
-    std::snprintf(noise, sizeof noise, "noise CV %.1f%%: a %s cannot be told from noise",
-                  noise_pct, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
+    std::snprintf(noise, sizeof noise, "noise CV %.1f%%%s: a %s cannot be told from noise",
+                  noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
   const std::string band_text = "band " + FormatValue(band.low, "") + "-" +
                                 FormatValue(band.high, unit) + ", " + std::to_string(base.runs) +
                                 " runs, " + noise;

@@ -14,7 +14,8 @@
 //       one outlier never alerts however far out it is; or
 //     (sustained) the CUSUM of the runs' scores reached cusum_h, and both the
 //       median change over its open segment and the median of the segment's
-//       last three runs are beyond confirm_min_percent: a smaller change on a
+//       last three runs and the mean of its last two are beyond
+//       confirm_min_percent: a smaller change on a
 //       noisier series, seen over as many runs as its noise needs, and still
 //       there now (not a segment held open by one wild run). Medians, so one
 //       interfered run in the segment cannot carry it over the floor.
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "config/alerts_config.h"
+#include "detect/baseline.h"
 #include "detect/sample.h"
 #include "model/verdict.h"
 
@@ -36,7 +38,9 @@ namespace dp::detect {
 
 // history: the series' samples (any order; sorted by time here), including the
 // latest run. baseline_since: unix seconds of the last re-baseline request
-// (0 = none); samples before it are ignored.
+// (0 = none); samples before it are ignored. prior: the spread of the series'
+// family (baseline.h, SpreadPrior; FamilyPrior in series.h), pooled into its
+// baseline's; empty = the series' own runs alone.
 // Verdict kinds: kInconclusive (latest run not good, or empty history),
 // kBaselining (fewer than cfg.baseline_runs good runs so far, or the latest
 // run is itself part of the baseline), kClear, kNeedsConfirmation, kSlowdown.
@@ -45,6 +49,7 @@ namespace dp::detect {
 // their outside flags; a slowdown adds details "pair_mean", "pair_low",
 // "pair_high" and "rule".
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
-                       const DetectionConfig& cfg, std::int64_t baseline_since = 0);
+                       const DetectionConfig& cfg, std::int64_t baseline_since = 0,
+                       const SpreadPrior& prior = {});
 
 }  // namespace dp::detect

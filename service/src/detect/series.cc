@@ -1,6 +1,7 @@
 #include "detect/series.h"
 
 #include "detect/change_detector.h"
+#include "detect/drive_shift.h"
 #include "detect/trend_detector.h"
 #include "model/test_catalog.h"
 
@@ -70,9 +71,17 @@ std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string&
   return out;
 }
 
+bool SameNoiseFamily(const SeriesKey& a, const SeriesKey& b) {
+  const double tails = TailDfOf(a.metric);
+  if (tails > 0 && tails < 10) return false;
+  return a.drive_id == b.drive_id && a.metric == b.metric && SameReadPath(a.test, b.test) &&
+         !(a.test == b.test && a.series == b.series);
+}
+
 std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,
-                                    const DetectionConfig& cfg, std::int64_t baseline_since) {
-  return {EvaluateChange(key, history, cfg, baseline_since),
+                                    const DetectionConfig& cfg, std::int64_t baseline_since,
+                                    const SpreadPrior& prior) {
+  return {EvaluateChange(key, history, cfg, baseline_since, prior),
           EvaluateTrend(key, history, cfg, baseline_since)};
 }
 

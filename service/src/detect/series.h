@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/alerts_config.h"
+#include "detect/baseline.h"
 #include "detect/sample.h"
 #include "model/bench_result.h"
 #include "model/verdict.h"
@@ -41,9 +42,22 @@ std::string SeriesName(const std::string& test, const std::string& zone, const s
 std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,
                                  const BenchPoint& p);
 
+// True when b is another series of a's noise family (baseline.h, SpreadPrior):
+// the same metric of the same drive, from a test that reads the drive the
+// same way (SameReadPath: the zones and seq share one path, each other test
+// is its own), and not a itself. Latency percentiles have no family: with
+// tails of 3-5 degrees of freedom a sample variance is erratic (one wild run
+// of one member set a p99 pair's pooled CV to 5.6% against 3.0% of its
+// own), and their bands are set by the tails (TailDfOf), not by the
+// baseline's degrees of freedom, so pooling would only spread that error.
+bool SameNoiseFamily(const SeriesKey& a, const SeriesKey& b);
+
 // Change and trend verdicts for one series (history in any order, latest run
-// included). baseline_since: the re-baseline time for this drive (0 = none).
+// included). baseline_since: the re-baseline time for this drive (0 = none);
+// prior: its family's pooled spread (PoolSpread of the other members'
+// baselines, each formed without a prior).
 std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,
-                                    const DetectionConfig& cfg, std::int64_t baseline_since = 0);
+                                    const DetectionConfig& cfg, std::int64_t baseline_since = 0,
+                                    const SpreadPrior& prior = {});
 
 }  // namespace dp::detect

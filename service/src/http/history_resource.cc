@@ -22,6 +22,7 @@
 #include "detect/series.h"
 #include "http/api.h"
 #include "http/resource_json.h"
+#include "runs/noise_family.h"
 #include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
@@ -70,6 +71,10 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
     by_key[key].push_back(s);
   }
   const auto direction = detect::DirectionOf(hq.metric);
+  // The series that share a noise source with these: the detector pools
+  // their spread into each baseline, and so does the band drawn here.
+  auto family = NoiseFamilyMembers(*ctx.store, drive->id, hq.test, ctx.detection);
+  if (!family.ok()) return StatusResponse(family.status());
   nlohmann::json series = nlohmann::json::array();
   for (const std::string& key : order) {
     const auto& list = by_key[key];
@@ -96,9 +101,14 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
         DetectionHistory(*ctx.store, exact, *since, ctx.detection.baseline_max_runs);
     if (!judged.ok()) return StatusResponse(judged.status());
     auto det = detect::ToSamples(*judged);
+    const detect::SeriesKey series_key{
+        drive->id, drive->name, hq.test,
+        detect::SeriesName(hq.test, first.zone, first.stroke, first.variant, first.block_size,
+                           first.queue_depth),
+        hq.metric};
     detect::Baseline b =
         detect::ComputeBaseline(det, det.size(), ctx.detection, *since, direction,
-                                detect::TailDfOf(hq.metric));
+                                detect::TailDfOf(hq.metric), FamilyPriorOf(series_key, *family));
     nlohmann::json baseline = nullptr;
     if (b.runs > 0) {
       detect::Band band = detect::BandOf(b, ctx.detection);
@@ -111,6 +121,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                   {"low", band.low},
                   {"high", band.high},
                   {"noise_percent", 100 * b.log_sigma},
+                  {"noise_own_percent", 100 * b.own_log_sigma},
+                  {"noise_pooled", b.prior_df > 0},
                   {"detectable",
                    {{"change_percent", probe},
                     {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};

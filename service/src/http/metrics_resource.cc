@@ -30,6 +30,7 @@
 #include "http/api.h"
 #include "http/metrics_text.h"
 #include "model/test_catalog.h"
+#include "runs/noise_family.h"
 #include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
@@ -319,6 +320,9 @@ class DbScrape {
     if (!Ok(points)) return;
     auto since = BaselineSince(store_, d.id, test);
     if (!Ok(since)) return;
+    // The detector pools the spread of series that share a noise source.
+    auto family = NoiseFamilyMembers(store_, d.id, test, ctx_.detection);
+    if (!Ok(family)) return;
     for (const BenchPoint& p : *points) {
       if (p.test != test) continue;
       MetricLabels l = {{"drive", d.id}, {"test", test}, {"series", detect::SeriesName(p)}};
@@ -330,7 +334,7 @@ class DbScrape {
       if (p.contended || p.partial) continue;  // never judged, so no ratio either
       for (const detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
         if (!up_) return;
-        AppendBaseline(spec, ValueOf(p, spec.key.metric), *since);
+        AppendBaseline(spec, ValueOf(p, spec.key.metric), *since, *family);
       }
     }
   }
@@ -338,23 +342,16 @@ class DbScrape {
   // The series' baseline as detection forms it: the same samples the
   // evaluator reads (DetectionHistory) through the same replay.
   void AppendBaseline(const detect::SeriesSpec& spec, std::optional<double> newest,
-                      std::int64_t since) {
+                      std::int64_t since, const std::vector<NoiseFamilyMember>& family) {
     const DetectionConfig& cfg = ctx_.detection;
-    HistoryQuery q;
-    q.drive_id = spec.key.drive_id;
-    q.test = spec.key.test;
-    q.metric = spec.key.metric;
-    q.zone = spec.zone;
-    q.stroke = spec.stroke;
-    q.variant = spec.variant;
-    q.block_size = spec.block_size;
-    q.queue_depth = spec.queue_depth;
-    auto history = DetectionHistory(store_, q, since, cfg.baseline_max_runs);
+    auto history = DetectionHistory(store_, SeriesQuery(spec.key.drive_id, spec), since,
+                                    cfg.baseline_max_runs);
     if (!Ok(history)) return;
     auto samples = detect::ToSamples(*history);
     detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since,
                                                  detect::DirectionOf(spec.key.metric),
-                                                 detect::TailDfOf(spec.key.metric));
+                                                 detect::TailDfOf(spec.key.metric),
+                                                 FamilyPriorOf(spec.key, family));
     if (b.runs == 0) return;
     const std::string& metric = spec.key.metric;
     MetricLabels l = {{"drive", spec.key.drive_id},

@@ -10,27 +10,13 @@
 #include "detect/series.h"
 #include "detect/smart_detector.h"
 #include "model/test_catalog.h"
+#include "runs/noise_family.h"
 #include "runs/rebaseline.h"
 #include "store/detection_history.h"
 #include "store/store.h"
 
 namespace dp {
 namespace {
-
-// The history query of one series of `drive_id`.
-HistoryQuery QueryFor(const std::string& drive_id, const detect::SeriesSpec& spec) {
-  HistoryQuery q;
-  q.drive_id = drive_id;
-  q.test = spec.key.test;
-  q.metric = spec.key.metric;
-  q.zone = spec.zone;
-  q.stroke = spec.stroke;
-  q.variant = spec.variant;
-  q.block_size = spec.block_size;
-  q.queue_depth = spec.queue_depth;
-  q.limit = kDetectionNewestRuns;  // the newest runs: the runs judged and the trend window
-  return q;
-}
 
 // A drive's vdev: "POOL/VDEV", the smallest member id (the one drive a
 // vdev-level alert is filed under) and the siblings: present members of the
@@ -112,18 +98,25 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   DP_ASSIGN_OR_RETURN(const std::int64_t baseline_since,
                       BaselineSince(store_, drive->id, run.test));
   std::map<std::int64_t, std::vector<detect::TestRunScore>> other_scores;  // by excursion start
+  // The series that share a noise source with this test's: their spread is
+  // pooled into each series' baseline (detect/baseline.h).
+  DP_ASSIGN_OR_RETURN(const std::vector<NoiseFamilyMember> family,
+                      NoiseFamilyMembers(store_, drive->id, run.test, config_));
   for (const auto& point : points) {
     if (point.test != run.test || point.contended || point.partial) continue;
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
       DP_ASSIGN_OR_RETURN(
           std::vector<MeasurementSample> hist,
-          DetectionHistory(store_, QueryFor(drive->id, spec), baseline_since,
+          DetectionHistory(store_, SeriesQuery(drive->id, spec), baseline_since,
                            config_.baseline_max_runs));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
-      std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since);
+      std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since,
+                                                        FamilyPriorOf(spec.key, family));
       for (auto& v : own) {
         if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) continue;
-        const std::int64_t from = detect::ExcursionStart(v);
+        // The excursion's window, and its last two runs' (a CUSUM verdict's
+        // last run may be back inside, its pair then starts earlier).
+        const std::int64_t from = std::min(detect::ExcursionStart(v), detect::PairStart(v));
         // The zones' three series usually share one excursion: read the
         // drive's other tests once for it.
         auto known = other_scores.find(from);
@@ -131,14 +124,17 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
           DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(*drive, run.test, from, v.at));
           known = other_scores.emplace(from, std::move(scores)).first;
         }
-        const bool wide = detect::IsDriveWide(run.test, from, v.at, known->second, config_);
+        const bool wide = detect::IsDriveWide(run.test, detect::ExcursionStart(v), v.at,
+                                              known->second, config_);
+        const bool pair_wide =
+            detect::IsDriveWide(run.test, detect::PairStart(v), v.at, known->second, config_);
         // Without re-tests (no confirm function) every run stands on its own.
         const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
-        v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_);
+        v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_, pair_wide);
       }
       std::vector<detect::PeerHistory> peers;
       for (const auto& s : siblings) {
-        auto h = store_.History(QueryFor(s.id, spec));
+        auto h = store_.History(SeriesQuery(s.id, spec));
         if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, detect::ToSamples(*h)});
       }
       // A drop every measured sibling shares in the same window is the
@@ -188,18 +184,24 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
   filter.since = from - 86400;
   filter.limit = 64;
   DP_ASSIGN_OR_RETURN(std::vector<Run> runs, store_.ListRuns(filter));
+  std::map<std::string, std::vector<NoiseFamilyMember>> families;  // by test
   for (const Run& other : runs) {
     if (other.test == test || !IsJudgedTest(other.test) || other.contended || other.partial ||
         other.started_at > to)
       continue;
     DP_ASSIGN_OR_RETURN(const std::int64_t since, BaselineSince(store_, drive.id, other.test));
     DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(other.id));
+    auto family = families.find(other.test);
+    if (family == families.end()) {
+      DP_ASSIGN_OR_RETURN(auto members, NoiseFamilyMembers(store_, drive.id, other.test, config_));
+      family = families.emplace(other.test, std::move(members)).first;
+    }
     detect::TestRunScore score{other.test, other.started_at, 0};
     for (const auto& point : points) {
       if (point.test != other.test || point.contended || point.partial) continue;
       for (const auto& spec : detect::SeriesOf(drive.id, drive.name, point)) {
         DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> hist,
-                            DetectionHistory(store_, QueryFor(drive.id, spec), since,
+                            DetectionHistory(store_, SeriesQuery(drive.id, spec), since,
                                              config_.baseline_max_runs));
         std::vector<detect::Sample> samples = detect::ToSamples(hist);
         // That run judged as it was judged then: its history up to it.
@@ -210,7 +212,8 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
                                    [&](const detect::Sample& s) { return s.run_id == other.id; });
         if (at_run == samples.end()) continue;
         samples.erase(at_run + 1, samples.end());
-        Verdict v = detect::EvaluateChange(spec.key, samples, config_, since);
+        Verdict v = detect::EvaluateChange(spec.key, samples, config_, since,
+                                           FamilyPriorOf(spec.key, family->second));
         if (v.details.contains("score"))
           score.worst_score = std::max(score.worst_score, v.details["score"].get<double>());
       }

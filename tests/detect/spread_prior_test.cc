@@ -1,0 +1,164 @@
+// The family's pooled spread (baseline.h, SpreadPrior): how it is pooled,
+// when a series refuses it, and what it changes for a young baseline.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "detect/baseline.h"
+#include "detect/change_detector.h"
+#include "detect/series.h"
+#include "detect/student_t.h"
+
+namespace dp::detect {
+namespace {
+
+constexpr std::int64_t kWeek = 7 * 86400;
+
+double C4(int n) { return 1 - 1.0 / (4.0 * n) - 7.0 / (32.0 * n * n); }
+
+Baseline Formed(double own_sigma, int runs) {
+  Baseline b;
+  b.ready = true;
+  b.runs = runs;
+  b.own_log_sigma = b.log_sigma = own_sigma;
+  return b;
+}
+
+// `n` values around `level` whose logs have sample sd `sd` exactly (a
+// symmetric pattern scaled to it).
+std::vector<double> Spread(double level, double sd, int n) {
+  std::vector<double> z;
+  for (int i = 0; i < n; ++i) z.push_back((i % 2 ? 1.0 : -1.0) * (1 + (i / 2) % 3));
+  double m = 0, ss = 0;
+  for (double x : z) m += x;
+  m /= n;
+  for (double x : z) ss += (x - m) * (x - m);
+  const double scale = sd / std::sqrt(ss / (n - 1));
+  std::vector<double> out;
+  for (double x : z) out.push_back(level * std::exp((x - m) * scale));
+  return out;
+}
+
+std::vector<Sample> Series(const std::vector<double>& values) {
+  std::vector<Sample> out;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out.push_back(Sample{static_cast<std::int64_t>(i + 1),
+                         1'767'225'600 + static_cast<std::int64_t>(i) * kWeek, values[i]});
+  return out;
+}
+
+void Append(std::vector<Sample>& h, double value, std::int64_t after) {
+  h.push_back(Sample{h.back().run_id + 1, h.back().at + after, value});
+}
+
+TEST(SpreadPrior, PooledVarianceWeightsEachMemberByItsDegreesOfFreedom) {
+  Baseline forming = Formed(0.5, 3);
+  forming.ready = false;
+  const SpreadPrior p =
+      PoolSpread({Formed(0.03, 10), Formed(0.04, 21), forming, Formed(0.03, 1)});
+  EXPECT_EQ(p.members, 2);
+  EXPECT_DOUBLE_EQ(p.df, 9 + 20);
+  const double v1 = std::pow(0.03 * C4(10), 2), v2 = std::pow(0.04 * C4(21), 2);
+  EXPECT_NEAR(p.log_sd, std::sqrt((9 * v1 + 20 * v2) / 29), 1e-12);
+  EXPECT_EQ(PoolSpread({}).df, 0);
+}
+
+// A member whose young baseline kept an interfered run (CV 14% among
+// members of 3%) is left out of its family's pool.
+TEST(SpreadPrior, OutlyingMemberIsLeftOut) {
+  const SpreadPrior p =
+      PoolSpread({Formed(0.03, 10), Formed(0.14, 6), Formed(0.031, 10), Formed(0.029, 10)});
+  EXPECT_EQ(p.members, 3);
+  EXPECT_DOUBLE_EQ(p.df, 27);
+  EXPECT_NEAR(p.log_sd, 0.03 * C4(10), 0.001);
+  // Members that agree are all kept, the noisiest included.
+  EXPECT_EQ(PoolSpread({Formed(0.03, 10), Formed(0.036, 10), Formed(0.027, 10)}).members, 3);
+}
+
+TEST(SpreadPrior, YoungBaselineTakesItsFamilysDegreesOfFreedom) {
+  DetectionConfig cfg;
+  const auto h = Series(Spread(200, 0.03, 10));
+  const Baseline alone = ComputeBaseline(h, h.size(), cfg, 0);
+  const SpreadPrior prior{0.03, 27, 3};
+  const Baseline pooled =
+      ComputeBaseline(h, h.size(), cfg, 0, Direction::kHigherIsBetter, 0, prior);
+  ASSERT_TRUE(alone.ready && pooled.ready);
+  EXPECT_DOUBLE_EQ(alone.df(), 9);
+  EXPECT_DOUBLE_EQ(pooled.prior_df, 27);
+  EXPECT_DOUBLE_EQ(pooled.df(), 36);
+  EXPECT_NEAR(pooled.own_log_sigma, alone.log_sigma, 1e-12);
+  // Same spread, four times the degrees of freedom: the pair band of a
+  // 10-run baseline shrinks by the Student-t quantiles' ratio.
+  EXPECT_NEAR(pooled.log_sigma, alone.log_sigma * C4(10) / C4(37), 1e-9);
+  const double ratio = PairWidths(pooled, cfg).low / PairWidths(alone, cfg).low;
+  const double p = NormalCdf(cfg.confirm_sigmas);
+  EXPECT_NEAR(ratio, StudentTQuantile(p, 36) / StudentTQuantile(p, 9) * C4(10) / C4(37), 1e-6);
+  EXPECT_LT(ratio, 0.75);
+}
+
+// A 15% drop at 3% noise right after a 10-run baseline: the series alone
+// cannot vouch for two runs (its pair band is ~20% wide), pooled with its
+// read path's other series it alerts on the re-test.
+TEST(SpreadPrior, FifteenPercentDropOnAYoungBaselineIsSeenWithinTwoRuns) {
+  DetectionConfig cfg;
+  const SeriesKey key{"wwn-1", "sda", "zones", "outer", "mb_per_s"};
+  auto h = Series(Spread(200, 0.03, 10));
+  Append(h, 200 * 0.85 * 1.01, kWeek);
+  Append(h, 200 * 0.85 * 0.99, 6 * 3600);
+  const Verdict alone = EvaluateChange(key, h, cfg);
+  const Verdict pooled = EvaluateChange(key, h, cfg, 0, SpreadPrior{0.03, 27, 3});
+  EXPECT_EQ(alone.kind, VerdictKind::kNeedsConfirmation) << alone.summary;
+  EXPECT_EQ(pooled.kind, VerdictKind::kSlowdown) << pooled.summary;
+  EXPECT_NE(pooled.summary.find("with 3 series of the same read path"), std::string::npos)
+      << pooled.summary;
+  EXPECT_DOUBLE_EQ(pooled.details["noise_df"].get<double>(), 36);
+  EXPECT_EQ(pooled.details["noise_pooled_series"], 3);
+  EXPECT_EQ(pooled.details["detectable"]["runs"], 2);
+}
+
+// A series much noisier than its family keeps its own spread: judged by the
+// family's it would alert on its ordinary runs.
+TEST(SpreadPrior, NoisierSeriesKeepsItsOwnSpread) {
+  DetectionConfig cfg;
+  const auto h = Series(Spread(200, 0.08, 10));
+  const Baseline b =
+      ComputeBaseline(h, h.size(), cfg, 0, Direction::kHigherIsBetter, 0, SpreadPrior{0.02, 27, 3});
+  EXPECT_EQ(b.prior_df, 0);
+  EXPECT_DOUBLE_EQ(b.df(), 9);
+  EXPECT_DOUBLE_EQ(b.log_sigma, b.own_log_sigma);
+}
+
+// Five first runs that happened to agree within 0.5% are widened by a
+// family of 3%: the tight start that raised the same false alert again and
+// again is not trusted on its own.
+TEST(SpreadPrior, TightStartIsWidenedByItsFamily) {
+  DetectionConfig cfg;
+  const auto h = Series(Spread(200, 0.005, 5));
+  const Baseline b =
+      ComputeBaseline(h, h.size(), cfg, 0, Direction::kHigherIsBetter, 0, SpreadPrior{0.03, 30, 3});
+  EXPECT_NEAR(b.own_log_sigma, 0.005 / C4(5), 1e-9);
+  EXPECT_DOUBLE_EQ(b.prior_df, 30);
+  const double pooled_sd = std::sqrt((4 * 0.005 * 0.005 + 30 * 0.03 * 0.03) / 34);
+  EXPECT_NEAR(b.log_sigma, pooled_sd / C4(35), 1e-9);
+  EXPECT_GT(b.log_sigma, 5 * b.own_log_sigma);
+}
+
+TEST(SpreadPrior, FamiliesFollowTheReadPathAndTheMetric) {
+  const SeriesKey outer{"w", "sda", "zones", "outer", "mb_per_s"};
+  EXPECT_TRUE(SameNoiseFamily(outer, {"w", "sda", "zones", "inner", "mb_per_s"}));
+  EXPECT_TRUE(SameNoiseFamily(outer, {"w", "sda", "seq", "qd8-1m", "mb_per_s"}));
+  EXPECT_FALSE(SameNoiseFamily(outer, outer));
+  EXPECT_FALSE(SameNoiseFamily(outer, {"w2", "sdb", "zones", "inner", "mb_per_s"}));
+  EXPECT_FALSE(SameNoiseFamily(outer, {"w", "sda", "random", "qd1-4k", "iops"}));
+  const SeriesKey full{"w", "sda", "seek", "full", "access_ms"};
+  EXPECT_TRUE(SameNoiseFamily(full, {"w", "sda", "seek", "half", "access_ms"}));
+  EXPECT_FALSE(SameNoiseFamily(full, {"w", "sda", "zones", "outer", "mb_per_s"}));
+  EXPECT_TRUE(SameNoiseFamily({"w", "sda", "random", "qd1-4k", "iops"},
+                              {"w", "sda", "random", "qd32-4k", "iops"}));
+  // p99 latencies pool with nothing: their tails make a sample variance erratic.
+  EXPECT_FALSE(SameNoiseFamily({"w", "sda", "random", "qd1-4k", "p99_us"},
+                               {"w", "sda", "random", "qd32-4k", "p99_us"}));
+}
+
+}  // namespace
+}  // namespace dp::detect
