@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "detect/series.h"
+#include "runs/noise_family.h"
 #include "store/migrations.h"
 #include "store/sqlite_db.h"
 #include "store/store_test_util.h"
@@ -294,15 +295,7 @@ TEST_F(RetentionTest, EveryRunKeepsTheFiguresDetectionJudges) {
   std::vector<HistoryQuery> queries;
   for (const BenchPoint& p : points)
     for (const auto& spec : detect::SeriesOf("wwn-a", "sda", p)) {
-      HistoryQuery q;
-      q.drive_id = "wwn-a";
-      q.test = spec.key.test;
-      q.metric = spec.key.metric;
-      q.zone = spec.zone;
-      q.stroke = spec.stroke;
-      q.variant = spec.variant;
-      q.block_size = spec.block_size;
-      q.queue_depth = spec.queue_depth;
+      HistoryQuery q = SeriesQuery("wwn-a", spec);
       q.limit = 0;
       queries.push_back(q);
       q.limit = 500;
