@@ -1,4 +1,4 @@
-// Boost's assertion handler for the libFuzzer builds (bench/fuzz.sh defines
+// Boost's assertion handler for the libFuzzer builds (benchmarks/fuzz.sh defines
 // BOOST_ENABLE_ASSERT_HANDLER): a failed BOOST_ASSERT aborts with the usual
 // message, as assert() would, except for one assertion known to be wrong.
 //

@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libssl-dev
       libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
-      procps tzdata python3  # python3: bench/vs_fio.sh only
+      procps tzdata python3  # python3: benchmarks/vs_fio.sh only
       prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
       dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
@@ -23,7 +23,7 @@ fi
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ] || [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
-if [ "${DP_SETUP_FUZZ:-0}" = 1 ]; then  # bench/fuzz.sh only: clang with libFuzzer
+if [ "${DP_SETUP_FUZZ:-0}" = 1 ]; then  # benchmarks/fuzz.sh only: clang with libFuzzer
   pkgs+=(clang-14 libclang-rt-14-dev)
 fi
 

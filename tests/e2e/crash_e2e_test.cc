@@ -8,7 +8,7 @@
 // on.
 //
 // Bounded for the suite (DP_CRASH_KILLS, default 6; DP_STOP_SECONDS, default
-// 5); bench/crash.sh runs 50 kills and a 10-minute stop and prints the figures.
+// 5); benchmarks/crash.sh runs 50 kills and a 10-minute stop and prints the figures.
 // Needs root and losetup; skips otherwise.
 #include <signal.h>
 #include <sqlite3.h>

@@ -3,7 +3,7 @@
 // client that sends its request at once (a busy connection is never pushed
 // out: server_test.cc), and malformed requests are refused with 4xx or a closed connection
 // while the server goes on serving. Small and bounded: the full figures come
-// from bench/hostile_http.
+// from benchmarks/hostile_http.
 #include <sys/socket.h>
 
 #include <gtest/gtest.h>

@@ -125,7 +125,7 @@ async function refresh() {
     drives = overview.value.drives || [];
     driveNames = Object.fromEntries(drives.map((d) => [d.id, d.name || d.id]));
     renderOverview(container, overview.value);
-    // How long the first screen took from navigation (read by tests and bench/page_draw).
+    // How long the first screen took from navigation (read by tests and benchmarks/page_draw).
     if (!document.body.dataset.overviewMs) {
       document.body.dataset.overviewMs = String(Math.round(performance.now()));
     }

@@ -1,4 +1,4 @@
-// Keeping the resident daemon small at rest. Measured with bench/idle_footprint.sh
+// Keeping the resident daemon small at rest. Measured with benchmarks/idle_footprint.sh
 // (24 drives configured, idle): of 10.9 MB RSS only 1.8 MB was the process's
 // own (heap, thread arenas and stacks); the rest were code and read-only data
 // pages of the binary and its libraries (3.2 MB of diskpulsed, 1.6 libstdc++,

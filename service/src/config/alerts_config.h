@@ -43,7 +43,7 @@ struct DetectionConfig {
   double trend_window_days = 180;   // the trend looks at runs this recent
   // Mann-Kendall one-sided significance level per evaluation: a trend is
   // re-tested after every run of 13 series on overlapping windows, so the
-  // drive-year budget needs far less than 0.001 (bench/README.md, field model).
+  // drive-year budget needs far less than 0.001 (benchmarks/README.md, field model).
   double trend_alpha = 1e-7;
   double trend_min_percent_per_month = 2;  // smaller slopes are not reported
   double peer_min_percent = 10;            // a drive must be this % worse than its siblings' median

@@ -5,7 +5,7 @@
 //
 // Sized for a NAS boot device: with the default schedules (SMART every 4 h,
 // discovery hourly, the read tests weekly) these defaults keep a drive's
-// history near 0.5 MB a year (bench/db_size measures it).
+// history near 0.5 MB a year (benchmarks/db_size measures it).
 #pragma once
 
 namespace dp {

@@ -99,7 +99,7 @@ struct StoredOutboxEntry {
 
 struct StoreOptions {
   // false: large text is stored uncompressed, as before schema version 4
-  // (bench/db_size measures the difference; both forms read back alike).
+  // (benchmarks/db_size measures the difference; both forms read back alike).
   bool compress = true;
 };
 

@@ -5,7 +5,7 @@
 # prints figures. Targets: RSS <= 8 MiB, CPU <= 0.1%.
 # Needs root and losetup (the loop devices are sparse files in DIR, detached
 # and removed at the end). Usage:
-#   bench/idle_footprint.sh [path/to/diskpulsed]   (default: $BUILD_DIR/service/diskpulsed)
+#   benchmarks/idle_footprint.sh [path/to/diskpulsed]   (default: $BUILD_DIR/service/diskpulsed)
 # Environment: DRIVES (24), DURATION (600), SETTLE (20), DIR (/var/tmp),
 # SCHEDULES (default: the built-in schedules; none: "schedules": []).
 set -euo pipefail

@@ -39,7 +39,7 @@
 //             alert on any of them;
 //   p99x1.5   both p99 series rise 1.5x the same way.
 // Each detection scenario runs with interference off (the ideal drive) and on.
-#include "bench/detect_field.h"
+#include "benchmarks/detect_field.h"
 
 #include <algorithm>
 #include <atomic>

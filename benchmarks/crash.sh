@@ -2,7 +2,7 @@
 # The crash figures of RELIABILITY.md: 50 kill -9 of the real daemon at random
 # moments, then a 10-minute SIGSTOP, through the suite's crash test with
 # bigger counts. Needs root and losetup (the test skips otherwise).
-#   bash bench/crash.sh [BUILD_DIR]      # KILLS=50 STOP_SECONDS=600 SEED=20261201
+#   bash benchmarks/crash.sh [BUILD_DIR]      # KILLS=50 STOP_SECONDS=600 SEED=20261201
 set -euo pipefail
 build=${1:-build}
 bin="$build/tests/e2e_test"

@@ -1,4 +1,4 @@
-// The field noise model of detect_quality (bench/detect_field.cc says what it
+// The field noise model of detect_quality (benchmarks/detect_field.cc says what it
 // models and why). Bench code: not part of the daemon.
 #pragma once
 

@@ -3,7 +3,7 @@
 # time each and prints (and appends to BUILD_DIR/fuzz-report.txt) a table: real duration, executions, execs/s, coverage
 # (libFuzzer's "cov" edges and "ft" features), corpus size, crashes.
 #
-#   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 600, all)
+#   benchmarks/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 600, all)
 #
 # Targets run one after another, most exposed first (HTTP head, config,
 # smartctl JSON, zpool) unless named. Build dir: ${BUILD_DIR:-build-fuzz}

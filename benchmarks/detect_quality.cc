@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "alert/alert_lifecycle.h"
-#include "bench/detect_field.h"
+#include "benchmarks/detect_field.h"
 #include "base/fake_clock.h"
 #include "bench/simulated_engine.h"
 #include "bench/workload.h"
@@ -565,7 +565,7 @@ bool SetKey(DetectionConfig& c, const std::string& kv) {
   return true;
 }
 
-// The field model (bench/detect_field.cc): every noise level, healthy drives
+// The field model (benchmarks/detect_field.cc): every noise level, healthy drives
 // and the two changes, with and without unseen interference.
 int RunField(const DetectionConfig& cfg, const field::Model& base, const std::vector<double>& levels,
              int drives, int years, int trials, double retest_hours, std::uint64_t seed,

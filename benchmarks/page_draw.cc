@@ -5,7 +5,7 @@
 //
 //   page_draw [--db FILE] [--webui DIR] [--rounds 5] [--uplot uPlot.iife.min.js]
 //
-// FILE is the database bench/page_api seeds (24 drives x 5 years by
+// FILE is the database benchmarks/page_api seeds (24 drives x 5 years by
 // default); it is served by the real router and static files on loopback,
 // and the page is driven over the DevTools protocol (tests/webui's
 // Browser). Figures: navigation to the overview drawn (the page's own
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!std::filesystem::exists(db)) {
-    std::fprintf(stderr, "%s does not exist: run bench/page_api first\n", db.c_str());
+    std::fprintf(stderr, "%s does not exist: run benchmarks/page_api first\n", db.c_str());
     return 1;
   }
   const std::string chromium = dp::testing::Browser::FindChromium();

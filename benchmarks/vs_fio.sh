@@ -13,7 +13,7 @@
 #   - 10 repeated runs on the throttled device: coefficient of variation (<= 2%).
 # fio and diskpulse run alternately, ROUNDS times each; medians are reported.
 # Needs root, fio, losetup, python3; cgroup v1 blkio for the throttle part. Usage:
-#   bench/vs_fio.sh [path/to/diskpulse]    (default: $BUILD_DIR/service/diskpulse)
+#   benchmarks/vs_fio.sh [path/to/diskpulse]    (default: $BUILD_DIR/service/diskpulse)
 # Environment: SIZE_MIB (1024), SECONDS_PER_RUN (5), ROUNDS (3), FILL (1: write
 # real data into the backing file so reads reach it; 0: sparse), DIR (/var/tmp;
 # DIR=/dev/shm for a RAM-backed device, where the engines' own cost is the
