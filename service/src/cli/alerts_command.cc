@@ -52,8 +52,7 @@ int List(const DaemonClient& client, const std::string& state, const std::string
     std::string drive_id = a["drive_id"].is_string() ? a["drive_id"].get<std::string>() : "-";
     std::string name = names.count(drive_id) ? names[drive_id] : drive_id;
     table.AddRow({std::to_string(a.value("id", 0LL)), a.value("severity", "?"),
-                  a.value("state", "?"), name, FormatWhen(a["opened_at"]),
-                  a.value("summary", "")});
+                  a.value("state", "?"), name, FormatWhen(a["opened_at"]), a.value("summary", "")});
   }
   std::fputs(table.Render().c_str(), stdout);
   return 0;
@@ -102,31 +101,26 @@ int RunAlertsCommand(const Args& args) {
   DaemonClientOptions options = DaemonClientOptionsFromEnvironment();
   std::string state = "active", drive, action, id;
   bool json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (FlagParse p =
-            TakeFlags(args, i, options, "alerts", {{"--state", &state}, {"--drive", &drive}});
-        p != FlagParse::kNotMine) {
-      if (p == FlagParse::kError) return 2;
-      continue;
-    }
-    if (a == "-h" || a == "--help") {
-      std::printf("%s%s", kUsage, kClientFlagsUsage);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (action.empty() && (a == "ack" || a == "test" || a == "list")) {
-      action = a;
-    } else if (action == "ack" && id.empty() && !a.starts_with("-")) {
-      id = a;
-    } else {
-      std::fprintf(stderr, "diskpulse alerts: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
-  }
+  if (auto done =
+          ParseClientArgs(args, options,
+                          {.command = "alerts",
+                           .usage = kUsage,
+                           .values = {{"--state", &state}, {"--drive", &drive}},
+                           .switches = {{"--json", &json}},
+                           .word = [&](const std::string& a) {
+                             if (action.empty() && (a == "ack" || a == "test" || a == "list")) {
+                               action = a;
+                               return true;
+                             }
+                             if (action != "ack" || !id.empty()) return false;
+                             id = a;
+                             return true;
+                           }}))
+    return *done;
   if (action == "ack" && id.empty()) {
-    std::fprintf(stderr, "diskpulse alerts ack: which alert? (the ID column of 'diskpulse "
-                         "alerts')\n");
+    std::fprintf(stderr,
+                 "diskpulse alerts ack: which alert? (the ID column of 'diskpulse "
+                 "alerts')\n");
     return 2;
   }
   auto client = ConnectOrSay(options, "alerts");

@@ -1,5 +1,6 @@
 #include "cli/api_call.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -66,20 +67,45 @@ FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions&
   return FlagParse::kNotMine;
 }
 
-FlagParse TakeFlags(const Args& args, std::size_t& i, DaemonClientOptions& options,
-                    std::string_view command,
-                    std::initializer_list<std::pair<std::string_view, std::string*>> values) {
-  FlagParse p = ParseClientFlag(args, i, options, command);
-  for (auto [name, field] : values)
-    if (p == FlagParse::kNotMine) p = TakeOption(args, i, name, command, *field);
-  return p;
+std::function<bool(const std::string&)> OneWord(std::string& into) {
+  return [&into](const std::string& word) {
+    if (!into.empty()) return false;
+    into = word;
+    return true;
+  };
+}
+
+std::optional<int> ParseClientArgs(const Args& args, DaemonClientOptions& options,
+                                   const ClientArgs& spec) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    FlagParse p = ParseClientFlag(args, i, options, spec.command);
+    for (auto [name, field] : spec.values)
+      if (p == FlagParse::kNotMine) p = TakeOption(args, i, name, spec.command, *field);
+    if (p == FlagParse::kError) return 2;
+    if (p == FlagParse::kConsumed) continue;
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      std::printf("%s%s", spec.usage, kClientFlagsUsage);
+      return 0;
+    }
+    auto sw = std::find_if(spec.switches.begin(), spec.switches.end(),
+                           [&](const auto& s) { return s.first == a; });
+    if (sw != spec.switches.end()) {
+      *sw->second = true;
+      continue;
+    }
+    if (!a.starts_with("-") && spec.word && spec.word(a)) continue;
+    std::fprintf(stderr, "diskpulse %.*s: unexpected argument '%s'\n%s",
+                 static_cast<int>(spec.command.size()), spec.command.data(), a.c_str(), spec.usage);
+    return 2;
+  }
+  return std::nullopt;
 }
 
 std::string ApiAnswer::ErrorMessage() const {
   if (body.is_object()) {
     auto e = body.find("error");
-    if (e != body.end() && e->is_object() && e->contains("message") &&
-        (*e)["message"].is_string())
+    if (e != body.end() && e->is_object() && e->contains("message") && (*e)["message"].is_string())
       return (*e)["message"].get<std::string>();
   }
   return "HTTP " + std::to_string(status);
@@ -116,9 +142,8 @@ std::optional<DaemonClient> ConnectOrSay(const DaemonClientOptions& options,
 }
 
 std::optional<ApiAnswer> CallOrSay(const DaemonClient& client, std::string_view command,
-                                   std::string_view method, std::string_view path,
-                                   int& exit_code, const nlohmann::json* body,
-                                   std::string_view not_found_hint) {
+                                   std::string_view method, std::string_view path, int& exit_code,
+                                   const nlohmann::json* body, std::string_view not_found_hint) {
   const int n = static_cast<int>(command.size());
   auto got = CallApi(client, method, path, body);
   if (!got.ok()) {
@@ -128,7 +153,8 @@ std::optional<ApiAnswer> CallOrSay(const DaemonClient& client, std::string_view 
   }
   if (!got->ok()) {
     std::string hint = TokenHint(got->status);
-    if (got->status == 404 && !not_found_hint.empty()) hint = "\n(" + std::string(not_found_hint) + ")";
+    if (got->status == 404 && !not_found_hint.empty())
+      hint = "\n(" + std::string(not_found_hint) + ")";
     std::fprintf(stderr, "diskpulse %.*s: the daemon refused: %s%s\n", n, command.data(),
                  got->ErrorMessage().c_str(), hint.c_str());
     exit_code = 1;

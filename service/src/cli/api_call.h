@@ -4,13 +4,13 @@
 // daemon said no" (exit 1). Pure apart from the network call.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 #include "cli/commands.h"
@@ -33,11 +33,27 @@ FlagParse ParseClientFlag(const Args& args, std::size_t& i, DaemonClientOptions&
 FlagParse TakeOption(const Args& args, std::size_t& i, std::string_view name,
                      std::string_view command, std::string& out);
 
-// The client flags (ParseClientFlag), then each of the command's own
-// options with a value (TakeOption), e.g. {{"--test", &test}, {"-t", &test}}.
-FlagParse TakeFlags(const Args& args, std::size_t& i, DaemonClientOptions& options,
-                    std::string_view command,
-                    std::initializer_list<std::pair<std::string_view, std::string*>> values = {});
+// A client command's arguments, described once: the client flags
+// (ParseClientFlag) are always taken; then the command's options with a value
+// ({"--test", &test}, as TakeOption), its switches ({"--json", &json}), and
+// what a bare word means (`word` returns false when none is expected there).
+struct ClientArgs {
+  std::string_view command;  // "run", as in "diskpulse run: ..."
+  const char* usage;         // printed after an error and, with the client flags, for --help
+  std::initializer_list<std::pair<std::string_view, std::string*>> values = {};
+  std::initializer_list<std::pair<std::string_view, bool*>> switches = {};
+  std::function<bool(const std::string&)> word = nullptr;
+};
+
+// A `word` for a command that takes one bare word (the drive): the first
+// fills `into`, a second is unexpected.
+std::function<bool(const std::string&)> OneWord(std::string& into);
+
+// Walks `args` by `spec`. nullopt when the command should go on; otherwise
+// its exit code, the reason already printed: 0 after --help, 2 after
+// "diskpulse COMMAND: unexpected argument 'X'" and the usage.
+std::optional<int> ParseClientArgs(const Args& args, DaemonClientOptions& options,
+                                   const ClientArgs& spec);
 
 // Usage lines for the flags above.
 extern const char* const kClientFlagsUsage;
@@ -72,8 +88,8 @@ std::optional<DaemonClient> ConnectOrSay(const DaemonClientOptions& options,
 // `not_found_hint` for 404, exit 1). `exit_code` gets that code; the answer
 // comes back only when it was a success.
 std::optional<ApiAnswer> CallOrSay(const DaemonClient& client, std::string_view command,
-                                   std::string_view method, std::string_view path,
-                                   int& exit_code, const nlohmann::json* body = nullptr,
+                                   std::string_view method, std::string_view path, int& exit_code,
+                                   const nlohmann::json* body = nullptr,
                                    std::string_view not_found_hint = "");
 
 // "diskpulse COMMAND: which drive? (see 'diskpulse status')" and the usage,

@@ -11,16 +11,12 @@
 #include <boost/beast/ssl.hpp>
 
 #include "base/strings.h"
+#include "http/beast_names.h"
 
 namespace dp::cli {
 namespace {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-namespace ssl = boost::asio::ssl;
-using tcp = boost::asio::ip::tcp;
-using error_code = boost::system::error_code;
+using namespace dp::net;
 
 constexpr std::uint64_t kMaxReplyBytes = 64ULL << 20;
 

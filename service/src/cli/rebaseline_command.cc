@@ -33,26 +33,14 @@ int RunRebaselineCommand(const Args& args) {
   DaemonClientOptions options = DaemonClientOptionsFromEnvironment();
   std::string drive, test, reason;
   bool json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (FlagParse p = TakeFlags(args, i, options, "rebaseline",
-                                {{"--test", &test}, {"-t", &test}, {"--reason", &reason}});
-        p != FlagParse::kNotMine) {
-      if (p == FlagParse::kError) return 2;
-      continue;
-    }
-    if (a == "-h" || a == "--help") {
-      std::printf("%s%s", kUsage, kClientFlagsUsage);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else if (!a.starts_with("-") && drive.empty()) {
-      drive = a;
-    } else {
-      std::fprintf(stderr, "diskpulse rebaseline: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
-  }
+  if (auto done =
+          ParseClientArgs(args, options,
+                          {.command = "rebaseline",
+                           .usage = kUsage,
+                           .values = {{"--test", &test}, {"-t", &test}, {"--reason", &reason}},
+                           .switches = {{"--json", &json}},
+                           .word = OneWord(drive)}))
+    return *done;
   if (!DriveGivenOrSay(drive, "rebaseline", kUsage)) return 2;
   auto client = ConnectOrSay(options, "rebaseline");
   if (!client) return 2;
@@ -60,9 +48,9 @@ int RunRebaselineCommand(const Args& args) {
   if (!test.empty()) body["test"] = test;
   if (!reason.empty()) body["reason"] = reason;
   int exit_code = 0;
-  auto got = CallOrSay(*client, "rebaseline", "POST",
-                       "/api/v1/drives/" + UrlEncode(drive) + "/rebaseline", exit_code, &body,
-                       "see 'diskpulse status' for the drives the daemon knows");
+  auto got =
+      CallOrSay(*client, "rebaseline", "POST", "/api/v1/drives/" + UrlEncode(drive) + "/rebaseline",
+                exit_code, &body, "see 'diskpulse status' for the drives the daemon knows");
   if (!got) return exit_code;
   if (json) {
     std::printf("%s\n", got->body.dump(2).c_str());

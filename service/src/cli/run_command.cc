@@ -51,8 +51,8 @@ std::string SeriesOf(const nlohmann::json& p) {
   int qd = p.value("queue_depth", 0), bs = p.value("block_size", 0);
   if (qd) s += (s.empty() ? "" : " ") + std::string("qd") + std::to_string(qd);
   if (bs)
-    s += (s.empty() ? "" : " ") + (bs % 1048576 == 0 ? std::to_string(bs / 1048576) + "m"
-                                                     : std::to_string(bs / 1024) + "k");
+    s += (s.empty() ? "" : " ") +
+         (bs % 1048576 == 0 ? std::to_string(bs / 1048576) + "m" : std::to_string(bs / 1024) + "k");
   return s.empty() ? "-" : s;
 }
 
@@ -89,29 +89,14 @@ int RunRunCommand(const Args& args) {
   DaemonClientOptions options = DaemonClientOptionsFromEnvironment();
   std::string drive, test = "seq";
   bool wait = false, json = false, force = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (FlagParse p = TakeFlags(args, i, options, "run", {{"--test", &test}, {"-t", &test}});
-        p != FlagParse::kNotMine) {
-      if (p == FlagParse::kError) return 2;
-      continue;
-    }
-    if (a == "-h" || a == "--help") {
-      std::printf("%s%s", kUsage, kClientFlagsUsage);
-      return 0;
-    } else if (a == "--wait") {
-      wait = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--force") {
-      force = true;
-    } else if (!a.starts_with("-") && drive.empty()) {
-      drive = a;
-    } else {
-      std::fprintf(stderr, "diskpulse run: unexpected argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
-  }
+  if (auto done =
+          ParseClientArgs(args, options,
+                          {.command = "run",
+                           .usage = kUsage,
+                           .values = {{"--test", &test}, {"-t", &test}},
+                           .switches = {{"--wait", &wait}, {"--json", &json}, {"--force", &force}},
+                           .word = OneWord(drive)}))
+    return *done;
   if (!DriveGivenOrSay(drive, "run", kUsage)) return 2;
   auto client = ConnectOrSay(options, "run");
   if (!client) return 2;
@@ -125,9 +110,10 @@ int RunRunCommand(const Args& args) {
     if (json) {
       std::printf("%s\n", posted->body.dump(2).c_str());
     } else {
-      std::printf("run %lld queued: %s of %s (follow it with 'diskpulse run %s --test %s --wait' "
-                  "or GET /api/v1/runs/%lld)\n",
-                  id, test.c_str(), drive.c_str(), drive.c_str(), test.c_str(), id);
+      std::printf(
+          "run %lld queued: %s of %s (follow it with 'diskpulse run %s --test %s --wait' "
+          "or GET /api/v1/runs/%lld)\n",
+          id, test.c_str(), drive.c_str(), drive.c_str(), test.c_str(), id);
     }
     return 0;
   }

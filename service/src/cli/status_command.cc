@@ -6,9 +6,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/api_call.h"
 #include "cli/commands.h"
@@ -63,8 +62,8 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
                 const nlohmann::json& drives) {
   std::string status = health.value("status", "?");
   std::string line = "diskpulsed " + health.value("version", "?") + " at " + url + ": " + status;
-  std::string db = health.contains("db") && health["db"].is_string() ? health["db"].get<std::string>()
-                                                                     : "?";
+  std::string db =
+      health.contains("db") && health["db"].is_string() ? health["db"].get<std::string>() : "?";
   line += " (database " + db;
   if (health.contains("uptime_seconds") && health["uptime_seconds"].is_number())
     line += ", up " + FormatUptime(health["uptime_seconds"].get<long long>());
@@ -85,8 +84,9 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
     std::string bus = Text(d, "transport");
     for (char& c : bus) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     table.AddRow({name, Text(d, "model"), Text(d, "serial"),
-                  FormatSize(static_cast<std::uint64_t>(std::max(0.0, Number(d, "size_bytes")))), DriveKind(d), bus,
-                  Text(d, "dev_path"), d.value("present", true) == false ? "missing" : "present"});
+                  FormatSize(static_cast<std::uint64_t>(std::max(0.0, Number(d, "size_bytes")))),
+                  DriveKind(d), bus, Text(d, "dev_path"),
+                  d.value("present", true) == false ? "missing" : "present"});
   }
   std::fputs(table.Render().c_str(), stdout);
 }
@@ -96,23 +96,9 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
 int RunStatusCommand(const Args& args) {
   DaemonClientOptions options = DaemonClientOptionsFromEnvironment();
   bool json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (FlagParse p = TakeFlags(args, i, options, "status"); p != FlagParse::kNotMine) {
-      if (p == FlagParse::kError) return 2;
-      continue;
-    }
-    if (a == "-h" || a == "--help") {
-      std::printf("%s%s", kUsage, kClientFlagsUsage);
-      return 0;
-    } else if (a == "--json") {
-      json = true;
-    } else {
-      std::fprintf(stderr, "diskpulse status: unknown argument '%s'\n%s%s", a.c_str(), kUsage,
-                   kClientFlagsUsage);
-      return 2;
-    }
-  }
+  if (auto done = ParseClientArgs(
+          args, options, {.command = "status", .usage = kUsage, .switches = {{"--json", &json}}}))
+    return *done;
 
   auto client = ConnectOrSay(options, "status");
   if (!client) return 2;
@@ -135,8 +121,10 @@ int RunStatusCommand(const Args& args) {
 
   if (json) {
     nlohmann::json out = {{"url", client->url()}, {"health", health}};
-    if (drives.ok()) out["drives"] = *drives;
-    else out["drives_error"] = drives.status().message();
+    if (drives.ok())
+      out["drives"] = *drives;
+    else
+      out["drives_error"] = drives.status().message();
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     PrintHuman(client->url(), health, drives.ok() ? *drives : nlohmann::json::array());

@@ -34,11 +34,8 @@ Response ListAlerts(const ApiContext& ctx, const Request& request) {
   auto limit = ParseLimit(request, 100, 1000);
   if (!limit.ok()) return StatusResponse(limit.status());
   filter.limit = *limit;
-  if (auto it = q.find("drive"); it != q.end() && !it->second.empty()) {
-    auto drive = FindDriveByRef(*ctx.store, it->second);
-    if (!drive) return ErrorResponse(404, "not_found", "no drive '" + it->second + "'");
-    filter.drive_id = drive->id;
-  }
+  if (Status s = TakeDriveQuery(*ctx.store, q, filter.drive_id); !s.ok())
+    return StatusResponse(s);
   auto alerts = ctx.store->ListAlerts(filter);
   if (!alerts.ok()) return StatusResponse(alerts.status());
   nlohmann::json list = nlohmann::json::array();

@@ -56,12 +56,8 @@ void AddDrivesResource(Router& router, const ApiContext& ctx) {
     return JsonResponse(list);
   });
   router.Get("/api/v1/drives/{id}", [ctx](const Request&, const PathParams& params) {
-    const std::string& id = params.at("id");
-    auto drive = ctx.store->GetDrive(id);
-    if (!drive.ok()) return StoreError(drive.status());
-    std::optional<Drive> found = *drive;
-    if (!found) found = FindDriveByRef(*ctx.store, id);
-    if (!found) return ErrorResponse(404, "not_found", "no drive with id " + id);
+    auto found = DriveByRef(*ctx.store, params.at("id"));
+    if (!found.ok()) return StatusResponse(found.status());
     nlohmann::json j = ApiDriveToJson(*found);
     auto smart = ctx.store->LatestSmart(found->id);
     if (!smart.ok()) return StoreError(smart.status());

@@ -38,8 +38,8 @@ std::string SeriesKeyOf(const std::string& test, const MeasurementSample& s) {
 }
 
 Response History(const ApiContext& ctx, const Request& request, const PathParams& params) {
-  auto drive = FindDriveByRef(*ctx.store, params.at("id"));
-  if (!drive) return ErrorResponse(404, "not_found", "no drive '" + params.at("id") + "'");
+  auto drive = DriveByRef(*ctx.store, params.at("id"));
+  if (!drive.ok()) return StatusResponse(drive.status());
   auto q = request.Query();
   HistoryQuery hq;
   hq.drive_id = drive->id;

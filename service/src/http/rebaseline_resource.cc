@@ -50,8 +50,8 @@ Result<RebaselineMark> ParseMark(const Request& request) {
 }
 
 Response Rebaseline(const ApiContext& ctx, const Request& request, const PathParams& params) {
-  auto drive = FindDriveByRef(*ctx.store, params.at("id"));
-  if (!drive) return ErrorResponse(404, "not_found", "no drive '" + params.at("id") + "'");
+  auto drive = DriveByRef(*ctx.store, params.at("id"));
+  if (!drive.ok()) return StatusResponse(drive.status());
   auto mark = ParseMark(request);
   if (!mark.ok()) return StatusResponse(mark.status());
   mark->drive_id = drive->id;
@@ -69,8 +69,8 @@ Response Rebaseline(const ApiContext& ctx, const Request& request, const PathPar
 }
 
 Response ListMarks(const ApiContext& ctx, const PathParams& params) {
-  auto drive = FindDriveByRef(*ctx.store, params.at("id"));
-  if (!drive) return ErrorResponse(404, "not_found", "no drive '" + params.at("id") + "'");
+  auto drive = DriveByRef(*ctx.store, params.at("id"));
+  if (!drive.ok()) return StatusResponse(drive.status());
   auto marks = ctx.store->ListRebaselines(drive->id, 0);
   if (!marks.ok()) return StatusResponse(marks.status());
   nlohmann::json list = nlohmann::json::array();

@@ -93,18 +93,30 @@ nlohmann::json PointToJson(const BenchPoint& p) {
   return j;
 }
 
-std::optional<Drive> FindDriveByRef(Store& store, std::string_view ref) {
-  if (ref.empty()) return std::nullopt;
+Result<Drive> DriveByRef(Store& store, std::string_view ref) {
   auto drives = store.ListDrives();
-  if (!drives.ok()) return std::nullopt;
-  for (const Drive& d : *drives)
-    if (d.id == ref) return d;
-  for (const Drive& d : *drives) {
-    std::string_view base = d.dev_path;
-    if (auto slash = base.rfind('/'); slash != std::string_view::npos) base = base.substr(slash + 1);
-    if (d.name == ref || d.dev_path == ref || (!base.empty() && base == ref)) return d;
+  if (!drives.ok()) return drives.status();
+  if (!ref.empty()) {
+    for (const Drive& d : *drives)
+      if (d.id == ref) return d;
+    for (const Drive& d : *drives) {
+      std::string_view base = d.dev_path;
+      if (auto slash = base.rfind('/'); slash != std::string_view::npos)
+        base = base.substr(slash + 1);
+      if (d.name == ref || d.dev_path == ref || (!base.empty() && base == ref)) return d;
+    }
   }
-  return std::nullopt;
+  return NotFound("no drive '" + std::string(ref) + "'");
+}
+
+Status TakeDriveQuery(Store& store, const std::map<std::string, std::string>& query,
+                      std::string& drive_id) {
+  auto it = query.find("drive");
+  if (it == query.end() || it->second.empty()) return Status::Ok();
+  auto drive = DriveByRef(store, it->second);
+  if (!drive.ok()) return drive.status();
+  drive_id = drive->id;
+  return Status::Ok();
 }
 
 Response StatusResponse(const Status& s) {

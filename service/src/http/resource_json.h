@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,8 +48,14 @@ nlohmann::json RebaselineToJson(const RebaselineMark& mark);
 nlohmann::json PointToJson(const BenchPoint& point);
 
 // The drive a user means by `ref`: its id, name, /dev path or device basename.
-// nullopt when no stored drive matches (or the store fails).
-std::optional<Drive> FindDriveByRef(Store& store, std::string_view ref);
+// NotFound ("no drive 'REF'") when no stored drive matches; the store's error
+// when it fails.
+Result<Drive> DriveByRef(Store& store, std::string_view ref);
+
+// ?drive=REF, when given and not empty, into `drive_id` as the drive's id;
+// DriveByRef's error when it names no drive.
+Status TakeDriveQuery(Store& store, const std::map<std::string, std::string>& query,
+                      std::string& drive_id);
 
 // The error response for a failed Status: InvalidArgument 400, NotFound 404,
 // FailedPrecondition/AlreadyExists 409, Unavailable 503, anything else 500.

@@ -71,11 +71,8 @@ Response ListRuns(const ApiContext& ctx, const Request& request) {
   auto limit = ParseLimit(request, 50, 1000);
   if (!limit.ok()) return StatusResponse(limit.status());
   filter.limit = *limit;
-  if (auto it = q.find("drive"); it != q.end() && !it->second.empty()) {
-    auto drive = FindDriveByRef(*ctx.store, it->second);
-    if (!drive) return ErrorResponse(404, "not_found", "no drive '" + it->second + "'");
-    filter.drive_id = drive->id;
-  }
+  if (Status s = TakeDriveQuery(*ctx.store, q, filter.drive_id); !s.ok())
+    return StatusResponse(s);
   if (auto it = q.find("test"); it != q.end()) filter.test = it->second;
   if (auto it = q.find("outcome"); it != q.end() && !it->second.empty()) {
     filter.outcome = ParseRunOutcome(it->second);

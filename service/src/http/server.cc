@@ -24,18 +24,14 @@
 
 #include "base/log.h"
 #include "base/strings.h"
+#include "http/beast_names.h"
 #include "http/beast_request.h"
 #include "http/connection_slots.h"
 
 namespace dp::http {
 namespace {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-namespace ssl = boost::asio::ssl;
-using tcp = boost::asio::ip::tcp;
-using error_code = boost::system::error_code;
+using namespace dp::net;
 
 using PlainStream = beast::tcp_stream;
 

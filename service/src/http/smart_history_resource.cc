@@ -94,8 +94,8 @@ nlohmann::json Attributes(const std::vector<std::pair<std::int64_t, SmartSnapsho
 }
 
 Response SmartHistory(const ApiContext& ctx, const Request& request, const PathParams& params) {
-  auto drive = FindDriveByRef(*ctx.store, params.at("id"));
-  if (!drive) return ErrorResponse(404, "not_found", "no drive '" + params.at("id") + "'");
+  auto drive = DriveByRef(*ctx.store, params.at("id"));
+  if (!drive.ok()) return StatusResponse(drive.status());
   auto q = request.Query();
   std::int64_t since = 0;
   if (auto it = q.find("since"); it != q.end() && !it->second.empty() && it->second != "0") {

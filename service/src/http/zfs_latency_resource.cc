@@ -39,8 +39,8 @@ nlohmann::json Quantile(const ZfsWaitHistogram* h,
 }
 
 Response ZfsLatency(const ApiContext& ctx, const Request& request, const PathParams& params) {
-  auto drive = FindDriveByRef(*ctx.store, params.at("id"));
-  if (!drive) return ErrorResponse(404, "not_found", "no drive '" + params.at("id") + "'");
+  auto drive = DriveByRef(*ctx.store, params.at("id"));
+  if (!drive.ok()) return StatusResponse(drive.status());
   auto q = request.Query();
   int limit = 48;
   if (auto it = q.find("limit"); it != q.end()) {

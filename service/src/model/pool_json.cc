@@ -6,9 +6,7 @@ namespace dp {
 namespace {
 
 using nlohmann::json;
-using json_fields::GetString;
-using json_fields::OptOrNull;
-using json_fields::StrOrNull;
+using namespace json_fields;
 
 std::optional<std::uint64_t> GetCount(const json& j, const char* key) {
   auto it = j.find(key);
