@@ -5,11 +5,10 @@
 // interval and changes nothing it had not committed).
 #pragma once
 
-#include <condition_variable>
 #include <mutex>
-#include <thread>
 
 #include "base/clock.h"
+#include "base/periodic_thread.h"
 #include "config/retention_config.h"
 
 namespace dp {
@@ -30,16 +29,14 @@ class RetentionTask {
   int passes() const;
 
  private:
-  void Loop();
+  void Pass();
 
   Store& store_;
   const Clock& clock_;
   const RetentionConfig config_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
   int passes_ = 0;
-  std::thread thread_;
+  PeriodicThread thread_;
 };
 
 }  // namespace dp

@@ -203,26 +203,12 @@ DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& 
 DiscoveryService::~DiscoveryService() { Stop(); }
 
 void DiscoveryService::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (thread_.joinable()) return;
-  stop_ = false;
-  thread_ = std::thread([this] { Loop(); });
+  thread_.Start(std::chrono::seconds(config_.inventory.interval_seconds), [this] { Pass(); });
 }
 
-void DiscoveryService::RequestRun() {
-  std::lock_guard<std::mutex> lock(mu_);
-  run_now_ = true;
-  cv_.notify_all();
-}
+void DiscoveryService::RequestRun() { thread_.Wake(); }
 
-void DiscoveryService::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  if (thread_.joinable()) thread_.join();
-}
+void DiscoveryService::Stop() { thread_.Stop(); }
 
 int DiscoveryService::passes() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -239,33 +225,26 @@ DiscoveryService::Health DiscoveryService::health() const {
   return Health{passes_, last_at_, last_status_, drive_problems_, pools_problem_};
 }
 
-void DiscoveryService::Loop() {
-  while (true) {
-    DiscoveryOptions options;
-    options.alerts = alerts_;
-    auto report = RunDiscovery(config_, runner_, store_, clock_, options);
-    Status status = report.ok() ? Status::Ok() : report.status();
-    if (report.ok()) {
-      LogInfo("discovery: " + report->Summary());
-      for (const auto& w : report->warnings) LogWarning("discovery: " + w);
-      if (on_pass_) on_pass_(*report);
-    } else {
-      LogError("discovery failed: " + status.ToString());
-    }
-    std::unique_lock<std::mutex> lock(mu_);
-    ++passes_;
-    last_status_ = status;
-    last_at_ = ToUnixSeconds(clock_.Now());
-    // A failed pass read nothing: what the previous one left unread stays.
-    if (report.ok()) {
-      drive_problems_ = report->drive_problems;
-      pools_problem_ = report->pools_problem;
-    }
-    cv_.notify_all();
-    cv_.wait_for(lock, std::chrono::seconds(config_.inventory.interval_seconds),
-                 [this] { return stop_ || run_now_; });
-    if (stop_) return;
-    run_now_ = false;
+void DiscoveryService::Pass() {
+  DiscoveryOptions options;
+  options.alerts = alerts_;
+  auto report = RunDiscovery(config_, runner_, store_, clock_, options);
+  Status status = report.ok() ? Status::Ok() : report.status();
+  if (report.ok()) {
+    LogInfo("discovery: " + report->Summary());
+    for (const auto& w : report->warnings) LogWarning("discovery: " + w);
+    if (on_pass_) on_pass_(*report);
+  } else {
+    LogError("discovery failed: " + status.ToString());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  ++passes_;
+  last_status_ = status;
+  last_at_ = ToUnixSeconds(clock_.Now());
+  // A failed pass read nothing: what the previous one left unread stays.
+  if (report.ok()) {
+    drive_problems_ = report->drive_problems;
+    pools_problem_ = report->pools_problem;
   }
 }
 

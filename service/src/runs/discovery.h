@@ -12,17 +12,16 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/command_runner.h"
+#include "base/periodic_thread.h"
 #include "base/result.h"
 #include "config/config.h"
 #include "model/drive.h"
@@ -129,7 +128,7 @@ class DiscoveryService {
   Health health() const;
 
  private:
-  void Loop();
+  void Pass();
 
   const Config config_;
   CommandRunner& runner_;
@@ -138,15 +137,12 @@ class DiscoveryService {
   const PassFn on_pass_;
   AlertService* const alerts_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  bool run_now_ = false;
   int passes_ = 0;
   Status last_status_;
   std::int64_t last_at_ = 0;
   std::map<std::string, std::string> drive_problems_;
   std::string pools_problem_;
-  std::thread thread_;
+  PeriodicThread thread_;
 };
 
 }  // namespace dp

@@ -17,26 +17,22 @@ ZfsSamplingTask::ZfsSamplingTask(Config config, CommandRunner& runner, Store& st
 ZfsSamplingTask::~ZfsSamplingTask() { Stop(); }
 
 void ZfsSamplingTask::Start() {
-  if (period_.count() <= 0 || thread_.joinable()) return;
-  thread_ = std::thread([this] { Loop(); });
+  if (period_.count() > 0) thread_.Start(period_, [this] { Pass(); });
 }
 
 void ZfsSamplingTask::UpdatePools(std::vector<Pool> pools) {
+  bool first = false;
   {
     std::lock_guard lock(mu_);
+    first = !pools_.has_value();
     pools_ = std::move(pools);
   }
-  cv_.notify_all();
+  // Nothing was sampled before discovery said which pools there are: the
+  // first list starts the first sampling, later ones wait for their turn.
+  if (first) thread_.Wake();
 }
 
-void ZfsSamplingTask::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
+void ZfsSamplingTask::Stop() { thread_.Stop(); }
 
 int ZfsSamplingTask::samplings() const {
   std::lock_guard lock(mu_);
@@ -48,38 +44,30 @@ std::vector<std::string> ZfsSamplingTask::warnings_logged() const {
   return {warned_.begin(), warned_.end()};
 }
 
-void ZfsSamplingTask::Loop() {
+void ZfsSamplingTask::Pass() {
+  std::vector<Pool> pools;
   {
-    // Nothing to sample before discovery has said which pools there are.
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return stop_ || pools_.has_value(); });
-    if (stop_) return;
+    std::lock_guard lock(mu_);
+    if (!pools_) return;
+    pools = *pools_;
   }
-  while (true) {
-    std::vector<Pool> pools;
-    {
-      std::lock_guard lock(mu_);
-      pools = *pools_;
-    }
-    auto report =
-        SampleZfsLatency(config_, runner_, store_, pools, ToUnixSeconds(clock_.Now()), &memory_);
-    if (!report.ok()) {
-      LogError("zfs sampling: " + report.status().ToString());
-    } else {
-      for (const auto& w : report->warnings) {
-        bool fresh = false;
-        {
-          std::lock_guard lock(mu_);
-          fresh = warned_.size() < 64 && warned_.insert(w).second;
-        }
-        if (fresh) LogWarning("zfs sampling: " + w + " (not repeated)");
+  auto report =
+      SampleZfsLatency(config_, runner_, store_, pools, ToUnixSeconds(clock_.Now()), &memory_);
+  if (!report.ok()) {
+    LogError("zfs sampling: " + report.status().ToString());
+  } else {
+    for (const auto& w : report->warnings) {
+      bool fresh = false;
+      {
+        std::lock_guard lock(mu_);
+        fresh = warned_.size() < 64 && warned_.insert(w).second;
       }
-      if (on_verdicts_ && !report->verdicts.empty()) on_verdicts_(report->verdicts);
+      if (fresh) LogWarning("zfs sampling: " + w + " (not repeated)");
     }
-    std::unique_lock lock(mu_);
-    ++samplings_;
-    if (cv_.wait_for(lock, period_, [this] { return stop_; })) return;
+    if (on_verdicts_ && !report->verdicts.empty()) on_verdicts_(report->verdicts);
   }
+  std::lock_guard lock(mu_);
+  ++samplings_;
 }
 
 }  // namespace dp

@@ -10,17 +10,16 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/command_runner.h"
+#include "base/periodic_thread.h"
 #include "config/config.h"
 #include "model/pool.h"
 #include "model/verdict.h"
@@ -50,7 +49,7 @@ class ZfsSamplingTask {
   std::vector<std::string> warnings_logged() const;
 
  private:
-  void Loop();
+  void Pass();
 
   const Config config_;
   CommandRunner& runner_;
@@ -59,13 +58,11 @@ class ZfsSamplingTask {
   const std::chrono::milliseconds period_;
   const VerdictsFn on_verdicts_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;
   std::optional<std::vector<Pool>> pools_;
   int samplings_ = 0;
   std::set<std::string> warned_;
   ZfsHistogramMemory memory_;  // the task's thread only
-  std::thread thread_;
+  PeriodicThread thread_;
 };
 
 }  // namespace dp
