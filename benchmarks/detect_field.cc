@@ -127,6 +127,8 @@ class Drive {
       s.nu = TailOf(i, rng_());
       series_.push_back(std::move(s));
     }
+    // The zones' joint series (detect/series.h), judged beside its members.
+    joint_.key = detect::SeriesKey{"d", "d", "zones", detect::kJointSeries, "mb_per_s"};
   }
 
   struct Event {
@@ -191,6 +193,8 @@ class Drive {
     std::vector<std::pair<int, Verdict>> changes;
     double worst = 0;
     std::vector<int> run;
+    // One run id for the test's points, as the daemon stores them.
+    const std::int64_t run_id = next_id_++;
     for (int i = 0; i < kN; ++i) {
       if (test != kSeries[i].test) continue;
       SeriesRun& s = series_[i];
@@ -199,7 +203,7 @@ class Drive {
       const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(s.nu));
       const double sign = Higher(i) ? -1 : 1;
       const double v = kSeries[i].base * factor[i] * std::exp(noise + sign * worse);
-      s.history.push_back(detect::Sample{next_id_++, at, v});
+      s.history.push_back(detect::Sample{run_id, at, v});
       run.push_back(i);
     }
     for (int i : run) {
@@ -227,11 +231,17 @@ class Drive {
         worst = std::max(worst, change.details["score"].get<double>());
       changes.emplace_back(i, std::move(change));
     }
+    if (m_.joint && detect::HasJointSeries(test)) {
+      std::vector<std::vector<detect::Sample>> members;
+      for (int i : run) members.push_back(series_[i].history);
+      joint_.history = detect::JointSamples(members);
+      changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0, {}));
+    }
     scores_.push_back({test, at, worst});
     if (scores_.size() > 64) scores_.erase(scores_.begin());
     bool asks = false;
     for (auto& [i, change] : changes) {
-      SeriesRun& s = series_[i];
+      SeriesRun& s = i < 0 ? joint_ : series_[i];
       if (change.kind == VerdictKind::kSlowdown) {
         const bool wide =
             detect::IsDriveWide(test, detect::ExcursionStart(change), at, scores_, cfg_);
@@ -288,6 +298,7 @@ class Drive {
   const DetectionConfig& cfg_;
   std::mt19937_64 rng_;
   std::vector<SeriesRun> series_;
+  SeriesRun joint_;
   std::vector<detect::TestRunScore> scores_;  // every test's recent runs, for the hold
   double phase_ = 0, shared_ = 0, week_ = 0;
   std::int64_t next_id_ = 1;

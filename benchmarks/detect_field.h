@@ -16,6 +16,7 @@ struct Model {
   std::int64_t retest_seconds = 6 * 3600;
   bool gaussian = false;       // normal noise instead of Student-t (the idealised drive)
   bool pool = true;            // judge with the family's pooled spread (detect/baseline.h)
+  bool joint = true;           // judge the zones' joint series too (detect/series.h)
 };
 
 struct HealthyFigures {

@@ -650,6 +650,8 @@ int Main(int argc, char** argv) {
       model.gaussian = true;
     else if (!std::strcmp(argv[i], "--no-pool"))
       model.pool = false;
+    else if (!std::strcmp(argv[i], "--no-joint"))
+      model.joint = false;
     else if (!std::strcmp(argv[i], "--retest-hours") && i + 1 < argc)
       retest_hours = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--noise") && i + 1 < argc) {
@@ -674,7 +676,7 @@ int Main(int argc, char** argv) {
           "[--set key=value]...\n"
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
-          "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian] [--no-pool]\n");
+          "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian] [--no-pool] [--no-joint]\n");
       return 2;
     }
   }

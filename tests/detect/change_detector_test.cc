@@ -349,5 +349,33 @@ TEST(ChangeDetector, CusumNeedsItsLastTwoRunsBeyondTheFloor) {
   EXPECT_EQ(EvaluateChange(Key(), h, cfg).kind, VerdictKind::kSlowdown);
 }
 
+// A young baseline's centre is itself uncertain: with a noisy read path
+// (pooled spread 8%) five runs fix it only to about 3.6%. A segment 20-25%
+// below it whose scores sum past the CUSUM's interval is still within what
+// that uncertainty and the segment's own explain (4.5 standard errors of the
+// shift: 4.5 x 8% x sqrt(1/5 + pi/(2m)), 23% at m = 7; its median is 20%),
+// so it is not an alert; the same segment after a 60-run baseline (4.5 x 8% x
+// sqrt(1/60 + pi/14), 17.6%) is.
+TEST(ChangeDetector, CusumOnAYoungBaselineNeedsAShiftBeyondItsCentresUncertainty) {
+  DetectionConfig cfg;
+  const SpreadPrior family{0.08, 60, 3};
+  auto segment_after = [&](std::vector<double> base) {
+    auto h = Series(base);
+    for (int i = 0; i < 7; ++i) Append(h, i % 2 ? 78.0 : 82.0);
+    return EvaluateChange(Key(), h, cfg, 0, family);
+  };
+  const Verdict young = segment_after({100, 108, 92, 104, 96});
+  EXPECT_EQ(young.baseline_runs, 5);
+  EXPECT_GE(young.details["cusum"].get<double>(), cfg.cusum_h) << young.summary;
+  EXPECT_NE(young.kind, VerdictKind::kSlowdown) << young.summary;
+  std::vector<double> long_base;
+  for (int i = 0; i < 12; ++i)
+    for (double x : {100.0, 108.0, 92.0, 104.0, 96.0}) long_base.push_back(x);
+  const Verdict established = segment_after(long_base);
+  EXPECT_EQ(established.baseline_runs, 60);
+  EXPECT_EQ(established.kind, VerdictKind::kSlowdown) << established.summary;
+  EXPECT_NE(established.summary.find("CUSUM"), std::string::npos) << established.summary;
+}
+
 }  // namespace
 }  // namespace dp::detect

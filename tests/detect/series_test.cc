@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace dp::detect {
 namespace {
 
@@ -57,6 +59,35 @@ TEST(Series, EvaluateSeriesGivesChangeAndTrend) {
   EXPECT_EQ(vs[0].kind, VerdictKind::kClear);
   EXPECT_EQ(vs[1].condition, "trend:seq:qd8-1m:mb_per_s");
   EXPECT_EQ(vs[1].kind, VerdictKind::kClear);
+}
+
+TEST(JointSamplesTest, GeometricMeanOfTheRunsEveryMemberMeasured) {
+  const std::vector<Sample> outer = {{1, 100, 200}, {2, 200, 250}, {3, 300, 240}};
+  std::vector<Sample> middle = {{1, 100, 100}, {2, 200, 160}, {3, 300, 150}};
+  const std::vector<Sample> inner = {{1, 100, 50}, {3, 300, 90}};  // run 2 not measured
+  middle[2].contended = true;
+  const auto joint = JointSamples({outer, middle, inner});
+  ASSERT_EQ(joint.size(), 2u);
+  EXPECT_EQ(joint[0].run_id, 1);
+  EXPECT_EQ(joint[0].at, 100);
+  EXPECT_NEAR(joint[0].value, std::cbrt(200.0 * 100 * 50), 1e-9);
+  EXPECT_TRUE(joint[0].Good());
+  EXPECT_EQ(joint[1].run_id, 3);
+  EXPECT_TRUE(joint[1].contended);  // a member's flag is the joint run's
+  EXPECT_FALSE(joint[1].Good());
+}
+
+TEST(JointSamplesTest, BadValuesDuplicatesAndNoMembers) {
+  const std::vector<Sample> a = {{1, 100, 200}, {1, 100, 200}, {2, 200, 210}};
+  const std::vector<Sample> b = {{1, 100, std::nan("")}, {2, 200, 0}, {2, 200, 190}};
+  const auto joint = JointSamples({a, b});
+  ASSERT_EQ(joint.size(), 2u);  // run 1 and 2 once each
+  EXPECT_FALSE(joint[0].Good());  // NaN member
+  EXPECT_FALSE(joint[1].Good());  // its first sample of run 2 is 0
+  EXPECT_TRUE(JointSamples({}).empty());
+  EXPECT_TRUE(JointSamples({a, {}}).empty());
+  EXPECT_TRUE(HasJointSeries("zones"));
+  EXPECT_FALSE(HasJointSeries("seq"));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // executor: token checks, JSON shapes, and 400/404/405/409/503.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <condition_variable>
 #include <mutex>
 
@@ -462,8 +464,17 @@ TEST_F(ResourcesTest, HistoryBandUsesTheReadPathsPooledSpread) {
   // Three zones of CV ~4% beside seq's 0.5%: the pooled figure is mostly theirs.
   EXPECT_GT(b["noise_percent"].get<double>(), 3.0);
   auto zones = json::parse(Get("/api/v1/drives/sda/history?test=zones&metric=mb_per_s").body);
-  ASSERT_EQ(zones["series"].size(), 3u);
-  for (const auto& z : zones["series"]) EXPECT_EQ(z["baseline"]["noise_pooled"], true);
+  ASSERT_EQ(zones["series"].size(), 4u);
+  for (int z = 0; z < 3; ++z) EXPECT_EQ(zones["series"][z]["baseline"]["noise_pooled"], true);
+  // And their combined series, as detection judges it: the geometric mean of
+  // the three, on its own spread (the zones moved together here: ~4%).
+  const auto& combined = zones["series"][3];
+  EXPECT_EQ(combined["key"], "combined");
+  ASSERT_EQ(combined["samples"].size(), 8u);
+  EXPECT_NEAR(combined["samples"][0]["value"].get<double>(), std::cbrt(250.0 * 200 * 120) * 0.96,
+              1e-6);
+  EXPECT_EQ(combined["baseline"]["noise_pooled"], false);
+  EXPECT_NEAR(combined["baseline"]["noise_percent"].get<double>(), 4.4, 0.6) << combined.dump();
 }
 
 // A drive that dropped and stayed slow for longer than the window: the band

@@ -90,6 +90,40 @@ class RunEvaluatorTest : public ::testing::Test {
     return {};
   }
 
+  // A zones run: outer, middle and inner MB/s, evaluated.
+  std::vector<Verdict> ZonesRun(double outer, double middle, double inner,
+                                std::string trigger = "schedule:x", bool inner_partial = false) {
+    at_ += 3600;
+    dp::Run r;
+    r.drive_id = "wwn-1";
+    r.test = "zones";
+    r.trigger = std::move(trigger);
+    r.started_at = at_;
+    r.ended_at = at_ + 10;
+    r.outcome = RunOutcome::kOk;
+    auto id = store_->InsertRun(r);
+    EXPECT_TRUE(id.ok());
+    r.id = *id;
+    std::vector<BenchPoint> points;
+    for (auto [zone, mb] : {std::pair<const char*, double>{"outer", outer}, {"middle", middle},
+                            {"inner", inner}}) {
+      BenchPoint p;
+      p.test = "zones";
+      p.zone = zone;
+      p.block_size = 1 << 20;
+      p.queue_depth = 1;
+      p.bytes = 1 << 28;
+      p.seconds = 1;
+      p.mb_per_s = mb;
+      p.partial = inner_partial && std::string(zone) == "inner";
+      points.push_back(p);
+    }
+    EXPECT_TRUE(store_->AddMeasurements(r.id, points).ok());
+    auto v = evaluator_->Evaluate(r);
+    EXPECT_TRUE(v.ok()) << v.status().ToString();
+    return v.ok() ? *v : std::vector<Verdict>{};
+  }
+
   // A re-baseline request half an hour after the latest run.
   Result<RebaselineOutcome> Rebaseline(const std::string& test, const std::string& reason) {
     RebaselineMark m;
@@ -323,6 +357,44 @@ TEST_F(RunEvaluatorTest, BadRequestsRecordNothing) {
   auto done = Rebaseline("", "");
   ASSERT_TRUE(done.ok());
   EXPECT_EQ(done->mark.reason, "re-baseline requested");
+}
+
+// The zones' combined series: the geometric mean of outer, middle and inner,
+// judged beside them. Here the zones' own noise is large and opposite (one
+// zone up when another is down), so none of them alone tells a 13% drop of
+// the whole surface from noise, while their combined figure, steady, does:
+// one alert for the drive's read path.
+TEST_F(RunEvaluatorTest, DropOfEveryZoneIsAlertedOnTheirCombinedSeries) {
+  const double base[][3] = {
+      {260, 180, 120}, {240, 200, 120}, {250, 190, 126}, {250, 210, 114}, {240, 190, 126}};
+  for (const auto& z : base) ZonesRun(z[0], z[1], z[2]);
+  auto combined = [](const std::vector<Verdict>& vs) {
+    for (const Verdict& v : vs)
+      if (v.condition == "slowdown:zones:combined:mb_per_s") return v;
+    ADD_FAILURE() << "no combined verdict";
+    return Verdict{};
+  };
+  const Verdict first = combined(ZonesRun(250 * 0.87, 190 * 0.87, 120 * 0.87));
+  EXPECT_EQ(first.kind, VerdictKind::kNeedsConfirmation) << first.summary;
+  EXPECT_EQ(first.details["joint_of"], nlohmann::json({"outer", "middle", "inner"}));
+  const Verdict second = combined(ZonesRun(250 * 0.87, 190 * 0.87, 120 * 0.87, "confirm"));
+  EXPECT_EQ(second.kind, VerdictKind::kSlowdown) << second.summary;
+  std::vector<std::string> open;
+  for (const Alert& a : Alerts("active")) open.push_back(a.condition);
+  EXPECT_EQ(open, (std::vector<std::string>{"slowdown:zones:combined:mb_per_s"}));
+}
+
+// A zones run with a point not judged (partial) has no combined figure: the
+// combined series would otherwise be a mean of two zones that run.
+TEST_F(RunEvaluatorTest, CombinedSeriesNeedsEveryZone) {
+  auto combined = [](const std::vector<Verdict>& vs) {
+    int n = 0;
+    for (const Verdict& v : vs) n += v.series == "combined";
+    return n;
+  };
+  EXPECT_EQ(combined(ZonesRun(250, 190, 120)), 1);
+  EXPECT_EQ(combined(ZonesRun(250, 190, 60, "schedule:x", /*inner_partial=*/true)), 0);
+  EXPECT_EQ(combined(ZonesRun(250, 190, 120)), 1);
 }
 
 }  // namespace

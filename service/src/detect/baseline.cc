@@ -194,6 +194,20 @@ double Score(double e, const Baseline& b, const DetectionConfig& cfg, Direction 
   return e > 0 ? z : -z;
 }
 
+// The smallest median shift of a segment of m runs that the baseline's own
+// uncertainty does not explain (see RulesOf): the segment's median against
+// the baseline's mean, variance sigma^2 (1/n + pi/(2m)), `confirm_sigmas`
+// standard errors. The spread is taken as estimated: its own uncertainty is
+// what the Student-t bands and the CUSUM's scores already allow for, and a
+// Student-t quantile at this probability with the 4 degrees of freedom of a
+// lone 5-run baseline (about 30) would never let a CUSUM see even a 25% drop
+// on it.
+double ShiftLimit(const Baseline& b, const DetectionConfig& cfg, double m) {
+  if (!(b.log_sigma > 0) || m <= 0) return 0;
+  const double se = b.log_sigma * std::sqrt(1.0 / std::max(1, b.runs) + M_PI / (2 * m));
+  return cfg.confirm_sigmas * se;
+}
+
 }  // namespace
 
 BandWidths SingleWidths(const Baseline& b, const DetectionConfig& cfg) {
@@ -266,8 +280,21 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
   // outlasted a re-test put two runs 30% down, the next scheduled run was
   // 11% down and its re-test 4%, and the last three's median (11%) carried
   // a CUSUM of those capped scores to an alert on a run inside the band.
-  out.cusum = Median(std::move(all)) > pair_floor && Median(recent) > pair_floor &&
+  const double m = static_cast<double>(all.size());
+  const double median = Median(std::move(all));
+  out.cusum = median > pair_floor && Median(recent) > pair_floor &&
               (seg[seg.size() - 2].deviation + seg.back().deviation) / 2 > pair_floor;
+  // And the segment a level shift that the baseline's own uncertainty does
+  // not explain: a young baseline's centre is itself off the series' level by
+  // a standard error or two, and at 5-15% noise a CUSUM summed every run
+  // against that offset (healthy drives, traced: 5-12-run baselines 2-3
+  // standard errors off). The shift is tested as two samples would be: the
+  // segment's median against the baseline's mean, with the variance of both,
+  // sigma^2 (1/n + pi/(2m)) (a median of m normal values has variance
+  // pi sigma^2 / (2m)), at the pair's number of standard errors
+  // (ShiftLimit). Until it passes, the segment has not signalled and its runs
+  // join the baseline through the admission lag, which corrects the centre.
+  if (out.cusum) out.cusum = median > ShiftLimit(b, cfg, m);
   return out;
 }
 
@@ -545,7 +572,13 @@ int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
   if (delta >= single + sd && delta >= pair + sd / std::sqrt(2.0)) return 2;
   const double z = Score(delta, b, cfg, direction) - cfg.cusum_k;
   if (z <= 0) return 0;
-  return std::max(2, static_cast<int>(std::ceil(cfg.cusum_h / z)));
+  // The CUSUM's runs, then as many more as its shift test needs on this
+  // baseline; beyond a year of weekly runs the change is not told from the
+  // centre's own uncertainty (the baseline grows meanwhile, and the figure
+  // is asked again after every run).
+  for (int m = std::max(2, static_cast<int>(std::ceil(cfg.cusum_h / z))); m <= 52; ++m)
+    if (delta > ShiftLimit(b, cfg, m)) return m;
+  return 0;
 }
 
 }  // namespace dp::detect

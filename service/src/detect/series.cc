@@ -1,5 +1,9 @@
 #include "detect/series.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+
 #include "detect/change_detector.h"
 #include "detect/drive_shift.h"
 #include "detect/trend_detector.h"
@@ -76,6 +80,45 @@ bool SameNoiseFamily(const SeriesKey& a, const SeriesKey& b) {
   if (tails > 0 && tails < 10) return false;
   return a.drive_id == b.drive_id && a.metric == b.metric && SameReadPath(a.test, b.test) &&
          !(a.test == b.test && a.series == b.series);
+}
+
+bool HasJointSeries(const std::string& test) { return test == "zones"; }
+
+std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members) {
+  struct Acc {
+    Sample joint;  // run_id, at and the members' flags, any of them
+    double log_sum = 0;
+    std::size_t count = 0;
+    bool good = true;
+  };
+  std::map<std::int64_t, Acc> by_run;
+  for (const auto& member : members) {
+    std::map<std::int64_t, bool> seen;  // a run counted once per member
+    for (const Sample& s : member) {
+      if (s.run_id == 0 || !seen.emplace(s.run_id, true).second) continue;
+      Acc& a = by_run[s.run_id];
+      if (a.count++ == 0) {
+        a.joint.run_id = s.run_id;
+        a.joint.at = s.at;
+      }
+      a.joint.contended = a.joint.contended || s.contended;
+      a.joint.partial = a.joint.partial || s.partial;
+      a.joint.failed = a.joint.failed || s.failed;
+      a.joint.unwritten = a.joint.unwritten || s.unwritten;
+      a.good = a.good && s.Good();
+      if (s.Good()) a.log_sum += std::log(s.value);
+    }
+  }
+  std::vector<Sample> out;
+  for (auto& [id, a] : by_run) {
+    if (members.empty() || a.count != members.size()) continue;
+    a.joint.value = a.good ? std::exp(a.log_sum / static_cast<double>(a.count)) : 0;
+    out.push_back(a.joint);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Sample& a, const Sample& b) {
+    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
+  });
+  return out;
 }
 
 std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,

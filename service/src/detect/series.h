@@ -52,6 +52,22 @@ std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string&
 // baseline's degrees of freedom, so pooling would only spread that error.
 bool SameNoiseFamily(const SeriesKey& a, const SeriesKey& b);
 
+// The name of the joint series of a test whose points read one surface
+// together ("combined" for zones: outer, middle and inner), and whether a test has
+// one.
+inline constexpr const char* kJointSeries = "combined";
+bool HasJointSeries(const std::string& test);
+
+// A test's joint series from its members' histories: one sample per run that
+// measured every member, its value the geometric mean of theirs (the mean of
+// their logs, which is what the detectors judge). A run with any member not
+// good (contended, partial, failed, unwritten, not positive) is not good.
+// The members' own noise partly averages out (three zones of CV 3% give a
+// joint series of about 2.5% with the shared weekly and seasonal parts), so
+// a drop of the whole surface is seen sooner than on any one zone, and it is
+// one series: one alert for one event.
+std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members);
+
 // Change and trend verdicts for one series (history in any order, latest run
 // included). baseline_since: the re-baseline time for this drive (0 = none);
 // prior: its family's pooled spread (PoolSpread of the other members'

@@ -9,7 +9,9 @@
 //    {"change_percent", "runs"}}}], "baseline_since": unix seconds of the
 //    latest re-baseline of this drive x test (0 = never)}
 // "key" is detect::SeriesName, the series name alerts and verdicts carry
-// ("qd8-1m", "outer", "full"). The baseline and band are the detector's own:
+// ("qd8-1m", "outer", "full"); zones MB/s has one more, "combined": the
+// geometric mean of its zones, which detection judges beside them
+// (detect/series.h). The baseline and band are the detector's own:
 // the series' samples as the evaluator reads them (DetectionHistory) through
 // the same replay (detect::ComputeBaseline), so the page draws the band the
 // next run is judged against, and says what change the series can tell apart.
@@ -76,16 +78,45 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   auto family = NoiseFamilyMembers(*ctx.store, drive->id, hq.test, ctx.detection);
   if (!family.ok()) return StatusResponse(family.status());
   nlohmann::json series = nlohmann::json::array();
-  for (const std::string& key : order) {
-    const auto& list = by_key[key];
+  auto baseline_json = [&](const std::vector<detect::Sample>& det,
+                           const detect::SpreadPrior& prior) -> nlohmann::json {
+    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since,
+                                                 direction, detect::TailDfOf(hq.metric), prior);
+    if (b.runs == 0) return nullptr;
+    detect::Band band = detect::BandOf(b, ctx.detection);
+    const double probe = direction == detect::Direction::kHigherIsBetter ? 15 : 50;
+    return {{"ready", b.ready},
+            {"runs", b.runs},
+            {"wanted", b.wanted},
+            {"median", b.median},
+            {"center", b.center},
+            {"low", band.low},
+            {"high", band.high},
+            {"noise_percent", 100 * b.log_sigma},
+            {"noise_own_percent", 100 * b.own_log_sigma},
+            {"noise_pooled", b.prior_df > 0},
+            {"detectable",
+             {{"change_percent", probe},
+              {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};
+  };
+  auto samples_json = [](const std::vector<detect::Sample>& list) {
     nlohmann::json points = nlohmann::json::array();
-    for (const MeasurementSample& s : list)
+    for (const detect::Sample& s : list)
       points.push_back({{"run_id", s.run_id},
                         {"at", s.at},
                         {"value", s.value},
                         {"contended", s.contended},
                         {"partial", s.partial},
                         {"unwritten", s.unwritten}});
+    return points;
+  };
+  // The members of the test's joint series (detect/series.h): every sample
+  // for the chart, the judged ones for its band.
+  const bool joint = detect::HasJointSeries(hq.test) && hq.metric == "mb_per_s";
+  std::vector<std::vector<detect::Sample>> joint_all, joint_judged;
+  for (const std::string& key : order) {
+    const auto& list = by_key[key];
+    const std::vector<detect::Sample> all = detect::ToSamples(list);
     // The band is the detector's: the same samples (DetectionHistory, as the
     // evaluator reads them) through the same replay, so it is the band the
     // next run of this series is judged against.
@@ -106,26 +137,9 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
         detect::SeriesName(hq.test, first.zone, first.stroke, first.variant, first.block_size,
                            first.queue_depth),
         hq.metric};
-    detect::Baseline b =
-        detect::ComputeBaseline(det, det.size(), ctx.detection, *since, direction,
-                                detect::TailDfOf(hq.metric), FamilyPriorOf(series_key, *family));
-    nlohmann::json baseline = nullptr;
-    if (b.runs > 0) {
-      detect::Band band = detect::BandOf(b, ctx.detection);
-      const double probe = direction == detect::Direction::kHigherIsBetter ? 15 : 50;
-      baseline = {{"ready", b.ready},
-                  {"runs", b.runs},
-                  {"wanted", b.wanted},
-                  {"median", b.median},
-                  {"center", b.center},
-                  {"low", band.low},
-                  {"high", band.high},
-                  {"noise_percent", 100 * b.log_sigma},
-                  {"noise_own_percent", 100 * b.own_log_sigma},
-                  {"noise_pooled", b.prior_df > 0},
-                  {"detectable",
-                   {{"change_percent", probe},
-                    {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};
+    if (joint) {
+      joint_all.push_back(all);
+      joint_judged.push_back(det);
     }
     series.push_back({{"key", key},
                       {"zone", first.zone},
@@ -133,8 +147,20 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"variant", first.variant},
                       {"block_size", first.block_size},
                       {"queue_depth", first.queue_depth},
-                      {"samples", points},
-                      {"baseline", baseline}});
+                      {"samples", samples_json(all)},
+                      {"baseline", baseline_json(det, FamilyPriorOf(series_key, *family))}});
+  }
+  // The joint series the evaluator judges beside them (not pooled), with
+  // the name its alerts carry.
+  if (joint && joint_all.size() >= 2) {
+    series.push_back({{"key", detect::kJointSeries},
+                      {"zone", ""},
+                      {"stroke", ""},
+                      {"variant", ""},
+                      {"block_size", 0},
+                      {"queue_depth", 0},
+                      {"samples", samples_json(detect::JointSamples(joint_all))},
+                      {"baseline", baseline_json(detect::JointSamples(joint_judged), {})}});
   }
   return JsonResponse({{"drive_id", drive->id},
                        {"test", hq.test},

@@ -102,7 +102,38 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   // pooled into each series' baseline (detect/baseline.h).
   DP_ASSIGN_OR_RETURN(const std::vector<NoiseFamilyMember> family,
                       NoiseFamilyMembers(store_, drive->id, run.test, config_));
+  // A slowdown verdict held while every other test of the drive was worse
+  // in its window (unseen interference), or until its re-test.
+  auto hold = [&](Verdict& v) -> Status {
+    if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0)
+      return Status::Ok();
+    // The excursion's window, and its last two runs' (a CUSUM verdict's
+    // last run may be back inside, its pair then starts earlier).
+    const std::int64_t from = std::min(detect::ExcursionStart(v), detect::PairStart(v));
+    // The zones' three series usually share one excursion: read the
+    // drive's other tests once for it.
+    auto known = other_scores.find(from);
+    if (known == other_scores.end()) {
+      DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(*drive, run.test, from, v.at));
+      known = other_scores.emplace(from, std::move(scores)).first;
+    }
+    const bool wide =
+        detect::IsDriveWide(run.test, detect::ExcursionStart(v), v.at, known->second, config_);
+    const bool pair_wide =
+        detect::IsDriveWide(run.test, detect::PairStart(v), v.at, known->second, config_);
+    // Without re-tests (no confirm function) every run stands on its own.
+    const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
+    v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_, pair_wide);
+    return Status::Ok();
+  };
+  // The members of the test's joint series (detect/series.h), and the
+  // vdev environment any of them was found in.
+  std::vector<std::vector<detect::Sample>> joint_members;
+  std::vector<std::string> joint_names;
+  std::string joint_environment;
+  bool joint_whole = true;  // every point of the test judged
   for (const auto& point : points) {
+    if (point.test == run.test && (point.contended || point.partial)) joint_whole = false;
     if (point.test != run.test || point.contended || point.partial) continue;
     for (const auto& spec : detect::SeriesOf(drive->id, drive->name, point)) {
       DP_ASSIGN_OR_RETURN(
@@ -112,25 +143,10 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
       std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since,
                                                         FamilyPriorOf(spec.key, family));
-      for (auto& v : own) {
-        if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) continue;
-        // The excursion's window, and its last two runs' (a CUSUM verdict's
-        // last run may be back inside, its pair then starts earlier).
-        const std::int64_t from = std::min(detect::ExcursionStart(v), detect::PairStart(v));
-        // The zones' three series usually share one excursion: read the
-        // drive's other tests once for it.
-        auto known = other_scores.find(from);
-        if (known == other_scores.end()) {
-          DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(*drive, run.test, from, v.at));
-          known = other_scores.emplace(from, std::move(scores)).first;
-        }
-        const bool wide = detect::IsDriveWide(run.test, detect::ExcursionStart(v), v.at,
-                                              known->second, config_);
-        const bool pair_wide =
-            detect::IsDriveWide(run.test, detect::PairStart(v), v.at, known->second, config_);
-        // Without re-tests (no confirm function) every run stands on its own.
-        const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
-        v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_, pair_wide);
+      for (auto& v : own) DP_RETURN_IF_ERROR(hold(v));
+      if (detect::HasJointSeries(run.test) && spec.key.metric == "mb_per_s") {
+        joint_members.push_back(samples);
+        joint_names.push_back(spec.key.series);
       }
       std::vector<detect::PeerHistory> peers;
       for (const auto& s : siblings) {
@@ -147,6 +163,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
         Verdict env = detect::EvaluateEnvironment(spec.key, samples, peers, vdev.group, vdev.owner,
                                                   config_, baseline_since);
         if (env.kind == VerdictKind::kEnvironment && doubtful) {
+          joint_environment = env.condition + ": " + env.summary;
           v.kind = VerdictKind::kInconclusive;
           v.severity = Severity::kInfo;
           v.details["reason"] = "environment";
@@ -169,6 +186,24 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       for (auto& v : own) out.push_back(std::move(v));
       if (!peers.empty()) out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
     }
+  }
+  // The joint series, judged on its own spread (it is not pooled: its noise
+  // is below each member's by design) and held like its members.
+  if (joint_whole && joint_members.size() >= 2) {
+    const detect::SeriesKey key{drive->id, drive->name, run.test, detect::kJointSeries,
+                                "mb_per_s"};
+    Verdict v = detect::EvaluateChange(key, detect::JointSamples(joint_members), config_,
+                                       baseline_since);
+    v.details["joint_of"] = joint_names;
+    DP_RETURN_IF_ERROR(hold(v));
+    if (!joint_environment.empty() &&
+        (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation)) {
+      v.kind = VerdictKind::kInconclusive;
+      v.severity = Severity::kInfo;
+      v.details["reason"] = "environment";
+      v.summary = drive->name + " " + key.Label() + ": not judged alone: " + joint_environment;
+    }
+    out.push_back(std::move(v));
   }
   return out;
 }
