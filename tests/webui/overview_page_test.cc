@@ -199,7 +199,8 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
     EXPECT_TRUE(charts[id]["band"].get<bool>()) << id;
     EXPECT_TRUE(charts[id]["line"].get<bool>()) << id;
   }
-  EXPECT_EQ(charts["chart-zones-mbps"]["series"], 3);
+  // outer, middle, inner and their combined series (judged beside them).
+  EXPECT_EQ(charts["chart-zones-mbps"]["series"], 4);
   // The demo seeds one SMART reading a day (30 weeks: 210 a drive); the
   // retention pass at start-up, on its own thread, keeps each of the last 90
   // days and one a week before, and the page asks for at most 300 spread

@@ -197,15 +197,22 @@ double Score(double e, const Baseline& b, const DetectionConfig& cfg, Direction 
 // The smallest median shift of a segment of m runs that the baseline's own
 // uncertainty does not explain (see RulesOf): the segment's median against
 // the baseline's mean, variance sigma^2 (1/n + pi/(2m)), `confirm_sigmas`
-// standard errors. The spread is taken as estimated: its own uncertainty is
-// what the Student-t bands and the CUSUM's scores already allow for, and a
-// Student-t quantile at this probability with the 4 degrees of freedom of a
-// lone 5-run baseline (about 30) would never let a CUSUM see even a 25% drop
-// on it.
+// standard errors. For near-normal figures the spread is taken as estimated:
+// its own uncertainty is what the Student-t bands and the CUSUM's scores
+// already allow for, and a Student-t quantile at this probability with the 4
+// degrees of freedom of a lone 5-run baseline (about 30) would never let a
+// CUSUM see even a 25% drop on it. Latency percentiles are the exception:
+// from runs with tails of 3-5 degrees of freedom a young baseline's spread is
+// erratic (a p99 baseline of 6 runs at 15% noise measured 9.9%, and a CUSUM
+// summed ordinary runs against it into a false alert), so theirs is the
+// Student-t quantile at the baseline's degrees of freedom.
 double ShiftLimit(const Baseline& b, const DetectionConfig& cfg, double m) {
   if (!(b.log_sigma > 0) || m <= 0) return 0;
   const double se = b.log_sigma * std::sqrt(1.0 / std::max(1, b.runs) + M_PI / (2 * m));
-  return cfg.confirm_sigmas * se;
+  double q = cfg.confirm_sigmas;
+  if (b.tail_df > 2 && b.tail_df < 10)
+    q = std::max(q, CachedQuantile(NormalCdf(cfg.confirm_sigmas), b.df()));
+  return q * se;
 }
 
 }  // namespace
