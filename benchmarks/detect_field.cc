@@ -242,6 +242,9 @@ class Drive {
     bool asks = false;
     for (auto& [i, change] : changes) {
       SeriesRun& s = i < 0 ? joint_ : series_[i];
+      if (verdicts_)
+        std::fprintf(stderr, "  %s%s: %s\n", confirmation ? "(re-test) " : "",
+                     std::string(VerdictKindName(change.kind)).c_str(), change.summary.c_str());
       if (change.kind == VerdictKind::kSlowdown) {
         const bool wide =
             detect::IsDriveWide(test, detect::ExcursionStart(change), at, scores_, cfg_);
@@ -303,6 +306,8 @@ class Drive {
   double phase_ = 0, shared_ = 0, week_ = 0;
   std::int64_t next_id_ = 1;
   std::uint64_t seed_ = 0;  // names the drive in a trace
+ public:
+  bool verdicts_ = false;  // print every verdict (DP_FIELD_VERDICTS)
 };
 
 }  // namespace
@@ -353,7 +358,11 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
   std::atomic<int> next{0};
   std::vector<DelayFigures> part(threads);
   auto work = [&](int t) {
+    // DP_FIELD_TRIAL=k: only that trial (with DP_FIELD_VERDICTS, every
+    // verdict of its runs from the change on).
+    const char* only = std::getenv("DP_FIELD_TRIAL");
     for (int k; (k = next++) < trials;) {
+      if (only && std::atoi(only) != k) continue;
       std::mt19937_64 rng(seed * 7'777'777 + k);
       Drive drive(m, cfg, seed * 1'000'003 + k + 500'000);
       const int change_at = cfg.baseline_runs + 3 + static_cast<int>(rng() % 40);
@@ -366,6 +375,7 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       bool found = false;
       for (int r = 0; r < change_at + 20 && !found; ++r) {
         const bool degraded = r >= change_at;
+        drive.verdicts_ = degraded && only && std::getenv("DP_FIELD_VERDICTS");
         auto ev = drive.Scheduled(kT0 + r * kWeek, degraded ? sick : healthy);
         if (!degraded) {
           if (ev.opened_slowdown + ev.opened_trend) ++part[t].early_alerts;

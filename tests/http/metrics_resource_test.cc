@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -112,6 +113,47 @@ TEST_F(MetricsResourceTest, BaselineIsTheOneTheHistoryEndpointShows) {
   EXPECT_EQ(SampleValue(t, "diskpulse_drive_baseline_ready{" + Id(fleet_.nvme) +
                                ",test=\"random\",series=\"qd32-4k\",metric=\"iops\"}"),
             0);
+}
+
+// The zones' combined series (the geometric mean of the zones, which
+// detection judges beside them) has its baseline gauges too, equal to the
+// history endpoint's.
+TEST_F(MetricsResourceTest, ZonesCombinedSeriesHasItsBaseline) {
+  const double level[] = {250, 200, 120};
+  const char* name[] = {"outer", "middle", "inner"};
+  for (int i = 0; i < 6; ++i) {
+    std::vector<BenchPoint> zones;
+    for (int z = 0; z < 3; ++z) {
+      BenchPoint p;
+      p.test = "zones";
+      p.zone = name[z];
+      p.block_size = 1 << 20;
+      p.queue_depth = 1;
+      p.bytes = 1 << 28;
+      p.seconds = 1;
+      p.mb_per_s = level[z] * (i % 2 ? 1.02 : 0.98);
+      zones.push_back(p);
+    }
+    ASSERT_GT(fleet_.AddRun(fleet_.sda, "zones", RunOutcome::kOk, 1700000000 + i * 86400 + 900,
+                            zones),
+              0);
+  }
+  std::string t = fleet_.Scrape();
+  auto history = nlohmann::json::parse(
+      BuildApiRouter(fleet_.Context())
+          ->Route(Request::Make(Method::kGet,
+                                "/api/v1/drives/sda/history?test=zones&metric=mb_per_s"))
+          .body);
+  ASSERT_EQ(history["series"].size(), 4u) << history.dump();
+  const auto& b = history["series"][3]["baseline"];
+  ASSERT_EQ(history["series"][3]["key"], "combined");
+  const std::string l = Id(fleet_.sda) + ",test=\"zones\",series=\"combined\"";
+  auto base = SampleValue(t, "diskpulse_drive_baseline_read_bytes_per_second{" + l + "}");
+  ASSERT_TRUE(base) << t;
+  EXPECT_DOUBLE_EQ(*base, b["median"].get<double>() * 1e6);
+  auto ratio = SampleValue(t, "diskpulse_drive_baseline_ratio{" + l + ",metric=\"mb_per_s\"}");
+  ASSERT_TRUE(ratio) << t;
+  EXPECT_NEAR(*ratio, std::cbrt(250.0 * 200 * 120) * 1.02 / b["median"].get<double>(), 1e-9);
 }
 
 TEST_F(MetricsResourceTest, CountersAndAlertsByKind) {

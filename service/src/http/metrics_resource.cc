@@ -18,6 +18,7 @@
 // stops the database part at its first failed query: the scrape still
 // answers, with what it has and diskpulse_db_up 0.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -323,6 +324,12 @@ class DbScrape {
     // The detector pools the spread of series that share a noise source.
     auto family = NoiseFamilyMembers(store_, d.id, test, ctx_.detection);
     if (!Ok(family)) return;
+    // The members of the test's joint series (detect/series.h): their judged
+    // samples and newest figures, for the combined series' own baseline.
+    const bool joint = detect::HasJointSeries(test);
+    std::vector<std::vector<detect::Sample>> members;
+    double newest_log_sum = 0;
+    bool whole = true;
     for (const BenchPoint& p : *points) {
       if (p.test != test) continue;
       MetricLabels l = {{"drive", d.id}, {"test", test}, {"series", detect::SeriesName(p)}};
@@ -331,33 +338,52 @@ class DbScrape {
           m_.Gauge(std::string("diskpulse_drive_") + f.name,
                    std::string(f.help) + " in the newest successful run of the test.",
                    *v * f.scale, l);
-      if (p.contended || p.partial) continue;  // never judged, so no ratio either
+      if (p.contended || p.partial) {  // never judged, so no ratio either
+        whole = false;
+        continue;
+      }
       for (const detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
         if (!up_) return;
-        AppendBaseline(spec, ValueOf(p, spec.key.metric), *since, *family);
+        auto samples = JudgedSamples(spec, *since);
+        if (!samples) return;
+        const auto newest = ValueOf(p, spec.key.metric);
+        if (joint && spec.key.metric == "mb_per_s") {
+          members.push_back(*samples);
+          newest_log_sum += newest && *newest > 0 ? std::log(*newest) : 0;
+        }
+        AppendBaseline(spec.key, *samples, newest, *since, FamilyPriorOf(spec.key, *family));
       }
+    }
+    if (joint && whole && members.size() >= 2) {
+      const detect::SeriesKey key{d.id, d.name, test, detect::kJointSeries, "mb_per_s"};
+      AppendBaseline(key, detect::JointSamples(members),
+                     std::exp(newest_log_sum / static_cast<double>(members.size())), *since, {});
     }
   }
 
-  // The series' baseline as detection forms it: the same samples the
-  // evaluator reads (DetectionHistory) through the same replay.
-  void AppendBaseline(const detect::SeriesSpec& spec, std::optional<double> newest,
-                      std::int64_t since, const std::vector<NoiseFamilyMember>& family) {
-    const DetectionConfig& cfg = ctx_.detection;
+  // The samples detection judges a series on (DetectionHistory, as the
+  // evaluator reads them); nullopt after a store error (then up_ is false).
+  std::optional<std::vector<detect::Sample>> JudgedSamples(const detect::SeriesSpec& spec,
+                                                           std::int64_t since) {
     auto history = DetectionHistory(store_, SeriesQuery(spec.key.drive_id, spec), since,
-                                    cfg.baseline_max_runs);
-    if (!Ok(history)) return;
-    auto samples = detect::ToSamples(*history);
-    detect::Baseline b = detect::ComputeBaseline(samples, samples.size(), cfg, since,
-                                                 detect::DirectionOf(spec.key.metric),
-                                                 detect::TailDfOf(spec.key.metric),
-                                                 FamilyPriorOf(spec.key, family));
+                                    ctx_.detection.baseline_max_runs);
+    if (!Ok(history)) return std::nullopt;
+    return detect::ToSamples(*history);
+  }
+
+  // The series' baseline as detection forms it: the same samples the
+  // evaluator reads (JudgedSamples) through the same replay.
+  void AppendBaseline(const detect::SeriesKey& key, const std::vector<detect::Sample>& samples,
+                      std::optional<double> newest, std::int64_t since,
+                      const detect::SpreadPrior& prior) {
+    const DetectionConfig& cfg = ctx_.detection;
+    detect::Baseline b =
+        detect::ComputeBaseline(samples, samples.size(), cfg, since, detect::DirectionOf(key.metric),
+                                detect::TailDfOf(key.metric), prior);
     if (b.runs == 0) return;
-    const std::string& metric = spec.key.metric;
-    MetricLabels l = {{"drive", spec.key.drive_id},
-                      {"test", spec.key.test},
-                      {"series", spec.key.series},
-                      {"metric", metric}};
+    const std::string& metric = key.metric;
+    MetricLabels l = {
+        {"drive", key.drive_id}, {"test", key.test}, {"series", key.series}, {"metric", metric}};
     m_.Gauge("diskpulse_drive_baseline_ready",
              "1 once the series' baseline has its wanted number of good runs.", b.ready ? 1 : 0,
              l);
