@@ -193,17 +193,15 @@ Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& 
 
 DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& store,
                                    const Clock& clock, PassFn on_pass, AlertService* alerts)
-    : config_(std::move(config)),
-      runner_(runner),
-      store_(store),
-      clock_(clock),
+    : tools_{std::move(config), runner, store, clock},
       on_pass_(std::move(on_pass)),
       alerts_(alerts) {}
 
 DiscoveryService::~DiscoveryService() { Stop(); }
 
 void DiscoveryService::Start() {
-  thread_.Start(std::chrono::seconds(config_.inventory.interval_seconds), [this] { Pass(); });
+  thread_.Start(std::chrono::seconds(tools_.config.inventory.interval_seconds),
+                [this] { Pass(); });
 }
 
 void DiscoveryService::RequestRun() { thread_.Wake(); }
@@ -228,7 +226,7 @@ DiscoveryService::Health DiscoveryService::health() const {
 void DiscoveryService::Pass() {
   DiscoveryOptions options;
   options.alerts = alerts_;
-  auto report = RunDiscovery(config_, runner_, store_, clock_, options);
+  auto report = RunDiscovery(tools_.config, tools_.runner, tools_.store, tools_.clock, options);
   Status status = report.ok() ? Status::Ok() : report.status();
   if (report.ok()) {
     LogInfo("discovery: " + report->Summary());
@@ -240,7 +238,7 @@ void DiscoveryService::Pass() {
   std::lock_guard<std::mutex> lock(mu_);
   ++passes_;
   last_status_ = status;
-  last_at_ = ToUnixSeconds(clock_.Now());
+  last_at_ = ToUnixSeconds(tools_.clock.Now());
   // A failed pass read nothing: what the previous one left unread stays.
   if (report.ok()) {
     drive_problems_ = report->drive_problems;

@@ -28,6 +28,7 @@
 #include "model/pool.h"
 #include "smart/self_test.h"
 #include "smart/smartctl_parser.h"
+#include "runs/tool_pass.h"
 #include "store/store.h"
 
 namespace dp {
@@ -130,10 +131,7 @@ class DiscoveryService {
  private:
   void Pass();
 
-  const Config config_;
-  CommandRunner& runner_;
-  Store& store_;
-  const Clock& clock_;
+  const ToolPass tools_;
   const PassFn on_pass_;
   AlertService* const alerts_;
   mutable std::mutex mu_;

@@ -7,10 +7,7 @@ namespace dp {
 ZfsSamplingTask::ZfsSamplingTask(Config config, CommandRunner& runner, Store& store,
                                  const Clock& clock, std::chrono::milliseconds period,
                                  VerdictsFn on_verdicts)
-    : config_(std::move(config)),
-      runner_(runner),
-      store_(store),
-      clock_(clock),
+    : tools_{std::move(config), runner, store, clock},
       period_(period),
       on_verdicts_(std::move(on_verdicts)) {}
 
@@ -51,8 +48,8 @@ void ZfsSamplingTask::Pass() {
     if (!pools_) return;
     pools = *pools_;
   }
-  auto report =
-      SampleZfsLatency(config_, runner_, store_, pools, ToUnixSeconds(clock_.Now()), &memory_);
+  auto report = SampleZfsLatency(tools_.config, tools_.runner, tools_.store, pools,
+                                 ToUnixSeconds(tools_.clock.Now()), &memory_);
   if (!report.ok()) {
     LogError("zfs sampling: " + report.status().ToString());
   } else {

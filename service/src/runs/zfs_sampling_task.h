@@ -23,6 +23,7 @@
 #include "config/config.h"
 #include "model/pool.h"
 #include "model/verdict.h"
+#include "runs/tool_pass.h"
 #include "runs/zfs_latency_sampler.h"
 #include "store/store.h"
 
@@ -51,10 +52,7 @@ class ZfsSamplingTask {
  private:
   void Pass();
 
-  const Config config_;
-  CommandRunner& runner_;
-  Store& store_;
-  const Clock& clock_;
+  const ToolPass tools_;
   const std::chrono::milliseconds period_;
   const VerdictsFn on_verdicts_;
   mutable std::mutex mu_;
