@@ -384,6 +384,30 @@ TEST_F(RunEvaluatorTest, DropOfEveryZoneIsAlertedOnTheirCombinedSeries) {
   EXPECT_EQ(open, (std::vector<std::string>{"slowdown:zones:combined:mb_per_s"}));
 }
 
+// When the zones alert one by one as well, the combined alert is the one
+// opened: the zones' own slowdowns are its evidence (one event, one alert).
+TEST_F(RunEvaluatorTest, ZonesThatAlertTogetherOpenOneCombinedAlert) {
+  for (double f : {1.0, 1.01, 0.99, 1.005, 0.995}) ZonesRun(250 * f, 190 * f, 120 * f);
+  ZonesRun(250 * 0.7, 190 * 0.7, 120 * 0.7);
+  const auto verdicts = ZonesRun(250 * 0.7, 190 * 0.7, 120 * 0.7, "confirm");
+  int covered = 0;
+  for (const Verdict& v : verdicts)
+    if (v.series != "combined" && v.condition.starts_with("slowdown:")) {
+      EXPECT_EQ(v.kind, VerdictKind::kInconclusive) << v.summary;
+      EXPECT_EQ(v.details.value("covered_by", ""), "slowdown:zones:combined:mb_per_s");
+      ++covered;
+    }
+  EXPECT_EQ(covered, 3);
+  std::vector<std::string> open;
+  for (const Alert& a : Alerts("active")) {
+    open.push_back(a.condition);
+    EXPECT_NE(a.summary.find("the zones: outer 30%, middle 30%, inner 30% worse"),
+              std::string::npos)
+        << a.summary;
+  }
+  EXPECT_EQ(open, (std::vector<std::string>{"slowdown:zones:combined:mb_per_s"}));
+}
+
 // A zones run with a point not judged (partial) has no combined figure: the
 // combined series would otherwise be a mean of two zones that run.
 TEST_F(RunEvaluatorTest, CombinedSeriesNeedsEveryZone) {

@@ -1,6 +1,7 @@
 #include "runs/run_evaluator.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "base/log.h"
@@ -202,6 +203,29 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       v.severity = Severity::kInfo;
       v.details["reason"] = "environment";
       v.summary = drive->name + " " + key.Label() + ": not judged alone: " + joint_environment;
+    }
+    // One event, one alert: the zones' own slowdowns of this run are the
+    // combined one's evidence, not alerts of their own.
+    if (v.kind == VerdictKind::kSlowdown) {
+      std::string parts;
+      for (Verdict& o : out) {
+        if (o.test != run.test || o.metric != key.metric || o.kind != VerdictKind::kSlowdown ||
+            o.condition.rfind("slowdown:", 0) != 0)
+          continue;
+        char part[96];
+        std::snprintf(part, sizeof part, "%s%s %.0f%%", parts.empty() ? "" : ", ",
+                      o.series.c_str(), o.change_percent.value_or(0));
+        parts += part;
+        v.details["members"].push_back(
+            {{"series", o.series}, {"change_percent", o.change_percent.value_or(0)}});
+        o.kind = VerdictKind::kInconclusive;
+        o.severity = Severity::kInfo;
+        o.details["reason"] = "combined";
+        o.details["covered_by"] = v.condition;
+        o.summary = drive->name + " " + key.test + " " + o.series +
+                    " throughput: part of the zones' combined slowdown, alerted once";
+      }
+      if (!parts.empty()) v.summary += "; the zones: " + parts + " worse";
     }
     out.push_back(std::move(v));
   }
