@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "detect/change_detector.h"
 #include "detect/drive_shift.h"
@@ -93,9 +94,9 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
   };
   std::map<std::int64_t, Acc> by_run;
   for (const auto& member : members) {
-    std::map<std::int64_t, bool> seen;  // a run counted once per member
+    std::set<std::int64_t> seen;  // a run counted once per member
     for (const Sample& s : member) {
-      if (s.run_id == 0 || !seen.emplace(s.run_id, true).second) continue;
+      if (s.run_id == 0 || !seen.insert(s.run_id).second) continue;
       Acc& a = by_run[s.run_id];
       if (a.count++ == 0) {
         a.joint.run_id = s.run_id;

@@ -18,7 +18,6 @@
 // stops the database part at its first failed query: the scrape still
 // answers, with what it has and diskpulse_db_up 0.
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <optional>
 
@@ -328,7 +327,6 @@ class DbScrape {
     // samples and newest figures, for the combined series' own baseline.
     const bool joint = detect::HasJointSeries(test);
     std::vector<std::vector<detect::Sample>> members;
-    double newest_log_sum = 0;
     bool whole = true;
     for (const BenchPoint& p : *points) {
       if (p.test != test) continue;
@@ -347,17 +345,16 @@ class DbScrape {
         auto samples = JudgedSamples(spec, *since);
         if (!samples) return;
         const auto newest = ValueOf(p, spec.key.metric);
-        if (joint && spec.key.metric == "mb_per_s") {
-          members.push_back(*samples);
-          newest_log_sum += newest && *newest > 0 ? std::log(*newest) : 0;
-        }
+        if (joint && spec.key.metric == "mb_per_s") members.push_back(*samples);
         AppendBaseline(spec.key, *samples, newest, *since, FamilyPriorOf(spec.key, *family));
       }
     }
     if (joint && whole && members.size() >= 2) {
       const detect::SeriesKey key{d.id, d.name, test, detect::kJointSeries, "mb_per_s"};
-      AppendBaseline(key, detect::JointSamples(members),
-                     std::exp(newest_log_sum / static_cast<double>(members.size())), *since, {});
+      const std::vector<detect::Sample> combined = detect::JointSamples(members);
+      std::optional<double> newest;  // the newest run's combined figure
+      if (!combined.empty() && combined.back().run_id == run.id) newest = combined.back().value;
+      AppendBaseline(key, combined, newest, *since, {});
     }
   }
 

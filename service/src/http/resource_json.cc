@@ -94,6 +94,12 @@ nlohmann::json PointToJson(const BenchPoint& p) {
 }
 
 Result<Drive> DriveByRef(Store& store, std::string_view ref) {
+  // By id first (the page asks by id): one keyed read, not the whole list.
+  if (!ref.empty()) {
+    auto by_id = store.GetDrive(std::string(ref));
+    if (!by_id.ok()) return by_id.status();
+    if (*by_id) return **by_id;
+  }
   auto drives = store.ListDrives();
   if (!drives.ok()) return drives.status();
   if (!ref.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "base/log.h"
 #include "detect/change_detector.h"
@@ -49,6 +50,19 @@ VdevPeers VdevOf(Store& store, const Drive& self) {
       return out;
     }
   return out;
+}
+
+// A doubt or slowdown that another verdict accounts for (the vdev's
+// environment, the zones' combined series): evidence of that one, not an
+// alert of its own; the alert lifecycle leaves inconclusive verdicts alone.
+// `field` names, in the details, the verdict `by` that accounts for it.
+void NotJudgedAlone(Verdict& v, const char* reason, const char* field, const std::string& by,
+                    std::string summary) {
+  v.kind = VerdictKind::kInconclusive;
+  v.severity = Severity::kInfo;
+  v.details["reason"] = reason;
+  v.details[field] = by;
+  v.summary = std::move(summary);
 }
 
 }  // namespace
@@ -131,7 +145,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   // vdev environment any of them was found in.
   std::vector<std::vector<detect::Sample>> joint_members;
   std::vector<std::string> joint_names;
-  std::string joint_environment;
+  std::optional<Verdict> joint_environment;
   bool joint_whole = true;  // every point of the test judged
   for (const auto& point : points) {
     if (point.test == run.test && (point.contended || point.partial)) joint_whole = false;
@@ -164,13 +178,10 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
         Verdict env = detect::EvaluateEnvironment(spec.key, samples, peers, vdev.group, vdev.owner,
                                                   config_, baseline_since);
         if (env.kind == VerdictKind::kEnvironment && doubtful) {
-          joint_environment = env.condition + ": " + env.summary;
-          v.kind = VerdictKind::kInconclusive;
-          v.severity = Severity::kInfo;
-          v.details["reason"] = "environment";
-          v.details["environment"] = env.condition;
-          v.summary = drive->name + " " + spec.key.Label() +
-                      ": not judged alone: " + env.summary;
+          joint_environment = env;
+          NotJudgedAlone(v, "environment", "environment", env.condition,
+                         drive->name + " " + spec.key.Label() + ": not judged alone: " +
+                             env.summary);
         }
         // The siblings have not run in this window yet: a scheduled run's
         // drop waits for their runs (its re-test) before it is a slowdown.
@@ -197,13 +208,11 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
                                        baseline_since);
     v.details["joint_of"] = joint_names;
     DP_RETURN_IF_ERROR(hold(v));
-    if (!joint_environment.empty() &&
-        (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation)) {
-      v.kind = VerdictKind::kInconclusive;
-      v.severity = Severity::kInfo;
-      v.details["reason"] = "environment";
-      v.summary = drive->name + " " + key.Label() + ": not judged alone: " + joint_environment;
-    }
+    if (joint_environment &&
+        (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation))
+      NotJudgedAlone(v, "environment", "environment", joint_environment->condition,
+                     drive->name + " " + key.Label() + ": not judged alone: " +
+                         joint_environment->summary);
     // One event, one alert: the zones' own slowdowns of this run are the
     // combined one's evidence, not alerts of their own.
     if (v.kind == VerdictKind::kSlowdown) {
@@ -218,12 +227,9 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
         parts += part;
         v.details["members"].push_back(
             {{"series", o.series}, {"change_percent", o.change_percent.value_or(0)}});
-        o.kind = VerdictKind::kInconclusive;
-        o.severity = Severity::kInfo;
-        o.details["reason"] = "combined";
-        o.details["covered_by"] = v.condition;
-        o.summary = drive->name + " " + key.test + " " + o.series +
-                    " throughput: part of the zones' combined slowdown, alerted once";
+        NotJudgedAlone(o, "combined", "covered_by", v.condition,
+                       drive->name + " " + key.test + " " + o.series +
+                           " throughput: part of the zones' combined slowdown, alerted once");
       }
       if (!parts.empty()) v.summary += "; the zones: " + parts + " worse";
     }
