@@ -25,6 +25,17 @@
 //                series of the run worse by 10-60%; it lasts a log-normal time
 //                (median 30 min, log-sd 1.5: 5% last past 6 h, 0.5% past a
 //                day) and a re-test inside that time sees it too.
+//   unit         each drive's own level of each figure among drives of its
+//                model, sd `unit` (2%) on the log scale, fixed for its life;
+//                what a peer comparison sees as a drive unlike its siblings.
+// Healthy drives live in vdevs of `vdev` (3: the smallest raidz, each drive
+// with two siblings, the peer rule's hardest case): each week every member
+// runs its tests, 30 minutes apart, then each runs its re-tests, and every
+// run is judged against the siblings too (EvaluatePeers), as the evaluator
+// does. They share the yearly swing (one box, one room); the week factor
+// and interference are each drive's own (shared, the peer rule would cancel
+// them, so independent is the harder case for it). The delay scenarios judge a drive alone: the peer rule
+// would only help them.
 // Where these come from: the run-to-run CV of sequential MB/s of one HDD is
 // 0.5-2% in published repeated runs (e.g. StorageReview's and the seeds' dd
 // series), p99 latency of a few thousand random reads 5-15%; the loop-device
@@ -47,6 +58,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -55,6 +68,7 @@
 #include "alert/alert_lifecycle.h"
 #include "detect/change_detector.h"
 #include "detect/drive_shift.h"
+#include "detect/peer_detector.h"
 #include "detect/series.h"
 #include "detect/trend_detector.h"
 
@@ -108,6 +122,7 @@ struct SeriesRun {
   std::vector<detect::Sample> history;
   std::map<std::string, Alert> active;
   double nu = 4;
+  double unit = 0;  // the unit's own level of the figure (log units)
   // Its baseline formed without a prior, for its family's pooled spread,
   // and the history size it was formed at.
   detect::Baseline own;
@@ -117,22 +132,33 @@ struct SeriesRun {
 // One drive through its life: noise, interference, the pipeline, re-tests.
 class Drive {
  public:
-  Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed)
+  // season_phase: the yearly swing's phase when the drive shares its room
+  // with others (a vdev); its own otherwise.
+  Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed, std::string id = "d",
+        std::optional<double> season_phase = std::nullopt)
       : m_(m), cfg_(cfg), rng_(seed), seed_(seed) {
     std::uniform_real_distribution<double> u(0, 2 * M_PI);
     phase_ = u(rng_);
+    if (season_phase) phase_ = *season_phase;
+    // The unit's own level of each figure, from a stream of its own so the
+    // rest of the drive's story is the same with or without it.
+    std::mt19937_64 unit_rng(seed ^ 0x9e3779b97f4a7c15ULL);
     for (int i = 0; i < kN; ++i) {
       SeriesRun s;
-      s.key = detect::SeriesKey{"d", "d", kSeries[i].test, kSeries[i].series, kSeries[i].metric};
+      s.key = detect::SeriesKey{id, id, kSeries[i].test, kSeries[i].series, kSeries[i].metric};
       s.nu = TailOf(i, rng_());
+      s.unit = m_.unit * std::normal_distribution<double>(0, 1)(unit_rng);
       series_.push_back(std::move(s));
     }
     // The zones' joint series (detect/series.h), judged beside its members.
-    joint_.key = detect::SeriesKey{"d", "d", "zones", detect::kJointSeries, "mb_per_s"};
+    joint_.key = detect::SeriesKey{id, id, "zones", detect::kJointSeries, "mb_per_s"};
   }
 
+  // The other drives of its vdev, judged against (EvaluatePeers) at every run.
+  void SetSiblings(std::vector<Drive*> siblings) { siblings_ = std::move(siblings); }
+
   struct Event {
-    int opened_slowdown = 0, opened_trend = 0;
+    int opened_slowdown = 0, opened_trend = 0, opened_peer = 0;
     int retests = 0;
     bool slowdown_on_scheduled = false;  // opened by the scheduled run, before any re-test
   };
@@ -140,7 +166,17 @@ class Drive {
   // One scheduled weekly run at `at` with the degradation `factor[i]` (1 =
   // healthy; <1 a drop of a throughput, >1 a rise of a time) in force.
   Event Scheduled(std::int64_t at, const std::vector<double>& factor) {
-    Event ev;
+    Begin(at, factor);
+    return Finish();
+  }
+
+  // The scheduled run alone (Begin) and its re-tests (Finish): the drives of
+  // a vdev each run before any of them re-tests, as the daemon staggers them.
+  void Begin(std::int64_t at, const std::vector<double>& factor) {
+    pending_ = Pending{};
+    pending_.at = at;
+    pending_.factor = factor;
+    Event& ev = pending_.ev;
     // Interference starting at this run, and how long it lasts.
     double interference = 0, lasts = 0;
     if (m_.interference > 0 && Uniform() < m_.interference) {
@@ -158,12 +194,17 @@ class Drive {
       if (RunTest(test, at, factor, interference, false, ev)) retest.push_back(test);
     }
     ev.slowdown_on_scheduled = ev.opened_slowdown > 0;
+    pending_.retest = std::move(retest);
+    pending_.still = lasts > m_.retest_seconds ? interference : 0;
+  }
+
+  Event Finish() {
     // Re-tests: every series of a doubtful test, `retest` seconds later.
-    const double still = lasts > m_.retest_seconds ? interference : 0;
-    for (const std::string& test : retest) {
+    Event& ev = pending_.ev;
+    for (const std::string& test : pending_.retest) {
       ++ev.retests;
       shared_ = week_ + m_.shared / 2 * Normal();
-      RunTest(test, at + m_.retest_seconds, factor, still, true, ev);
+      RunTest(test, pending_.at + m_.retest_seconds, pending_.factor, pending_.still, true, ev);
     }
     return ev;
   }
@@ -191,7 +232,7 @@ class Drive {
   bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
                double interference, bool confirmation, Event& ev) {
     std::vector<std::pair<int, Verdict>> changes;
-    double worst = 0;
+    std::vector<double> scores;  // the run's series' scores, for the drive-wide hold
     std::vector<int> run;
     // One run id for the test's points, as the daemon stores them.
     const std::int64_t run_id = next_id_++;
@@ -202,7 +243,7 @@ class Drive {
       const double worse = shared_ + season + interference;
       const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(s.nu));
       const double sign = Higher(i) ? -1 : 1;
-      const double v = kSeries[i].base * factor[i] * std::exp(noise + sign * worse);
+      const double v = kSeries[i].base * factor[i] * std::exp(s.unit + noise + sign * worse);
       s.history.push_back(detect::Sample{run_id, at, v});
       run.push_back(i);
     }
@@ -227,8 +268,7 @@ class Drive {
         prior = detect::PoolSpread(family);
       }
       Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
-      if (change.details.contains("score"))
-        worst = std::max(worst, change.details["score"].get<double>());
+      if (change.details.contains("score")) scores.push_back(change.details["score"].get<double>());
       changes.emplace_back(i, std::move(change));
     }
     if (m_.joint && detect::HasJointSeries(test)) {
@@ -237,7 +277,7 @@ class Drive {
       joint_.history = detect::JointSamples(members);
       changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0, {}));
     }
-    scores_.push_back({test, at, worst});
+    scores_.push_back({test, at, detect::TestScore(scores)});
     if (scores_.size() > 64) scores_.erase(scores_.begin());
     bool asks = false;
     for (auto& [i, change] : changes) {
@@ -245,13 +285,7 @@ class Drive {
       if (verdicts_)
         std::fprintf(stderr, "  %s%s: %s\n", confirmation ? "(re-test) " : "",
                      std::string(VerdictKindName(change.kind)).c_str(), change.summary.c_str());
-      if (change.kind == VerdictKind::kSlowdown) {
-        const bool wide =
-            detect::IsDriveWide(test, detect::ExcursionStart(change), at, scores_, cfg_);
-        const bool pair_wide =
-            detect::IsDriveWide(test, detect::PairStart(change), at, scores_, cfg_);
-        change = detect::HoldSlowdown(std::move(change), confirmation, wide, cfg_, pair_wide);
-      }
+      if (detect::IsHeldKind(change)) change = Hold(std::move(change), test, at, confirmation);
       Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
       if (Apply(s, change, at)) {
         ++ev.opened_slowdown;
@@ -265,7 +299,7 @@ class Drive {
           for (const auto& r : scores_)
             if (r.test != test && r.at >= from - 86400 && r.at <= at)
               others += " " + r.test + "@" + std::to_string((r.at - from) / 3600) + "h=" +
-                        std::to_string(r.worst_score).substr(0, 4);
+                        std::to_string(r.score).substr(0, 4);
           std::fprintf(stderr,
                        "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f own CV %.1f%% %s | "
                        "others:%s | runs:%s | %s\n",
@@ -282,7 +316,37 @@ class Drive {
       if (Apply(s, trend, at)) ++ev.opened_trend;
       asks = asks || change.kind == VerdictKind::kNeedsConfirmation;
     }
+    // The drive against its vdev siblings, series by series, as the
+    // evaluator does after every run.
+    if (!siblings_.empty()) {
+      for (int i : run) {
+        SeriesRun& s = series_[i];
+        std::vector<detect::PeerHistory> peers;
+        for (const Drive* o : siblings_)
+          peers.push_back({o->series_[i].key.drive_id, o->series_[i].key.drive_id,
+                           o->series_[i].history});
+        Verdict peer = detect::EvaluatePeers(s.key, s.history, peers, cfg_);
+        if (detect::IsHeldKind(peer)) peer = Hold(std::move(peer), test, at, confirmation);
+        if (Apply(s, peer, at)) {
+          ++ev.opened_peer;
+          if (std::getenv("DP_FIELD_TRACE"))
+            std::fprintf(stderr, "open drive %llu %s%s at %lld: noise %.1f%% (df %.0f): %s\n",
+                         static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
+                         peer.condition.c_str(), static_cast<long long>(at),
+                         peer.details.value("noise_percent", 0.0),
+                         peer.details.value("noise_df", 0.0), peer.summary.c_str());
+        }
+        asks = asks || peer.kind == VerdictKind::kNeedsConfirmation;
+      }
+    }
     return asks;
+  }
+
+  // The drive-wide hold, as the evaluator applies it (detect/drive_shift.h).
+  Verdict Hold(Verdict v, const std::string& test, std::int64_t at, bool confirmation) const {
+    const bool wide = detect::IsDriveWide(test, detect::ExcursionStart(v), at, scores_, cfg_);
+    const bool pair_wide = detect::IsDriveWide(test, detect::PairStart(v), at, scores_, cfg_);
+    return detect::HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
   }
 
   bool Apply(SeriesRun& s, const Verdict& v, std::int64_t at) {
@@ -297,6 +361,15 @@ class Drive {
     return d.notify == NotifyKind::kOpened;
   }
 
+  struct Pending {
+    std::int64_t at = 0;
+    std::vector<double> factor;
+    std::vector<std::string> retest;
+    double still = 0;  // interference still in force at the re-tests
+    Event ev;
+  };
+  Pending pending_;
+  std::vector<Drive*> siblings_;
   const Model& m_;
   const DetectionConfig& cfg_;
   std::mt19937_64 rng_;
@@ -314,27 +387,52 @@ class Drive {
 
 HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives, int years,
                           std::uint64_t seed, int threads) {
+  // Drives in vdevs of m.vdev: each week every drive runs its tests, 30
+  // minutes apart, then each runs its re-tests (Drive::Begin, Finish).
+  const int per_vdev = std::max(1, m.vdev);
+  const int vdevs = (drives + per_vdev - 1) / per_vdev;
   std::atomic<int> next{0};
   std::vector<HealthyFigures> part(threads);
   auto work = [&](int t) {
-    // DP_FIELD_DRIVE=d: only that healthy drive (with DP_FIELD_TRACE, its story).
+    // DP_FIELD_DRIVE=d: only that healthy drive's vdev (with DP_FIELD_TRACE,
+    // its story).
     const char* only = std::getenv("DP_FIELD_DRIVE");
-    for (int d; (d = next++) < drives;) {
-      if (only && std::atoi(only) != d) continue;
-      Drive drive(m, cfg, seed * 1'000'003 + d);
+    for (int g; (g = next++) < vdevs;) {
+      const int first = g * per_vdev, count = std::min(per_vdev, drives - first);
+      if (only && std::atoi(only) / per_vdev != g) continue;
+      // One box, one room: the vdev's drives share the yearly swing.
+      std::optional<double> phase;
+      std::mt19937_64 room(seed * 7'919 + g);
+      if (count > 1) phase = std::uniform_real_distribution<double>(0, 2 * M_PI)(room);
+      std::vector<std::unique_ptr<Drive>> vdev;
+      for (int j = 0; j < count; ++j)
+        vdev.push_back(std::make_unique<Drive>(m, cfg, seed * 1'000'003 + first + j,
+                                               "d" + std::to_string(j), phase));
+      for (int j = 0; j < count; ++j) {
+        std::vector<Drive*> siblings;
+        for (int o = 0; o < count; ++o)
+          if (o != j) siblings.push_back(vdev[o].get());
+        vdev[j]->SetSiblings(std::move(siblings));
+      }
       std::vector<double> ones(kN, 1.0);
       const int runs = years * 52;
-      int alerts = 0;
+      std::vector<int> alerts(count, 0);
       for (int r = 0; r < runs; ++r) {
-        auto ev = drive.Scheduled(kT0 + r * kWeek, ones);
-        part[t].slowdown += ev.opened_slowdown;
-        part[t].trend += ev.opened_trend;
-        part[t].retests += ev.retests;
-        alerts += ev.opened_slowdown + ev.opened_trend;
-        if (ev.opened_slowdown + ev.opened_trend) ++part[t].alert_weeks;
+        for (int j = 0; j < count; ++j) vdev[j]->Begin(kT0 + r * kWeek + j * 1800, ones);
+        for (int j = 0; j < count; ++j) {
+          auto ev = vdev[j]->Finish();
+          part[t].slowdown += ev.opened_slowdown;
+          part[t].trend += ev.opened_trend;
+          part[t].peer += ev.opened_peer;
+          part[t].retests += ev.retests;
+          const int opened = ev.opened_slowdown + ev.opened_trend + ev.opened_peer;
+          alerts[j] += opened;
+          if (opened) ++part[t].alert_weeks;
+        }
       }
-      part[t].scheduled_runs += runs;
-      if (alerts) ++part[t].drives_with_alert;
+      part[t].scheduled_runs += static_cast<long>(runs) * count;
+      for (int a : alerts)
+        if (a) ++part[t].drives_with_alert;
     }
   };
   std::vector<std::thread> pool;
@@ -345,6 +443,7 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
   for (auto& p : part) {
     f.slowdown += p.slowdown;
     f.trend += p.trend;
+    f.peer += p.peer;
     f.retests += p.retests;
     f.scheduled_runs += p.scheduled_runs;
     f.drives_with_alert += p.drives_with_alert;

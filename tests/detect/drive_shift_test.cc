@@ -22,6 +22,20 @@ Verdict Slowdown(std::int64_t segment_start, std::int64_t at) {
   return v;
 }
 
+// A test is as much worse as its worst series: interference that scores
+// the seeks' noisiest stroke 2.2 and the rest less still counts.
+TEST(DriveShiftTest, TestScoreIsItsWorstSeries) {
+  EXPECT_DOUBLE_EQ(TestScore({}), 0);
+  EXPECT_DOUBLE_EQ(TestScore({2.5}), 2.5);
+  EXPECT_DOUBLE_EQ(TestScore({2.2, 1.1, -0.3, 1.6, 1.5}), 2.2);
+  EXPECT_DOUBLE_EQ(TestScore({-1.0, -2.0}), -1.0);
+  DetectionConfig cfg;
+  const std::vector<TestRunScore> slowed = {
+      {"seek", kT + 600, TestScore({2.2, 1.1, -0.3, 1.6, 1.5})},
+      {"random", kT + 1200, TestScore({2.0, 0.4, 1.0, 1.0})}};
+  EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, slowed, cfg));
+}
+
 TEST(DriveShiftTest, EveryOtherTestWorseIsDriveWide) {
   DetectionConfig cfg;
   std::vector<TestRunScore> others = {{"seek", kT + 600, 3.1}, {"random", kT + 1200, 2.4},
@@ -152,6 +166,27 @@ TEST(DriveShiftTest, OnlyAConfirmationRunOpensASlowdown) {
   Verdict own = HoldSlowdown(Slowdown(kT, kT + 6 * 3600), true, false, cfg);
   EXPECT_EQ(own.kind, VerdictKind::kSlowdown);
   EXPECT_EQ(own.summary, "zones outer dropped 20%");
+}
+
+// A drive that unseen interference slows is worse than its siblings too: a
+// peer outlier is held the same way as a slowdown.
+TEST(DriveShiftTest, APeerOutlierIsHeldLikeASlowdown) {
+  DetectionConfig cfg;
+  Verdict peer = Slowdown(kT, kT + 6 * 3600);
+  peer.condition = "peer:zones:outer:mb_per_s";
+  peer.kind = VerdictKind::kPeerOutlier;
+  EXPECT_TRUE(IsHeldKind(peer));
+  Verdict held = HoldSlowdown(peer, true, true, cfg);
+  EXPECT_EQ(held.kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_TRUE(held.details["drive_wide"].get<bool>());
+  EXPECT_EQ(HoldSlowdown(peer, false, false, cfg).kind, VerdictKind::kNeedsConfirmation);
+  EXPECT_EQ(HoldSlowdown(peer, true, false, cfg).kind, VerdictKind::kPeerOutlier);
+  // A peer condition of another kind, or a slowdown kind under another
+  // condition, is not held.
+  Verdict other = peer;
+  other.kind = VerdictKind::kSlowdown;
+  EXPECT_FALSE(IsHeldKind(other));
+  EXPECT_EQ(HoldSlowdown(other, false, true, cfg).kind, VerdictKind::kSlowdown);
 }
 
 TEST(DriveShiftTest, OtherVerdictsAreUnchanged) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace dp::detect {
 namespace {
 
@@ -26,16 +28,32 @@ std::vector<Sample> Own(std::vector<double> values) {
 
 const SeriesKey kKey{"wwn-6", "sdf", "seq", "qd8-1m", "mb_per_s"};
 
-std::vector<PeerHistory> FiveSiblings() {
-  return {Peer("a", {200, 202}), Peer("b", {198, 197}), Peer("c", {201, 203}),
-          Peer("d", {205, 199}), Peer("e", {196, 200})};
+// n runs around `level`, spread `cv` (an alternating +-cv pattern with a
+// little drift, so the sd of the logs is about cv), then `last`.
+std::vector<double> Runs(double level, double cv, int n, std::vector<double> last = {}) {
+  std::vector<double> out;
+  const double shape[] = {1, -1, 0.5, -0.5, 1.5, -1.5, 0.2, -0.2};
+  for (int i = 0; i < n; ++i) out.push_back(level * std::exp(cv * shape[i % 8]));
+  out.insert(out.end(), last.begin(), last.end());
+  return out;
 }
+
+// Five siblings with six weeks behind them (their baselines formed: the
+// series' noise is known), then two more windows.
+std::vector<PeerHistory> FiveSiblings() {
+  return {Peer("a", Runs(200, 0.01, 6, {200, 202})), Peer("b", Runs(198, 0.01, 6, {198, 197})),
+          Peer("c", Runs(201, 0.01, 6, {201, 203})), Peer("d", Runs(202, 0.01, 6, {205, 199})),
+          Peer("e", Runs(199, 0.01, 6, {196, 200}))};
+}
+
+// The drive's own six weeks in line with them, then `last`.
+std::vector<Sample> OwnAfter(std::vector<double> last) { return Own(Runs(200, 0.01, 6, last)); }
 
 TEST(PeerDetector, DriveTwentyPercentSlowerIsFlaggedInTwoWindows) {
   DetectionConfig cfg;
-  Verdict first = EvaluatePeers(kKey, Own({160}), FiveSiblings(), cfg);
+  Verdict first = EvaluatePeers(kKey, OwnAfter({200, 160}), FiveSiblings(), cfg);
   EXPECT_EQ(first.kind, VerdictKind::kNeedsConfirmation) << first.summary;
-  Verdict v = EvaluatePeers(kKey, Own({160, 158}), FiveSiblings(), cfg);
+  Verdict v = EvaluatePeers(kKey, OwnAfter({160, 158}), FiveSiblings(), cfg);
   ASSERT_EQ(v.kind, VerdictKind::kPeerOutlier) << v.summary;
   EXPECT_TRUE(v.Firing());
   EXPECT_EQ(v.condition, "peer:seq:qd8-1m:mb_per_s");
@@ -47,17 +65,18 @@ TEST(PeerDetector, DriveTwentyPercentSlowerIsFlaggedInTwoWindows) {
 
 TEST(PeerDetector, InLineIsClear) {
   DetectionConfig cfg;
-  EXPECT_EQ(EvaluatePeers(kKey, Own({195, 199}), FiveSiblings(), cfg).kind, VerdictKind::kClear);
+  EXPECT_EQ(EvaluatePeers(kKey, OwnAfter({195, 199}), FiveSiblings(), cfg).kind,
+            VerdictKind::kClear);
 }
 
 TEST(PeerDetector, SiblingsOutsideTheWindowDoNotCount) {
   DetectionConfig cfg;
-  std::vector<PeerHistory> far = {Peer("a", {200, 200}, 2 * 86400),
-                                  Peer("b", {200, 200}, 2 * 86400)};
-  Verdict v = EvaluatePeers(kKey, Own({150, 150}), far, cfg);
+  std::vector<PeerHistory> far = {Peer("a", Runs(200, 0.01, 8), 2 * 86400),
+                                  Peer("b", Runs(200, 0.01, 8), 2 * 86400)};
+  Verdict v = EvaluatePeers(kKey, OwnAfter({150, 150}), far, cfg);
   EXPECT_EQ(v.kind, VerdictKind::kInconclusive) << v.summary;
   // One sibling is not enough either.
-  EXPECT_EQ(EvaluatePeers(kKey, Own({150, 150}), {Peer("a", {200, 200})}, cfg).kind,
+  EXPECT_EQ(EvaluatePeers(kKey, OwnAfter({150, 150}), {Peer("a", Runs(200, 0.01, 8))}, cfg).kind,
             VerdictKind::kInconclusive);
 }
 
@@ -66,8 +85,8 @@ TEST(PeerDetector, ContendedSiblingRunsAndOwnRunsAreNotEvidence) {
   auto sib = FiveSiblings();
   for (auto& p : sib)
     for (auto& s : p.samples) s.contended = true;
-  EXPECT_EQ(EvaluatePeers(kKey, Own({150, 150}), sib, cfg).kind, VerdictKind::kInconclusive);
-  auto own = Own({150, 150});
+  EXPECT_EQ(EvaluatePeers(kKey, OwnAfter({150, 150}), sib, cfg).kind, VerdictKind::kInconclusive);
+  auto own = OwnAfter({150, 150});
   own.back().contended = true;
   EXPECT_EQ(EvaluatePeers(kKey, own, FiveSiblings(), cfg).kind, VerdictKind::kInconclusive);
 }
@@ -76,17 +95,104 @@ TEST(PeerDetector, LatencyHigherThanSiblingsIsWorse) {
   DetectionConfig cfg;
   SeriesKey k = kKey;
   k.metric = "p99_us";
+  std::vector<PeerHistory> sib = {Peer("a", Runs(1000, 0.02, 22)), Peer("b", Runs(1010, 0.02, 22)),
+                                  Peer("c", Runs(995, 0.02, 22))};
+  EXPECT_EQ(EvaluatePeers(k, Own(Runs(1000, 0.02, 20, {1800, 1750})), sib, cfg).kind,
+            VerdictKind::kPeerOutlier);
+  EXPECT_EQ(EvaluatePeers(k, Own(Runs(1000, 0.02, 20, {700, 700})), sib, cfg).kind,
+            VerdictKind::kClear);
+}
+
+// Nothing is compared before some drive's baseline says how noisy the series
+// is: a percentage alone is the wrong yardstick for a noisy one.
+TEST(PeerDetector, NothingIsComparedBeforeTheNoiseIsKnown) {
+  DetectionConfig cfg;
+  SeriesKey k = kKey;
+  k.metric = "p99_us";
   std::vector<PeerHistory> sib = {Peer("a", {1000, 1000}), Peer("b", {1010, 990}),
                                   Peer("c", {995, 1005})};
-  EXPECT_EQ(EvaluatePeers(k, Own({1500, 1450}), sib, cfg).kind, VerdictKind::kPeerOutlier);
-  EXPECT_EQ(EvaluatePeers(k, Own({700, 700}), sib, cfg).kind, VerdictKind::kClear);
+  Verdict v = EvaluatePeers(k, Own({1500, 1450}), sib, cfg);
+  EXPECT_EQ(v.kind, VerdictKind::kInconclusive) << v.summary;
+  EXPECT_NE(v.summary.find("noise is not known yet"), std::string::npos) << v.summary;
+  std::vector<PeerHistory> young = {Peer("a", {200, 202}), Peer("b", {198, 197}),
+                                    Peer("c", {201, 203})};
+  EXPECT_EQ(EvaluatePeers(kKey, Own({160, 158}), young, cfg).kind, VerdictKind::kInconclusive);
+  // Once one drive has its baseline (here the drive itself, twenty weeks
+  // in, beside siblings new to the vdev), it is.
+  std::vector<PeerHistory> joined = {Peer("a", {200, 202}, 20 * kWeek + 1800),
+                                     Peer("b", {198, 197}, 20 * kWeek + 1800),
+                                     Peer("c", {201, 203}, 20 * kWeek + 1800)};
+  EXPECT_EQ(EvaluatePeers(kKey, Own(Runs(200, 0.01, 20, {160, 158})), joined, cfg).kind,
+            VerdictKind::kPeerOutlier);
+}
+
+// Two siblings and a noisy series: a short-stroke seek whose runs swing 6%
+// is 12% above its siblings' median twice. The floor alone (10%) flagged it;
+// against the series' own noise it is not evidence. The same 12% on a series
+// of 1% noise is.
+TEST(PeerDetector, NoisySeriesIsJudgedByItsNoiseNotTheFloorAlone) {
+  DetectionConfig cfg;
+  SeriesKey k{"wwn-3", "sdc", "seek", "short-forward", "access_ms"};
+  const std::vector<PeerHistory> noisy = {Peer("a", Runs(4.0, 0.06, 20, {4.0, 4.0})),
+                                          Peer("b", Runs(4.1, 0.06, 20, {4.1, 4.1}))};
+  Verdict v = EvaluatePeers(k, Own(Runs(4.0, 0.06, 20, {4.5, 4.5})), noisy, cfg);
+  EXPECT_NE(v.kind, VerdictKind::kPeerOutlier) << v.summary;
+  ASSERT_TRUE(v.details.contains("noise_percent")) << v.details.dump();
+  EXPECT_NEAR(v.details["noise_percent"].get<double>(), 6, 2);
+  ASSERT_TRUE(v.band_high.has_value());
+  EXPECT_GT(*v.band_high, 4.05 * 1.12);  // wider than the floor's 10%
+  const std::vector<PeerHistory> quiet = {Peer("a", Runs(4.0, 0.01, 20, {4.0, 4.0})),
+                                          Peer("b", Runs(4.1, 0.01, 20, {4.1, 4.1}))};
+  Verdict q = EvaluatePeers(k, Own(Runs(4.0, 0.01, 20, {4.55, 4.55})), quiet, cfg);
+  EXPECT_EQ(q.kind, VerdictKind::kPeerOutlier) << q.summary;
+}
+
+// Two windows each just outside the band are not enough when their mean is
+// inside the pair band: the single band is 2.25 sigmas, the pair 4.5.
+TEST(PeerDetector, TwoWindowsNeedTheirMeanBeyondThePairBand) {
+  DetectionConfig cfg;
+  cfg.peer_min_percent = 1;  // let the noise decide
+  const auto sib = std::vector<PeerHistory>{Peer("a", Runs(200, 0.03, 30, {200, 200})),
+                                            Peer("b", Runs(200, 0.03, 30, {200, 200})),
+                                            Peer("c", Runs(200, 0.03, 30, {200, 200}))};
+  // About 3.5 sigmas of the difference below in both windows: each outside,
+  // their mean not beyond the pair band.
+  Verdict near = EvaluatePeers(kKey, Own(Runs(200, 0.03, 30, {174, 174})), sib, cfg);
+  EXPECT_EQ(near.kind, VerdictKind::kNeedsConfirmation) << near.summary;
+  Verdict far = EvaluatePeers(kKey, Own(Runs(200, 0.03, 30, {150, 150})), sib, cfg);
+  EXPECT_EQ(far.kind, VerdictKind::kPeerOutlier) << far.summary;
+}
+
+// A unit that has always stood 7% behind its siblings (units of a model
+// differ) is judged against where it usually stands: 12% behind on a pair is
+// 5% beyond its usual, not an outlier. A drive that has always been 20%
+// behind (a slower model mixed in) is one: its standing is beyond the floor.
+// And a drive usually in line that falls 20% behind is one too.
+TEST(PeerDetector, UsualStandingWithinTheFloorIsDiscounted) {
+  DetectionConfig cfg;
+  const std::vector<PeerHistory> sib = {Peer("a", Runs(200, 0.01, 20, {200, 200})),
+                                        Peer("b", Runs(202, 0.01, 20, {202, 202}))};
+  Verdict usual = EvaluatePeers(kKey, Own(Runs(187, 0.01, 20, {177, 178})), sib, cfg);
+  EXPECT_NE(usual.kind, VerdictKind::kPeerOutlier) << usual.summary;
+  ASSERT_TRUE(usual.details.contains("usual_deviation_percent")) << usual.details.dump();
+  EXPECT_NEAR(usual.details["usual_deviation_percent"].get<double>(), 7.4, 1);
+  // Without a usual standing (too few judged windows before the pair), the
+  // same pair is judged against the siblings alone and is an outlier.
+  const std::vector<PeerHistory> recent = {Peer("a", {200, 200}, 20 * kWeek + 1800),
+                                           Peer("b", {202, 202}, 20 * kWeek + 1800)};
+  EXPECT_EQ(EvaluatePeers(kKey, Own(Runs(187, 0.01, 20, {177, 178})), recent, cfg).kind,
+            VerdictKind::kPeerOutlier);
+  Verdict born = EvaluatePeers(kKey, Own(Runs(160, 0.01, 20, {160, 159})), sib, cfg);
+  EXPECT_EQ(born.kind, VerdictKind::kPeerOutlier) << born.summary;
+  Verdict fell = EvaluatePeers(kKey, Own(Runs(200, 0.01, 20, {160, 159})), sib, cfg);
+  EXPECT_EQ(fell.kind, VerdictKind::kPeerOutlier) << fell.summary;
 }
 
 TEST(PeerDetector, SelfInSiblingListIsIgnored) {
   DetectionConfig cfg;
   auto sib = FiveSiblings();
-  sib.push_back(Peer(kKey.drive_id, {160, 158}, 0));
-  Verdict v = EvaluatePeers(kKey, Own({160, 158}), sib, cfg);
+  sib.push_back(Peer(kKey.drive_id, Runs(200, 0.01, 6, {160, 158}), 0));
+  Verdict v = EvaluatePeers(kKey, OwnAfter({160, 158}), sib, cfg);
   EXPECT_EQ(v.details["siblings"].size(), 5u);
 }
 

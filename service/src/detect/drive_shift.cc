@@ -9,23 +9,27 @@ std::string ReadPathOf(const std::string& test) {
   return test == "zones" || test == "seq" || test == "sweep" ? "sequential" : test;
 }
 
+double TestScore(const std::vector<double>& series_scores) {
+  return series_scores.empty() ? 0 : *std::max_element(series_scores.begin(), series_scores.end());
+}
+
 bool SameReadPath(const std::string& a, const std::string& b) {
   return ReadPathOf(a) == ReadPathOf(b);
 }
 
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg) {
-  std::map<std::string, double> worst;  // test -> its worst score in the window
+  std::map<std::string, double> highest;  // test -> its highest score in the window
   for (const TestRunScore& r : others) {
     if (SameReadPath(test, r.test) || r.at < from - 86400 || r.at > to) continue;
-    auto [it, fresh] = worst.try_emplace(r.test, r.worst_score);
-    if (!fresh) it->second = std::max(it->second, r.worst_score);
+    auto [it, fresh] = highest.try_emplace(r.test, r.score);
+    if (!fresh) it->second = std::max(it->second, r.score);
   }
-  // A path is worse when its tests' worst scores average drive_wide_score:
+  // A path is worse when its tests' highest scores average drive_wide_score:
   // either of zones and seq alone being worse (four series between them)
   // happened by chance often enough to hold 2.5% of real p99 rises.
   std::map<std::string, std::pair<double, int>> paths;  // path -> sum, tests
-  for (const auto& [t, score] : worst) {
+  for (const auto& [t, score] : highest) {
     auto& p = paths[ReadPathOf(t)];
     p.first += score;
     ++p.second;
@@ -49,9 +53,14 @@ std::int64_t PairStart(const Verdict& v) {
   return v.runs.size() >= 2 ? v.runs[v.runs.size() - 2].at : v.at;
 }
 
+bool IsHeldKind(const Verdict& v) {
+  return (v.kind == VerdictKind::kSlowdown && v.condition.starts_with("slowdown:")) ||
+         (v.kind == VerdictKind::kPeerOutlier && v.condition.starts_with("peer:"));
+}
+
 Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
                      const DetectionConfig& cfg, bool pair_drive_wide) {
-  if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0) return v;
+  if (!IsHeldKind(v)) return v;
   const std::int64_t hold = static_cast<std::int64_t>(cfg.drive_wide_hold_days * 86400);
   const std::int64_t span = v.at - ExcursionStart(v);
   drive_wide = drive_wide || pair_drive_wide;

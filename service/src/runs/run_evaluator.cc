@@ -117,11 +117,10 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   // pooled into each series' baseline (detect/baseline.h).
   DP_ASSIGN_OR_RETURN(const std::vector<NoiseFamilyMember> family,
                       NoiseFamilyMembers(store_, drive->id, run.test, config_));
-  // A slowdown verdict held while every other test of the drive was worse
-  // in its window (unseen interference), or until its re-test.
+  // A slowdown or peer-outlier verdict held while every other test of the
+  // drive was worse in its window (unseen interference), or until its re-test.
   auto hold = [&](Verdict& v) -> Status {
-    if (v.kind != VerdictKind::kSlowdown || v.condition.rfind("slowdown:", 0) != 0)
-      return Status::Ok();
+    if (!detect::IsHeldKind(v)) return Status::Ok();
     // The excursion's window, and its last two runs' (a CUSUM verdict's
     // last run may be back inside, its pair then starts earlier).
     const std::int64_t from = std::min(detect::ExcursionStart(v), detect::PairStart(v));
@@ -196,7 +195,11 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
           out.push_back(std::move(env));
       }
       for (auto& v : own) out.push_back(std::move(v));
-      if (!peers.empty()) out.push_back(detect::EvaluatePeers(spec.key, samples, peers, config_));
+      if (!peers.empty()) {
+        Verdict peer = detect::EvaluatePeers(spec.key, samples, peers, config_);
+        DP_RETURN_IF_ERROR(hold(peer));
+        out.push_back(std::move(peer));
+      }
     }
   }
   // The joint series, judged on its own spread (it is not pooled: its noise
@@ -261,7 +264,7 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
       DP_ASSIGN_OR_RETURN(auto members, NoiseFamilyMembers(store_, drive.id, other.test, config_));
       family = families.emplace(other.test, std::move(members)).first;
     }
-    detect::TestRunScore score{other.test, other.started_at, 0};
+    std::vector<double> series_scores;
     for (const auto& point : points) {
       if (point.test != other.test || point.contended || point.partial) continue;
       for (const auto& spec : detect::SeriesOf(drive.id, drive.name, point)) {
@@ -279,11 +282,10 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
         samples.erase(at_run + 1, samples.end());
         Verdict v = detect::EvaluateChange(spec.key, samples, config_, since,
                                            FamilyPriorOf(spec.key, family->second));
-        if (v.details.contains("score"))
-          score.worst_score = std::max(score.worst_score, v.details["score"].get<double>());
+        if (v.details.contains("score")) series_scores.push_back(v.details["score"].get<double>());
       }
     }
-    out.push_back(score);
+    out.push_back({other.test, other.started_at, detect::TestScore(std::move(series_scores))});
   }
   return out;
 }
