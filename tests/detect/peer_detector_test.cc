@@ -186,6 +186,13 @@ TEST(PeerDetector, UsualStandingWithinTheFloorIsDiscounted) {
   EXPECT_EQ(born.kind, VerdictKind::kPeerOutlier) << born.summary;
   Verdict fell = EvaluatePeers(kKey, Own(Runs(200, 0.01, 20, {160, 159})), sib, cfg);
   EXPECT_EQ(fell.kind, VerdictKind::kPeerOutlier) << fell.summary;
+  EXPECT_EQ(born.summary.find("usually stands"), std::string::npos) << born.summary;
+  // A drive usually 5% behind that falls 25% behind: an outlier, and the
+  // alert says where it usually stands.
+  Verdict lagging = EvaluatePeers(kKey, Own(Runs(191, 0.01, 20, {150, 151})), sib, cfg);
+  EXPECT_EQ(lagging.kind, VerdictKind::kPeerOutlier) << lagging.summary;
+  EXPECT_NE(lagging.summary.find("it usually stands 5% below them"), std::string::npos)
+      << lagging.summary;
 }
 
 TEST(PeerDetector, SelfInSiblingListIsIgnored) {

@@ -253,6 +253,12 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                 " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " + peers_text +
                 " (" + FormatValue(prev->value, "") + " and " + FormatValue(latest.value, v.unit) +
                 " in two windows)";
+    if (lag > 0) {
+      char usual_text[96];
+      std::snprintf(usual_text, sizeof usual_text, "; it usually stands %.0f%% %s them",
+                    100 * std::expm1(lag), worse_word);
+      v.summary += usual_text;
+    }
   }
   return v;
 }
