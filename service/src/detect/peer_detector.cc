@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <numbers>
 #include <optional>
 
@@ -27,15 +28,12 @@ struct Window {
 
 // The series' run-to-run noise, pooled over the drive and its siblings
 // (their baselines, each formed from its own runs: PoolSpread): df 0 while no
-// drive of the set has a formed baseline.
+// drive of the set has a formed baseline. Histories in chronological order.
 SpreadPrior PeerNoise(const SeriesKey& self, const std::vector<Sample>& self_history,
                       const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg,
                       Direction dir) {
   std::vector<Baseline> own;
-  auto add = [&](std::vector<Sample> h) {
-    std::stable_sort(h.begin(), h.end(), [](const Sample& a, const Sample& b) {
-      return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-    });
+  auto add = [&](const std::vector<Sample>& h) {
     own.push_back(ComputeBaseline(h, h.size(), cfg, 0, dir, TailDfOf(self.metric)));
   };
   add(self_history);
@@ -80,19 +78,36 @@ DetectionConfig PeerConfig(const DetectionConfig& cfg) {
   return c;
 }
 
+bool Earlier(const Sample& a, const Sample& b) {
+  return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
+}
+
+// The good run of `sorted` (chronological) closest to `at` within +-window.
+const Sample* ClosestGood(const std::vector<Sample>& sorted, std::int64_t at, std::int64_t window) {
+  auto it = std::lower_bound(sorted.begin(), sorted.end(), at,
+                             [](const Sample& x, std::int64_t t) { return x.at < t; });
+  const Sample* best = nullptr;
+  auto consider = [&](const Sample& p) {
+    if (p.Good() && (!best || std::llabs(p.at - at) < std::llabs(best->at - at))) best = &p;
+  };
+  for (auto f = it; f != sorted.end() && f->at - at <= window; ++f) consider(*f);
+  for (auto b = it; b != sorted.begin() && at - std::prev(b)->at <= window; --b) consider(*std::prev(b));
+  return best;
+}
+
+// siblings: each one's samples in chronological order. describe: fill in
+// w.siblings (the verdict's evidence), not needed for the usual standing.
 Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHistory>& siblings,
-             const SpreadPrior& noise, const DetectionConfig& cfg, Direction dir) {
+             const SpreadPrior& noise, const DetectionConfig& cfg, Direction dir,
+             bool describe = true) {
   Window w;
   std::vector<double> values;
   for (const auto& peer : siblings) {
     if (peer.drive_id == self.drive_id) continue;
-    const Sample* best = nullptr;
-    for (const auto& p : peer.samples) {
-      if (!p.Good() || std::llabs(p.at - s.at) > cfg.peer_window_seconds) continue;
-      if (!best || std::llabs(p.at - s.at) < std::llabs(best->at - s.at)) best = &p;
-    }
+    const Sample* best = ClosestGood(peer.samples, s.at, cfg.peer_window_seconds);
     if (!best) continue;
     values.push_back(best->value);
+    if (!describe) continue;
     w.siblings.push_back({{"drive_id", peer.drive_id},
                           {"drive_name", peer.drive_name},
                           {"run_id", best->run_id},
@@ -127,8 +142,8 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
 }
 
 // The drive's usual standing among its siblings: the median deviation (log
-// units, + = worse) over its good runs before `before_index` that had enough
-// siblings in their window; nullopt with fewer than cfg.baseline_runs of
+// units, + = worse) over its latest cfg.baseline_max_runs good runs before
+// `before_index` that had enough siblings in their window; nullopt with fewer than cfg.baseline_runs of
 // them. A unit of a model is a little faster or slower than the next for
 // its whole life (the field model's 2% sd): a drive usually 7% behind its
 // siblings reads 10% behind them on an ordinary pair often enough to spend
@@ -140,9 +155,11 @@ std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sam
                                     const SpreadPrior& noise, const DetectionConfig& cfg,
                                     Direction dir) {
   std::vector<double> deviations;
-  for (std::size_t i = 0; i < before_index && i < history.size(); ++i) {
+  const std::size_t end = std::min(before_index, history.size());
+  const std::size_t most = static_cast<std::size_t>(std::max(1, cfg.baseline_max_runs));
+  for (std::size_t i = end; i-- > 0 && deviations.size() < most;) {
     if (!history[i].Good()) continue;
-    const Window w = Judge(self, history[i], siblings, noise, cfg, dir);
+    const Window w = Judge(self, history[i], siblings, noise, cfg, dir, false);
     if (w.judged) deviations.push_back(w.deviation);
   }
   if (static_cast<int>(deviations.size()) < std::max(1, cfg.baseline_runs)) return std::nullopt;
@@ -153,9 +170,7 @@ std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sam
 
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                       const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
-  std::stable_sort(self_history.begin(), self_history.end(), [](const Sample& a, const Sample& b) {
-    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-  });
+  std::stable_sort(self_history.begin(), self_history.end(), Earlier);
   Verdict v;
   v.drive_id = self.drive_id;
   v.drive_name = self.drive_name;
@@ -175,8 +190,11 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   const Sample& latest = self_history.back();
   v.at = latest.at;
   v.current = latest.value;
-  const SpreadPrior noise = PeerNoise(self, self_history, siblings, cfg, dir);
-  Window now = Judge(self, latest, siblings, noise, cfg, dir);
+  // Siblings' histories in time order once: every window looks its runs up.
+  std::vector<PeerHistory> sorted = siblings;
+  for (auto& peer : sorted) std::stable_sort(peer.samples.begin(), peer.samples.end(), Earlier);
+  const SpreadPrior noise = PeerNoise(self, self_history, sorted, cfg, dir);
+  Window now = Judge(self, latest, sorted, noise, cfg, dir);
   v.details["siblings"] = now.siblings;
   if (!now.judged) {
     v.kind = VerdictKind::kInconclusive;
@@ -211,7 +229,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     }
   }
   std::optional<Window> before;
-  if (prev) before = Judge(self, *prev, siblings, noise, cfg, dir);
+  if (prev) before = Judge(self, *prev, sorted, noise, cfg, dir);
   // A drive that has stood within the floor of its siblings is judged
   // against where it usually stands (the excess over its usual lag), one
   // that has always been beyond the floor (a slower model or firmware
@@ -222,7 +240,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   const std::size_t pair_from =
       prev ? static_cast<std::size_t>(prev - self_history.data()) : self_history.size() - 1;
   const std::optional<double> usual =
-      UsualStanding(self, self_history, pair_from, siblings, noise, cfg, dir);
+      UsualStanding(self, self_history, pair_from, sorted, noise, cfg, dir);
   double lag = 0;  // the worse-side part of the usual standing that is discounted
   if (usual && *usual < floor_log) lag = std::max(0.0, *usual);
   if (usual) v.details["usual_deviation_percent"] = 100 * *usual;
