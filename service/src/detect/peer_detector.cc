@@ -67,8 +67,8 @@ Baseline PeerReference(const SpreadPrior& noise, int siblings, double tail_df) {
 // drive's false-alert budget is one (baseline.h): its pair band is set at a
 // tenth of the own rule's pair probability (Bonferroni), 4.97 sigmas for the
 // default 4.5. At the own rule's 4.5, vdevs of three healthy drives of 5-15%
-// noise raised 3 peer alerts in 720 drive-years (field model, seed 7), as
-// many as the own rule's 13 series. The floors are cfg.peer_min_percent.
+// noise raised 3 peer alerts in 720 drive-years (field model, seed 7): three
+// times the drive's whole budget. The floors are cfg.peer_min_percent.
 constexpr double kPeerBudgetShare = 10;
 
 DetectionConfig PeerConfig(const DetectionConfig& cfg) {
