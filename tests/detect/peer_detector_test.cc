@@ -195,6 +195,44 @@ TEST(PeerDetector, UsualStandingWithinTheFloorIsDiscounted) {
       << lagging.summary;
 }
 
+// Values that are not positive finite numbers are never evidence, on
+// either side; duplicate run ids and a single run give a clear verdict,
+// never a crash or an alert.
+TEST(PeerDetector, BadValuesAreNeverEvidence) {
+  DetectionConfig cfg;
+  const double nan = std::nan(""), inf = INFINITY;
+  // Siblings whose window holds only bad values: too few siblings.
+  std::vector<PeerHistory> bad = {Peer("a", Runs(200, 0.01, 20, {nan, inf})),
+                                  Peer("b", Runs(200, 0.01, 20, {0, -5}))};
+  Verdict v = EvaluatePeers(kKey, Own(Runs(200, 0.01, 20, {150, 150})), bad, cfg);
+  EXPECT_EQ(v.kind, VerdictKind::kInconclusive) << v.summary;
+  // The drive's own latest run bad: not evidence.
+  for (double x : {nan, inf, 0.0, -1.0}) {
+    Verdict own = EvaluatePeers(kKey, Own(Runs(200, 0.01, 20, {150, x})), FiveSiblings(), cfg);
+    EXPECT_EQ(own.kind, VerdictKind::kInconclusive) << own.summary;
+  }
+  // Bad runs scattered through every history: judged on the good ones.
+  auto scattered = [&](double level) {
+    std::vector<double> r = Runs(level, 0.01, 20, {level, level});
+    r[3] = nan;
+    r[7] = 0;
+    r[11] = -3;
+    r[15] = inf;
+    return r;
+  };
+  const std::vector<PeerHistory> mixed = {Peer("a", scattered(200)), Peer("b", scattered(201))};
+  Verdict clear = EvaluatePeers(kKey, Own(scattered(199)), mixed, cfg);
+  EXPECT_EQ(clear.kind, VerdictKind::kClear) << clear.summary;
+  // Duplicate run ids and a single run: a verdict, no alert.
+  // One run 25% behind, stored twice, is one window, not two.
+  auto dup = OwnAfter({200, 150});
+  dup.push_back(dup.back());
+  Verdict once = EvaluatePeers(kKey, dup, FiveSiblings(), cfg);
+  EXPECT_EQ(once.kind, VerdictKind::kNeedsConfirmation) << once.summary;
+  Verdict single = EvaluatePeers(kKey, Own({150}), FiveSiblings(), cfg);
+  EXPECT_NE(single.kind, VerdictKind::kPeerOutlier) << single.summary;
+}
+
 TEST(PeerDetector, SelfInSiblingListIsIgnored) {
   DetectionConfig cfg;
   auto sib = FiveSiblings();

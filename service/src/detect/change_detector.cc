@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <unordered_set>
 
 #include "detect/baseline.h"
 #include "detect/robust_stats.h"
@@ -36,16 +35,7 @@ std::string Why(const Sample& s) {
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                        const DetectionConfig& cfg, std::int64_t baseline_since,
                        const SpreadPrior& prior) {
-  std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
-    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-  });
-  // A run id seen twice (a store read that overlapped) is one run.
-  std::vector<Sample> unique;
-  unique.reserve(history.size());
-  std::unordered_set<std::int64_t> ids;
-  for (auto& s : history)
-    if (s.run_id == 0 || ids.insert(s.run_id).second) unique.push_back(std::move(s));
-  history = std::move(unique);
+  history = ChronologicalRuns(std::move(history));
   Verdict v = Start(key);
   const Direction dir = DirectionOf(key.metric);
   const std::string who = key.Who();

@@ -13,12 +13,6 @@
 namespace dp::detect {
 namespace {
 
-void SortByTime(std::vector<Sample>& h) {
-  std::stable_sort(h.begin(), h.end(), [](const Sample& a, const Sample& b) {
-    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-  });
-}
-
 struct Judged {
   bool outside = false;
   double percent = 0;  // worse, in percent of the baseline

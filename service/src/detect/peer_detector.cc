@@ -78,10 +78,6 @@ DetectionConfig PeerConfig(const DetectionConfig& cfg) {
   return c;
 }
 
-bool Earlier(const Sample& a, const Sample& b) {
-  return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-}
-
 // The good run of `sorted` (chronological) closest to `at` within +-window.
 const Sample* ClosestGood(const std::vector<Sample>& sorted, std::int64_t at, std::int64_t window) {
   auto it = std::lower_bound(sorted.begin(), sorted.end(), at,
@@ -170,7 +166,8 @@ std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sam
 
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                       const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
-  std::stable_sort(self_history.begin(), self_history.end(), Earlier);
+  // One run stored twice is one window, not the two a peer outlier needs.
+  self_history = ChronologicalRuns(std::move(self_history));
   Verdict v;
   v.drive_id = self.drive_id;
   v.drive_name = self.drive_name;
@@ -192,7 +189,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   v.current = latest.value;
   // Siblings' histories in time order once: every window looks its runs up.
   std::vector<PeerHistory> sorted = siblings;
-  for (auto& peer : sorted) std::stable_sort(peer.samples.begin(), peer.samples.end(), Earlier);
+  for (auto& peer : sorted) peer.samples = ChronologicalRuns(std::move(peer.samples));
   const SpreadPrior noise = PeerNoise(self, self_history, sorted, cfg, dir);
   Window now = Judge(self, latest, sorted, noise, cfg, dir);
   v.details["siblings"] = now.siblings;

@@ -1,5 +1,8 @@
 #include "detect/sample.h"
 
+#include <algorithm>
+#include <unordered_set>
+
 namespace dp::detect {
 namespace {
 
@@ -27,6 +30,22 @@ std::string UnitOf(std::string_view metric) {
   if (EndsWith(metric, "_ms")) return "ms";
   if (EndsWith(metric, "_us")) return "us";
   return "";
+}
+
+void SortByTime(std::vector<Sample>& history) {
+  std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
+    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
+  });
+}
+
+std::vector<Sample> ChronologicalRuns(std::vector<Sample> history) {
+  SortByTime(history);
+  std::vector<Sample> unique;
+  unique.reserve(history.size());
+  std::unordered_set<std::int64_t> ids;
+  for (auto& s : history)
+    if (s.run_id == 0 || ids.insert(s.run_id).second) unique.push_back(std::move(s));
+  return unique;
 }
 
 std::string SeriesKey::Label() const {

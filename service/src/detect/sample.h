@@ -49,6 +49,14 @@ std::vector<Sample> ToSamples(const std::vector<T>& in) {
   return out;
 }
 
+// Chronological order of runs: by time, then run id (stable).
+void SortByTime(std::vector<Sample>& history);
+
+// `history` in chronological order with each run id once (the first stored;
+// a store read that overlapped can return a run twice, and one run must not
+// count as two). Run id 0 (not stored) is never merged.
+std::vector<Sample> ChronologicalRuns(std::vector<Sample> history);
+
 // Which way is worse. MB/s and IOPS: lower is worse; latency and access
 // time: higher is worse.
 enum class Direction { kHigherIsBetter, kLowerIsBetter };

@@ -116,9 +116,7 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
     a.joint.value = a.good ? std::exp(a.log_sum / static_cast<double>(a.count)) : 0;
     out.push_back(a.joint);
   }
-  std::stable_sort(out.begin(), out.end(), [](const Sample& a, const Sample& b) {
-    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-  });
+  SortByTime(out);
   return out;
 }
 

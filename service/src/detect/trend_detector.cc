@@ -21,9 +21,7 @@ constexpr double kSlopeBoundZ = 1.645;
 
 Verdict EvaluateTrend(const SeriesKey& key, std::vector<Sample> history, const DetectionConfig& cfg,
                       std::int64_t baseline_since) {
-  std::stable_sort(history.begin(), history.end(), [](const Sample& a, const Sample& b) {
-    return a.at != b.at ? a.at < b.at : a.run_id < b.run_id;
-  });
+  SortByTime(history);
   Verdict v;
   v.drive_id = key.drive_id;
   v.drive_name = key.drive_name;
