@@ -36,6 +36,15 @@ TEST(DriveShiftTest, TestScoreIsItsWorstSeries) {
   EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, slowed, cfg));
 }
 
+// On the sequential path zones at 4.2 and seq better than its baseline
+// (-0.5) average 2.1: seq counts as 0, not as evidence against the shift.
+TEST(DriveShiftTest, ATestBetterThanItsBaselineCountsAsNotWorse) {
+  DetectionConfig cfg;
+  const std::vector<TestRunScore> others = {
+      {"zones", kT, 4.2}, {"seq", kT + 600, -0.5}, {"seek", kT + 1200, 2.5}};
+  EXPECT_TRUE(IsDriveWide("random", kT, kT + 6 * 3600, others, cfg));
+}
+
 TEST(DriveShiftTest, EveryOtherTestWorseIsDriveWide) {
   DetectionConfig cfg;
   std::vector<TestRunScore> others = {{"seek", kT + 600, 3.1}, {"random", kT + 1200, 2.4},

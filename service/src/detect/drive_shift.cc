@@ -22,8 +22,11 @@ bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
   std::map<std::string, double> highest;  // test -> its highest score in the window
   for (const TestRunScore& r : others) {
     if (SameReadPath(test, r.test) || r.at < from - 86400 || r.at > to) continue;
-    auto [it, fresh] = highest.try_emplace(r.test, r.score);
-    if (!fresh) it->second = std::max(it->second, r.score);
+    // A test better than its baseline is not worse: it counts as 0, not as
+    // evidence against the others (so the hold was measured and tuned).
+    const double score = std::max(0.0, r.score);
+    auto [it, fresh] = highest.try_emplace(r.test, score);
+    if (!fresh) it->second = std::max(it->second, score);
   }
   // A path is worse when its tests' highest scores average drive_wide_score:
   // either of zones and seq alone being worse (four series between them)
