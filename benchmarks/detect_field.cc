@@ -161,6 +161,11 @@ class Drive {
     int opened_slowdown = 0, opened_trend = 0, opened_peer = 0;
     int retests = 0;
     bool slowdown_on_scheduled = false;  // opened by the scheduled run, before any re-test
+    // Of the changed series (factor != 1) at the scheduled run: the fewest
+    // runs a verdict promised to see the probe change in (0: none promised),
+    // and the lowest noise CV (percent) any of them measured.
+    int promised = 0;
+    double least_noise = 0;
   };
 
   // One scheduled weekly run at `at` with the degradation `factor[i]` (1 =
@@ -232,7 +237,7 @@ class Drive {
   bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
                double interference, bool confirmation, Event& ev) {
     std::vector<std::pair<int, Verdict>> changes;
-    std::vector<double> scores;  // the run's series' scores, for the drive-wide hold
+    std::vector<double> scores, logs;  // the run's series' scores, for the drive-wide hold
     std::vector<int> run;
     // One run id for the test's points, as the daemon stores them.
     const std::int64_t run_id = next_id_++;
@@ -269,15 +274,22 @@ class Drive {
       }
       Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
       if (change.details.contains("score")) scores.push_back(change.details["score"].get<double>());
+      if (auto d = detect::WorseLogOf(change)) logs.push_back(*d);
+      if (factor[i] != 1 && !confirmation) Promise(change, ev);
       changes.emplace_back(i, std::move(change));
     }
     if (m_.joint && detect::HasJointSeries(test)) {
       std::vector<std::vector<detect::Sample>> members;
-      for (int i : run) members.push_back(series_[i].history);
+      bool changed = false;
+      for (int i : run) {
+        members.push_back(series_[i].history);
+        changed = changed || factor[i] != 1;
+      }
       joint_.history = detect::JointSamples(members);
       changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0, {}));
+      if (changed && !confirmation) Promise(changes.back().second, ev);
     }
-    scores_.push_back({test, at, detect::TestScore(scores)});
+    scores_.push_back({test, at, detect::TestScore(scores), detect::TestWorseLog(logs)});
     if (scores_.size() > 64) scores_.erase(scores_.begin());
     bool asks = false;
     for (auto& [i, change] : changes) {
@@ -342,10 +354,23 @@ class Drive {
     return asks;
   }
 
+  // What a changed series' verdict promised about the probe change.
+  static void Promise(const Verdict& v, Event& ev) {
+    if (!v.details.contains("detectable") || !v.details.contains("noise_percent")) return;
+    const int runs = v.details["detectable"].value("runs", 0);
+    const double noise = v.details["noise_percent"].get<double>();
+    if (runs > 0 && (ev.promised == 0 || runs < ev.promised)) ev.promised = runs;
+    if (ev.least_noise == 0 || noise < ev.least_noise) ev.least_noise = noise;
+  }
+
   // The drive-wide hold, as the evaluator applies it (detect/drive_shift.h).
   Verdict Hold(Verdict v, const std::string& test, std::int64_t at, bool confirmation) const {
-    const bool wide = detect::IsDriveWide(test, detect::ExcursionStart(v), at, scores_, cfg_);
-    const bool pair_wide = detect::IsDriveWide(test, detect::PairStart(v), at, scores_, cfg_);
+    const bool wide = m_.explain
+                          ? detect::DriveWideExplains(v, test, detect::ExcursionStart(v), at, scores_, cfg_)
+                          : detect::IsDriveWide(test, detect::ExcursionStart(v), at, scores_, cfg_);
+    const bool pair_wide = m_.explain
+                               ? detect::DriveWideExplains(v, test, detect::PairStart(v), at, scores_, cfg_)
+                               : detect::IsDriveWide(test, detect::PairStart(v), at, scores_, cfg_);
     return detect::HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
   }
 
@@ -454,6 +479,10 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
 
 DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change, int trials,
                       std::uint64_t seed, int threads) {
+  // DP_FIELD_SEED=s: only the scenario of that seed (DP_FIELD_DELAY names it).
+  if (const char* only_seed = std::getenv("DP_FIELD_SEED");
+      only_seed && std::strtoull(only_seed, nullptr, 10) != seed)
+    return DelayFigures{};
   std::atomic<int> next{0};
   std::vector<DelayFigures> part(threads);
   auto work = [&](int t) {
@@ -470,7 +499,8 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         if (change == Change::kDrop15 && IsThroughput(i)) sick[i] = 0.85;
         if (change == Change::kP99Rise && IsP99(i)) sick[i] = 1.5;
       }
-      int runs_since = 0;
+      int runs_since = 0, promised = 0;
+      double least_noise = 0;
       bool found = false;
       for (int r = 0; r < change_at + 20 && !found; ++r) {
         const bool degraded = r >= change_at;
@@ -480,12 +510,17 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
           if (ev.opened_slowdown + ev.opened_trend) ++part[t].early_alerts;
           continue;
         }
+        if (r == change_at) {
+          promised = ev.promised;
+          least_noise = ev.least_noise;
+        }
         // The scheduled run, then its re-test when one was asked for.
         runs_since += 1;
         if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
         if (ev.opened_slowdown) {
           if (std::getenv("DP_FIELD_DELAY"))
-            std::fprintf(stderr, "trial %d change %d found after %d\n", k, change_at, runs_since);
+            std::fprintf(stderr, "seed %llu trial %d change %d found after %d\n",
+                         static_cast<unsigned long long>(seed), k, change_at, runs_since);
           found = true;
           const int at = runs_since;
           if (at <= 2) ++part[t].within2;
@@ -496,6 +531,19 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         }
       }
       ++part[t].trials;
+      const int at = found ? runs_since : 1 << 20;
+      if (promised > 0) {
+        ++part[t].promised;
+        if (at <= promised) ++part[t].kept;
+      }
+      if (promised == 2) {
+        ++part[t].promised2;
+        if (at <= 2) ++part[t].kept2;
+      }
+      if (least_noise > 0 && least_noise <= 3) {
+        ++part[t].low_noise;
+        if (at <= 2) ++part[t].low_noise2;
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -510,6 +558,12 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
     f.detected += p.detected;
     f.runs_sum += p.runs_sum;
     f.early_alerts += p.early_alerts;
+    f.promised += p.promised;
+    f.kept += p.kept;
+    f.promised2 += p.promised2;
+    f.kept2 += p.kept2;
+    f.low_noise += p.low_noise;
+    f.low_noise2 += p.low_noise2;
   }
   return f;
 }

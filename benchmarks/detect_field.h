@@ -20,6 +20,7 @@ struct Model {
   int vdev = 3;                // healthy drives in vdevs of this many, judged against each
                                // other (EvaluatePeers); 1 = each drive alone
   double unit = 0.02;          // sd of a unit's own level of each figure among its siblings
+  bool explain = true;         // hold only what the shared shift explains (DriveWideExplains)
 };
 
 struct HealthyFigures {
@@ -38,6 +39,12 @@ struct HealthyFigures {
 struct DelayFigures {
   int trials = 0, within2 = 0, within3 = 0, within4 = 0, detected = 0, early_alerts = 0;
   double runs_sum = 0;
+  // What the verdicts promised when the change began ("a 15% drop is seen
+  // within ~N runs", the fewest over the changed series): trials with a
+  // promise, and those alerted within it; trials promised 2 runs, and those
+  // alerted within 2; trials whose best-placed changed series measured a
+  // noise CV of at most 3%, and those alerted within 2.
+  int promised = 0, kept = 0, promised2 = 0, kept2 = 0, low_noise = 0, low_noise2 = 0;
 };
 
 enum class Change { kDrop15, kP99Rise };

@@ -113,7 +113,11 @@ TEST(SpreadPrior, FifteenPercentDropOnAYoungBaselineIsSeenWithinTwoRuns) {
       << pooled.summary;
   EXPECT_DOUBLE_EQ(pooled.details["noise_df"].get<double>(), 36);
   EXPECT_EQ(pooled.details["noise_pooled_series"], 3);
-  EXPECT_EQ(pooled.details["detectable"]["runs"], 2);
+  // It alerted within 2 runs here, but at 3% noise on 10 runs the pair's
+  // mean clears the pair band by 1.3 sigmas: 2 runs for about 9 drops in 10,
+  // so the series promises the CUSUM's 4 (for 19 in 20), not 2.
+  EXPECT_EQ(pooled.details["detectable"]["runs"], 4) << pooled.summary;
+  EXPECT_GT(alone.details["detectable"]["runs"].get<int>(), 4) << alone.summary;
 }
 
 // A series much noisier than its family keeps its own spread: judged by the

@@ -135,6 +135,21 @@ class RunEvaluatorTest : public ::testing::Test {
     return RequestRebaseline(*alerts_, m);
   }
 
+  // The drive-wide hold with one other test enough (the fixture's drive has
+  // only seq and random), and four runs of each as their baselines.
+  void SeqAndRandomBaselines() {
+    cfg_.drive_wide_min_tests = 1;
+    evaluator_ = std::make_unique<RunEvaluator>(
+        *store_, alerts_.get(), cfg_,
+        [this](const std::string& drive, const std::string& test, std::int64_t) {
+          confirmations_.push_back(drive + "/" + test);
+        });
+    for (double v : {100.0, 101.0, 99.0, 100.5}) {
+      SeqRun(v);
+      TestRun("random", v * 10);
+    }
+  }
+
   // Alerts as stored, newest first; state "" = all, "active" = open or acknowledged.
   std::vector<Alert> Alerts(const std::string& state = "") {
     AlertFilter f;
@@ -208,16 +223,7 @@ TEST_F(RunEvaluatorTest, DropIsConfirmedThenAlertedThenResolved) {
 // test was worse in the same window, a confirmed seq drop is held (one other
 // test suffices here: the fixture's drive has only seq and random).
 TEST_F(RunEvaluatorTest, DropSharedByTheDrivesOtherTestIsHeldNotAlerted) {
-  cfg_.drive_wide_min_tests = 1;
-  evaluator_ = std::make_unique<RunEvaluator>(
-      *store_, alerts_.get(), cfg_,
-      [this](const std::string& drive, const std::string& test, std::int64_t) {
-        confirmations_.push_back(drive + "/" + test);
-      });
-  for (double v : {100.0, 101.0, 99.0, 100.5}) {
-    SeqRun(v);
-    TestRun("random", v * 10);
-  }
+  SeqAndRandomBaselines();
   TestRun("random", 700);  // the other test worse too, in the same hour
   Measure(70);
   Verdict held = Measure(71, "confirm");
@@ -238,6 +244,22 @@ TEST_F(RunEvaluatorTest, DropSharedByTheDrivesOtherTestIsHeldNotAlerted) {
   Measure(70);
   Verdict alone = Measure(71, "confirm");
   EXPECT_EQ(alone.kind, VerdictKind::kSlowdown) << alone.summary;
+  EXPECT_FALSE(alone.details.contains("drive_wide")) << alone.summary;
+}
+
+// The other test worse by a few sigmas but only 6%, beside a 30% seq
+// drop: a shift that small does not explain the drop (a warm week moves every
+// test a little), so the drop is alerted at its re-test, not held a week.
+TEST_F(RunEvaluatorTest, DropFarLargerThanTheOtherTestsShiftIsNotHeld) {
+  SeqAndRandomBaselines();
+  std::vector<Verdict> random = TestRun("random", 940);
+  double score = 0;
+  for (const Verdict& v : random)
+    if (v.condition == "slowdown:random:qd1-4k:iops") score = v.details.value("score", 0.0);
+  ASSERT_GE(score, cfg_.drive_wide_score) << "the other test must count as worse";
+  Measure(70);
+  Verdict alone = Measure(71, "confirm");
+  EXPECT_EQ(alone.kind, VerdictKind::kSlowdown) << alone.summary << alone.details.dump();
   EXPECT_FALSE(alone.details.contains("drive_wide")) << alone.summary;
 }
 

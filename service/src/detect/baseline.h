@@ -218,10 +218,11 @@ double WorsePercent(double value, double reference, Direction direction);
 // Worse-side deviation of value from the baseline, in log units (+ = worse).
 double WorseLogDeviation(double value, const Baseline& b, Direction direction);
 
-// Scheduled runs a sustained change of `percent` (a drop for higher-is-better
+// Runs a sustained change of `percent` (a drop for higher-is-better
 // metrics, a rise otherwise) needs before it is alerted at this baseline's
-// noise, counting a confirmation re-test as a run: 2 when the pair rule sees
-// it, more when only the CUSUM can; 0 when it stays under the floors.
+// noise, for about 19 such changes in 20, counting a confirmation re-test as
+// a run: 2 when the pair rule sees it, more when only the CUSUM can; 0 when
+// it stays under the floors or needs more than a year of weekly runs.
 int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
                  Direction direction);
 

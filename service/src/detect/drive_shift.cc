@@ -1,7 +1,11 @@
 #include "detect/drive_shift.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
+
+#include "detect/sample.h"
 
 namespace dp::detect {
 
@@ -11,6 +15,26 @@ std::string ReadPathOf(const std::string& test) {
 
 double TestScore(const std::vector<double>& series_scores) {
   return series_scores.empty() ? 0 : *std::max_element(series_scores.begin(), series_scores.end());
+}
+
+std::optional<double> WorseLogOf(const Verdict& v) {
+  if (!v.current || !v.details.contains("baseline_mean")) return std::nullopt;
+  const double center = v.details["baseline_mean"].get<double>();
+  if (!(*v.current > 0) || !(center > 0) || !std::isfinite(*v.current) || !std::isfinite(center))
+    return std::nullopt;
+  const double d = std::log(*v.current / center);
+  return DirectionOf(v.metric) == Direction::kHigherIsBetter ? -d : d;
+}
+
+std::optional<double> TestWorseLog(std::vector<double> series_logs) {
+  std::erase_if(series_logs, [](double p) { return !std::isfinite(p); });
+  if (series_logs.empty()) return std::nullopt;
+  const std::size_t mid = series_logs.size() / 2;
+  std::nth_element(series_logs.begin(), series_logs.begin() + mid, series_logs.end());
+  const double upper = series_logs[mid];
+  if (series_logs.size() % 2) return upper;
+  const double lower = *std::max_element(series_logs.begin(), series_logs.begin() + mid);
+  return (lower + upper) / 2;
 }
 
 bool SameReadPath(const std::string& a, const std::string& b) {
@@ -41,6 +65,65 @@ bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
   return std::all_of(paths.begin(), paths.end(), [&](const auto& kv) {
     return kv.second.first / kv.second.second >= cfg.drive_wide_score;
   });
+}
+
+namespace {
+
+// The worse shift (log scale) every other read path shares in the window:
+// per test its largest in the window, averaged over the path's tests, the
+// least of the paths. nullopt when a test has no run with a shift there.
+std::optional<double> SharedShift(const std::string& test, std::int64_t from,
+                                         std::int64_t to, const std::vector<TestRunScore>& others) {
+  // test -> its largest known shift in the window (a run still forming its
+  // baseline has none)
+  std::map<std::string, std::optional<double>> largest;
+  for (const TestRunScore& r : others) {
+    if (SameReadPath(test, r.test) || r.at < from - 86400 || r.at > to) continue;
+    std::optional<double>& l = largest[r.test];
+    if (r.worse_log && std::isfinite(*r.worse_log))
+      l = std::max(l.value_or(*r.worse_log), *r.worse_log);
+  }
+  if (largest.empty()) return std::nullopt;
+  std::map<std::string, std::pair<double, int>> paths;  // path -> sum, tests
+  for (const auto& [t, shift] : largest) {
+    if (!shift) return std::nullopt;
+    auto& p = paths[ReadPathOf(t)];
+    p.first += *shift;
+    ++p.second;
+  }
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto& [path, sum] : paths) least = std::min(least, sum.first / sum.second);
+  return least;
+}
+
+}  // namespace
+
+bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t from,
+                       std::int64_t to, const std::vector<TestRunScore>& others,
+                       const DetectionConfig& cfg) {
+  if (!IsDriveWide(test, from, to, others, cfg)) return false;
+  if (v.runs.size() < 2 || !v.details.contains("baseline_mean")) return true;
+  const double center = v.details["baseline_mean"].get<double>();
+  const bool higher = DirectionOf(v.metric) == Direction::kHigherIsBetter;
+  const std::optional<double> edge = higher ? v.band_low : v.band_high;
+  // Worse-side log deviation from the baseline (+ = worse); NaN when it
+  // cannot be read.
+  auto worse = [&](double value) {
+    if (!(value > 0) || !(center > 0)) return std::nan("");
+    const double d = std::log(value / center);
+    return higher ? -d : d;
+  };
+  if (!edge) return true;
+  const double width = worse(*edge);
+  const std::optional<double> shift = SharedShift(test, from, to, others);
+  if (!shift || !std::isfinite(width) || width <= 0) return true;
+  double drop = std::numeric_limits<double>::infinity();
+  for (auto it = v.runs.end() - 2; it != v.runs.end(); ++it) {
+    const double d = worse(it->value);
+    if (!std::isfinite(d)) return true;  // nothing to compare: held, as before
+    drop = std::min(drop, d);
+  }
+  return drop - std::max(0.0, *shift) < width;
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct TestRunScore {
   std::string test;
   std::int64_t at = 0;
   double score = 0;
+  // How much worse the run was on the log scale (+ = worse): the median
+  // over its series (TestWorseLog). Unknown: the shift's size is not compared.
+  std::optional<double> worse_log;
 };
 
 // How much worse one run of a test was, from its series' scores (Verdict
@@ -48,6 +52,18 @@ struct TestRunScore {
 //   median                                 seed 11: 21, 99%
 // A false alert costs more trust than a drop alerted a week later. Empty: 0.
 double TestScore(const std::vector<double>& series_scores);
+
+// How much worse a series' judged value is than its baseline on the log
+// scale (+ = worse, so a 20% drop of a throughput and a 25% rise of a time
+// are the same shift): from v.current and details "baseline_mean". nullopt
+// when either is missing or not positive.
+std::optional<double> WorseLogOf(const Verdict& v);
+
+// How much worse one run of a test was, from its series' WorseLogOf: the
+// median, the shift its series share (a drive-wide shift moves them all; one
+// series' chance excursion does not). Non-finite values are ignored; none
+// left: nullopt.
+std::optional<double> TestWorseLog(std::vector<double> series_logs);
 
 // True when a and b read the drive the same way: the same test, or two of
 // the sequential-throughput tests (zones, seq, sweep). A weak head or a bad
@@ -77,6 +93,21 @@ std::string ReadPathOf(const std::string& test);
 // false event fewer in 600 drive-years.
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg);
+
+// IsDriveWide, and the shift the other read paths share is large enough to
+// explain v: the smaller worse deviation of v's last two runs, less that
+// shift (the least of the paths' average worse_log), would not still lie
+// beyond v's single-run band (all on the log scale). The seasonal swing or a warm week moves
+// every test of a drive by a sigma or two, which is enough for each to score
+// drive_wide_score now and then; a 15% drop of zones and seq met such a
+// window in about 3% of drops at 2% noise and was held a week as
+// "drive-wide", though 2-4% of shift explains little of 15%. Unseen
+// interference slows every test by a like share, and is still held. When a
+// path's percent or v's baseline is unknown (a peer verdict), IsDriveWide
+// alone decides.
+bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t from,
+                       std::int64_t to, const std::vector<TestRunScore>& others,
+                       const DetectionConfig& cfg);
 
 // Where a slowdown verdict's excursion began: the first of the consecutive
 // outside runs that end at the judged run, for either rule. An old CUSUM

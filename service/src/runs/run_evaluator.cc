@@ -131,10 +131,10 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(*drive, run.test, from, v.at));
       known = other_scores.emplace(from, std::move(scores)).first;
     }
-    const bool wide =
-        detect::IsDriveWide(run.test, detect::ExcursionStart(v), v.at, known->second, config_);
-    const bool pair_wide =
-        detect::IsDriveWide(run.test, detect::PairStart(v), v.at, known->second, config_);
+    const bool wide = detect::DriveWideExplains(v, run.test, detect::ExcursionStart(v), v.at,
+                                                known->second, config_);
+    const bool pair_wide = detect::DriveWideExplains(v, run.test, detect::PairStart(v), v.at,
+                                                     known->second, config_);
     // Without re-tests (no confirm function) every run stands on its own.
     const bool confirmation = run.trigger.starts_with("confirm") || !confirm_;
     v = detect::HoldSlowdown(std::move(v), confirmation, wide, config_, pair_wide);
@@ -264,7 +264,7 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
       DP_ASSIGN_OR_RETURN(auto members, NoiseFamilyMembers(store_, drive.id, other.test, config_));
       family = families.emplace(other.test, std::move(members)).first;
     }
-    std::vector<double> series_scores;
+    std::vector<double> series_scores, series_logs;
     for (const auto& point : points) {
       if (point.test != other.test || point.contended || point.partial) continue;
       for (const auto& spec : detect::SeriesOf(drive.id, drive.name, point)) {
@@ -283,9 +283,11 @@ Result<std::vector<detect::TestRunScore>> RunEvaluator::OtherTestScores(const Dr
         Verdict v = detect::EvaluateChange(spec.key, samples, config_, since,
                                            FamilyPriorOf(spec.key, family->second));
         if (v.details.contains("score")) series_scores.push_back(v.details["score"].get<double>());
+        if (auto d = detect::WorseLogOf(v)) series_logs.push_back(*d);
       }
     }
-    out.push_back({other.test, other.started_at, detect::TestScore(std::move(series_scores))});
+    out.push_back({other.test, other.started_at, detect::TestScore(std::move(series_scores)),
+                   detect::TestWorseLog(std::move(series_logs))});
   }
   return out;
 }
