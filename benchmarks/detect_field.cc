@@ -311,7 +311,8 @@ class Drive {
           for (const auto& r : scores_)
             if (r.test != test && r.at >= from - 86400 && r.at <= at)
               others += " " + r.test + "@" + std::to_string((r.at - from) / 3600) + "h=" +
-                        std::to_string(r.score).substr(0, 4);
+                        std::to_string(r.score).substr(0, 4) + "/" +
+                        (r.worse_log ? std::to_string(*r.worse_log).substr(0, 5) : "?");
           std::fprintf(stderr,
                        "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f own CV %.1f%% %s | "
                        "others:%s | runs:%s | %s\n",
@@ -519,8 +520,9 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
         if (ev.opened_slowdown) {
           if (std::getenv("DP_FIELD_DELAY"))
-            std::fprintf(stderr, "seed %llu trial %d change %d found after %d\n",
-                         static_cast<unsigned long long>(seed), k, change_at, runs_since);
+            std::fprintf(stderr, "seed %llu trial %d change %d found after %d (promised %d)\n",
+                         static_cast<unsigned long long>(seed), k, change_at, runs_since,
+                         promised);
           found = true;
           const int at = runs_since;
           if (at <= 2) ++part[t].within2;

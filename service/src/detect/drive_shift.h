@@ -96,8 +96,8 @@ bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
 
 // IsDriveWide, and the shift the other read paths share is large enough to
 // explain v: the smaller worse deviation of v's last two runs, less that
-// shift (the least of the paths' average worse_log), would not still lie
-// beyond v's single-run band (all on the log scale). The seasonal swing or a warm week moves
+// shift (the paths' mean worse_log), would not still lie beyond v's
+// single-run band (all on the log scale). The seasonal swing or a warm week moves
 // every test of a drive by a sigma or two, which is enough for each to score
 // drive_wide_score now and then; a 15% drop of zones and seq met such a
 // window in about 3% of drops at 2% noise and was held a week as
