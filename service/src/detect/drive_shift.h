@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/alerts_config.h"
@@ -29,6 +30,10 @@ namespace dp::detect {
 // One judged run of another test of the drive: its time and how much worse
 // it was (TestScore of its series).
 struct TestRunScore {
+  TestRunScore() = default;
+  TestRunScore(std::string test_name, std::int64_t run_at, double run_score,
+               std::optional<double> run_worse_log = std::nullopt)
+      : test(std::move(test_name)), at(run_at), score(run_score), worse_log(run_worse_log) {}
   std::string test;
   std::int64_t at = 0;
   double score = 0;
