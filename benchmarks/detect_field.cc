@@ -366,12 +366,13 @@ class Drive {
 
   // The drive-wide hold, as the evaluator applies it (detect/drive_shift.h).
   Verdict Hold(Verdict v, const std::string& test, std::int64_t at, bool confirmation) const {
-    const bool wide = m_.explain
-                          ? detect::DriveWideExplains(v, test, detect::ExcursionStart(v), at, scores_, cfg_)
-                          : detect::IsDriveWide(test, detect::ExcursionStart(v), at, scores_, cfg_);
-    const bool pair_wide = m_.explain
-                               ? detect::DriveWideExplains(v, test, detect::PairStart(v), at, scores_, cfg_)
-                               : detect::IsDriveWide(test, detect::PairStart(v), at, scores_, cfg_);
+    // --hold-any-shift: the rule before DriveWideExplains, for side-by-side figures.
+    auto wide_from = [&](std::int64_t from) {
+      return m_.explain ? detect::DriveWideExplains(v, test, from, at, scores_, cfg_)
+                        : detect::IsDriveWide(test, from, at, scores_, cfg_);
+    };
+    const bool wide = wide_from(detect::ExcursionStart(v));
+    const bool pair_wide = wide_from(detect::PairStart(v));
     return detect::HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
   }
 

@@ -558,6 +558,12 @@ bool OutsideWorse(double value, const Band& band, Direction direction) {
   return direction == Direction::kHigherIsBetter ? value < band.low : value > band.high;
 }
 
+double WorseLog(double value, double reference, Direction direction) {
+  if (!(value > 0) || !(reference > 0)) return std::nan("");
+  const double d = std::log(value / reference);
+  return direction == Direction::kHigherIsBetter ? -d : d;
+}
+
 double WorsePercent(double value, double reference, Direction direction) {
   if (reference == 0) return 0;
   double d = (value - reference) / std::fabs(reference) * 100.0;

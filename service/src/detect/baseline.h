@@ -215,6 +215,11 @@ bool OutsideWorse(double value, const Band& band, Direction direction);
 // How much worse value is than reference, in percent (+ = worse).
 double WorsePercent(double value, double reference, Direction direction);
 
+// How much worse value is than reference on the log scale (+ = worse, so a
+// 20% drop of a throughput and a 25% rise of a time are the same shift);
+// NaN when either is not positive.
+double WorseLog(double value, double reference, Direction direction);
+
 // Worse-side deviation of value from the baseline, in log units (+ = worse).
 double WorseLogDeviation(double value, const Baseline& b, Direction direction);
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "detect/baseline.h"
+#include "detect/robust_stats.h"
 #include "detect/sample.h"
 
 namespace dp::detect {
@@ -19,22 +21,16 @@ double TestScore(const std::vector<double>& series_scores) {
 
 std::optional<double> WorseLogOf(const Verdict& v) {
   if (!v.current || !v.details.contains("baseline_mean")) return std::nullopt;
-  const double center = v.details["baseline_mean"].get<double>();
-  if (!(*v.current > 0) || !(center > 0) || !std::isfinite(*v.current) || !std::isfinite(center))
-    return std::nullopt;
-  const double d = std::log(*v.current / center);
-  return DirectionOf(v.metric) == Direction::kHigherIsBetter ? -d : d;
+  const double d = WorseLog(*v.current, v.details["baseline_mean"].get<double>(),
+                            DirectionOf(v.metric));
+  if (!std::isfinite(d)) return std::nullopt;
+  return d;
 }
 
 std::optional<double> TestWorseLog(std::vector<double> series_logs) {
   std::erase_if(series_logs, [](double p) { return !std::isfinite(p); });
   if (series_logs.empty()) return std::nullopt;
-  const std::size_t mid = series_logs.size() / 2;
-  std::nth_element(series_logs.begin(), series_logs.begin() + mid, series_logs.end());
-  const double upper = series_logs[mid];
-  if (series_logs.size() % 2) return upper;
-  const double lower = *std::max_element(series_logs.begin(), series_logs.begin() + mid);
-  return (lower + upper) / 2;
+  return Median(std::move(series_logs));
 }
 
 bool SameReadPath(const std::string& a, const std::string& b) {
@@ -75,8 +71,8 @@ namespace {
 // by chance (random's four series at 5% noise, heavy-tailed p99 among them)
 // had released an interfered zones pair (field model, seed 7). nullopt when
 // a test has no run with a shift there.
-std::optional<double> SharedShift(const std::string& test, std::int64_t from,
-                                         std::int64_t to, const std::vector<TestRunScore>& others) {
+std::optional<double> SharedShift(const std::string& test, std::int64_t from, std::int64_t to,
+                                  const std::vector<TestRunScore>& others) {
   // test -> its largest known shift in the window (a run still forming its
   // baseline has none)
   std::map<std::string, std::optional<double>> largest;
@@ -107,15 +103,9 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
   if (!IsDriveWide(test, from, to, others, cfg)) return false;
   if (v.runs.size() < 2 || !v.details.contains("baseline_mean")) return true;
   const double center = v.details["baseline_mean"].get<double>();
-  const bool higher = DirectionOf(v.metric) == Direction::kHigherIsBetter;
-  const std::optional<double> edge = higher ? v.band_low : v.band_high;
-  // Worse-side log deviation from the baseline (+ = worse); NaN when it
-  // cannot be read.
-  auto worse = [&](double value) {
-    if (!(value > 0) || !(center > 0)) return std::nan("");
-    const double d = std::log(value / center);
-    return higher ? -d : d;
-  };
+  const Direction dir = DirectionOf(v.metric);
+  const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
+  auto worse = [&](double value) { return WorseLog(value, center, dir); };
   if (!edge) return true;
   const double width = worse(*edge);
   const std::optional<double> shift = SharedShift(test, from, to, others);
