@@ -286,7 +286,8 @@ class Drive {
         changed = changed || factor[i] != 1;
       }
       joint_.history = detect::JointSamples(members);
-      changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0, {}));
+      changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0,
+                                                      detect::JointSpreadFloor(members, cfg_, 0)));
       if (changed && !confirmation) Promise(changes.back().second, ev);
     }
     scores_.push_back({test, at, detect::TestScore(scores), detect::TestWorseLog(logs)});

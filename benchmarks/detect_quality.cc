@@ -48,6 +48,7 @@
 #include "bench/workload.h"
 #include "bench/workload_runner.h"
 #include "config/alerts_config.h"
+#include "config/json_walker.h"
 #include "detect/baseline.h"
 #include "detect/change_detector.h"
 #include "detect/peer_detector.h"
@@ -526,44 +527,25 @@ void PrintPeers(const char* source, const PeerResult& p) {
 }
 
 bool SetKey(DetectionConfig& c, const std::string& kv) {
-  auto eq = kv.find('=');
+  // Through the daemon's own reader of "alerts.detection", so a key means
+  // here what it means in the configuration file, with its checks.
+  const auto eq = kv.find('=');
   if (eq == std::string::npos) return false;
-  std::string k = kv.substr(0, eq);
-  double v = std::atof(kv.c_str() + eq + 1);
-  if (k == "baseline_runs")
-    c.baseline_runs = static_cast<int>(v);
-  else if (k == "baseline_max_runs")
-    c.baseline_max_runs = static_cast<int>(v);
-  else if (k == "band_sigmas")
-    c.band_sigmas = v;
-  else if (k == "min_band_percent")
-    c.min_band_percent = v;
-  else if (k == "confirm_sigmas")
-    c.confirm_sigmas = v;
-  else if (k == "confirm_min_percent")
-    c.confirm_min_percent = v;
-  else if (k == "cusum_k")
-    c.cusum_k = v;
-  else if (k == "cusum_h")
-    c.cusum_h = v;
-  else if (k == "cusum_cap")
-    c.cusum_cap = v;
-  else if (k == "drive_wide_score")
-    c.drive_wide_score = v;
-  else if (k == "peer_min_percent")
-    c.peer_min_percent = v;
-  else if (k == "peer_sigmas")
-    c.peer_sigmas = v;
-  else if (k == "trend_min_runs")
-    c.trend_min_runs = static_cast<int>(v);
-  else if (k == "trend_min_span_days")
-    c.trend_min_span_days = v;
-  else if (k == "trend_alpha")
-    c.trend_alpha = v;
-  else if (k == "trend_min_percent_per_month")
-    c.trend_min_percent_per_month = v;
-  else
+  const nlohmann::json value = nlohmann::json::parse(kv.substr(eq + 1), nullptr, false);
+  if (value.is_discarded()) return false;
+  const nlohmann::json alerts = {{"detection", {{kv.substr(0, eq), value}}}};
+  ConfigProblems problems(kv, "--set");
+  AlertsConfig read;
+  read.detection = c;
+  {
+    JsonWalker walker(alerts, "alerts", problems);
+    ReadAlerts(walker, read);
+  }
+  if (!problems.empty()) {
+    std::fprintf(stderr, "%s\n", problems.Joined().c_str());
     return false;
+  }
+  c = read.detection;
   return true;
 }
 

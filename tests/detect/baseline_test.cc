@@ -310,6 +310,40 @@ TEST(Baseline, RunsToDetectFollowsTheNoise) {
   EXPECT_EQ(RunsToDetect(b, cfg, 15, Direction::kHigherIsBetter), 0);
 }
 
+// A seek stroke's young baseline pooled with its siblings can measure far
+// less than its noise (3.1% at 5%: field model, seed 7); a CUSUM of 7
+// ordinary runs, their median 11.4% above it, then passed the shift test at
+// 4.5 standard errors. Access times have heavy tails, so theirs is the
+// Student-t quantile at the baseline's degrees of freedom (6.0 at 20):
+// not a signal. The same segment of a throughput, near-normal, still is.
+TEST(Baseline, AYoungHeavyTailedBaselinesShiftNeedsItsStudentTQuantile) {
+  DetectionConfig cfg;
+  Baseline b;
+  b.ready = true;
+  b.runs = 5;
+  b.log_center = std::log(9.52);
+  b.log_sigma = 0.031;
+  b.prior_df = 16;  // four siblings' own 5 runs
+  b.tail_df = TailDfOf("access_ms");
+  std::vector<JudgedRun> seg;
+  for (double v : {9.88, 10.63, 10.97, 11.71, 10.11, 10.67, 10.99}) {
+    JudgedRun r;
+    r.deviation = std::log(v / 9.52);
+    r.score = std::min(cfg.cusum_cap, r.deviation / b.log_sigma);
+    r.outside = r.deviation > 0.07;
+    seg.push_back(r);
+  }
+  EXPECT_FALSE(RulesOf(seg, 12.1, b, cfg, Direction::kLowerIsBetter).cusum);
+  b.tail_df = 0;
+  EXPECT_TRUE(RulesOf(seg, 12.1, b, cfg, Direction::kLowerIsBetter).cusum);
+  // Once the family has grown (df 500), 4.6 standard errors: a shift of
+  // 11.4% on 100 runs is a signal for both.
+  b.tail_df = TailDfOf("access_ms");
+  b.runs = 100;
+  b.prior_df = 400;
+  EXPECT_TRUE(RulesOf(seg, 12.1, b, cfg, Direction::kLowerIsBetter).cusum);
+}
+
 TEST(Baseline, OutsideWorseFollowsDirection) {
   Band band{90, 110};
   EXPECT_TRUE(OutsideWorse(89, band, Direction::kHigherIsBetter));

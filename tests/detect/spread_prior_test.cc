@@ -75,6 +75,60 @@ TEST(SpreadPrior, OutlyingMemberIsLeftOut) {
   EXPECT_EQ(PoolSpread({Formed(0.03, 10), Formed(0.036, 10), Formed(0.027, 10)}).members, 3);
 }
 
+// The largest of five alike young spreads beats the other four by the F test
+// at 5% about one time in six: tested as the largest, at 5% shared among the
+// five, it stays, so the pool does not keep only the tight ones.
+TEST(SpreadPrior, LargestOfAlikeYoungSpreadsIsKept) {
+  // Variance ratio 3.5 against the rest (4 and 16 degrees of freedom): beyond
+  // F's 5% point (3.01), within its 1% point (4.77).
+  const double rest = 0.03, largest = 0.03 * std::sqrt(3.5);
+  std::vector<Baseline> five = {Formed(largest / C4(5), 5)};
+  for (int i = 0; i < 4; ++i) five.push_back(Formed(rest / C4(5), 5));
+  const SpreadPrior p = PoolSpread(five);
+  EXPECT_EQ(p.members, 5);
+  EXPECT_NEAR(p.log_sd, std::sqrt((3.5 + 4) / 5) * rest, 1e-9);
+  // Twice as far (ratio 12) is beyond 1%: left out.
+  five[0] = Formed(0.03 * std::sqrt(12.0) / C4(5), 5);
+  EXPECT_EQ(PoolSpread(five).members, 4);
+}
+
+// A joint series' spread is at least its members' pooled sd over sqrt(k):
+// three zones of 6% whose noise cancelled in their mean leave the joint's
+// own runs almost flat, and its baseline is widened to what they imply.
+TEST(SpreadPrior, JointSeriesIsNeverTighterThanItsMembersImply) {
+  DetectionConfig cfg;
+  const std::vector<double> up = Spread(200, 0.06, 8);
+  std::vector<double> down, flat;
+  for (double v : up) {
+    down.push_back(150 * 200 / v);  // the mirror image on the log scale
+    flat.push_back(100 * std::exp(0.001 * (flat.size() % 2)));
+  }
+  const std::vector<std::vector<Sample>> members = {Series(up), Series(down), Series(flat)};
+  const SpreadPrior floor = JointSpreadFloor(members, cfg, 0);
+  EXPECT_EQ(floor.df, 0);  // a floor, not a pool
+  const double pooled = std::sqrt((0.06 * 0.06 + 0.06 * 0.06 + 0.0005 * 0.0005) / 3);
+  EXPECT_NEAR(floor.floor_log_sd, pooled / std::sqrt(3.0), 0.002);
+  const auto joint = JointSamples(members);
+  const Baseline own = ComputeBaseline(joint, joint.size(), cfg, 0, Direction::kHigherIsBetter);
+  const Baseline floored =
+      ComputeBaseline(joint, joint.size(), cfg, 0, Direction::kHigherIsBetter, 0, floor);
+  EXPECT_LT(own.log_sigma, 0.005);
+  EXPECT_NEAR(floored.log_sigma, floor.floor_log_sd, 1e-12);
+  EXPECT_NEAR(floored.own_log_sigma, own.log_sigma, 1e-12);  // its own runs say what they say
+  EXPECT_GT(PairBandOf(own, cfg).low, PairBandOf(floored, cfg).low);
+  // A floor never narrows: a joint noisier than it keeps its own spread.
+  SpreadPrior low = floor;
+  low.floor_log_sd = own.log_sigma / 2;
+  EXPECT_DOUBLE_EQ(ComputeBaseline(joint, joint.size(), cfg, 0, Direction::kHigherIsBetter, 0,
+                                   low).log_sigma,
+                   own.log_sigma);
+  // Members still forming their baselines give no floor.
+  std::vector<std::vector<Sample>> young;
+  for (const auto& m : members) young.emplace_back(m.begin(), m.begin() + 3);
+  EXPECT_EQ(JointSpreadFloor(young, cfg, 0).floor_log_sd, 0);
+  EXPECT_EQ(JointSpreadFloor({}, cfg, 0).floor_log_sd, 0);
+}
+
 TEST(SpreadPrior, YoungBaselineTakesItsFamilysDegreesOfFreedom) {
   DetectionConfig cfg;
   const auto h = Series(Spread(200, 0.03, 10));

@@ -26,6 +26,9 @@ void ReadDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("retest_delay_minutes", d.retest_delay_minutes, 0, 7 * 24 * 60);
   f.Number("drive_wide_hold_days", d.drive_wide_hold_days, 0, 60);
   f.Number("drive_wide_score", d.drive_wide_score, 0, 20);
+  f.Number("drive_wide_least_score", d.drive_wide_least_score, 0, 20);
+  if (d.drive_wide_least_score > d.drive_wide_score)
+    f.Error("drive_wide_least_score", "must be at most drive_wide_score (the paths' mean)");
   f.Number("drive_wide_min_tests", d.drive_wide_min_tests, 1, 20);
   f.Number("cusum_k", d.cusum_k, 0, 10);
   f.Number("cusum_h", d.cusum_h, 0.5, 100);

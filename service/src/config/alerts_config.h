@@ -32,11 +32,13 @@ struct DetectionConfig {
   int retest_delay_minutes = 360;  // a doubtful run is re-tested this long after it
   // A slowdown seen while every other judged test of the drive is worse too
   // (detect/drive_shift.h) is held until it outlasts this many days and a
-  // re-test; drive_wide_score: how worse (normal units) another test's run
-  // must be to count; drive_wide_min_tests: other read paths (zones, seq and
-  // sweep are one) that must have run.
+  // re-test; drive_wide_score: how worse (normal units) the other read paths'
+  // runs must be on average, drive_wide_least_score: each of them at least;
+  // drive_wide_min_tests: other read paths (zones, seq and sweep are one)
+  // that must have run.
   double drive_wide_hold_days = 3;
   double drive_wide_score = 2;
+  double drive_wide_least_score = 1;
   int drive_wide_min_tests = 2;
   int trend_min_runs = 13;          // good runs needed before a trend is judged
   double trend_min_span_days = 21;  // and the span they must cover

@@ -160,6 +160,10 @@ class Accumulator {
   // when the runs are not significantly noisier than it (see header).
   void Spread(int n, double m2, Baseline& b) const {
     b.own_log_sigma = b.log_sigma = Sigma(n, m2);
+    Pool(n, m2, b);
+    if (prior_.floor_log_sd > b.log_sigma) b.log_sigma = prior_.floor_log_sd;
+  }
+  void Pool(int n, double m2, Baseline& b) const {
     const double own_df = n > 1 ? n - 1 : 0;
     const double prior_var = prior_.log_sd * prior_.log_sd;
     if (prior_.df <= 0 || !(prior_var > 0)) return;
@@ -201,16 +205,23 @@ double Score(double e, const Baseline& b, const DetectionConfig& cfg, Direction 
 // its own uncertainty is what the Student-t bands and the CUSUM's scores
 // already allow for, and a Student-t quantile at this probability with the 4
 // degrees of freedom of a lone 5-run baseline (about 30) would never let a
-// CUSUM see even a 25% drop on it. Latency percentiles are the exception:
-// from runs with tails of 3-5 degrees of freedom a young baseline's spread is
-// erratic (a p99 baseline of 6 runs at 15% noise measured 9.9%, and a CUSUM
-// summed ordinary runs against it into a false alert), so theirs is the
-// Student-t quantile at the baseline's degrees of freedom.
+// CUSUM see even a 25% drop on it. Heavy-tailed figures (TailDfOf: latency
+// percentiles and access times) are the exception: from runs with such
+// tails a young baseline's spread is erratic (a p99 baseline of 6 runs at
+// 15% noise measured 9.9%; a seek stroke's 5 runs pooled with its four
+// siblings' measured 3.1% at 5% noise, 6.4% at 10%), and a CUSUM summed
+// ordinary runs against it into a false alert, so theirs is the Student-t
+// quantile at the baseline's degrees of freedom, the family's included
+// (6.0 for a 5-run seek stroke with four siblings, 20 degrees of freedom;
+// 4.6 once they have grown).
+// A seek stroke's rise on a young baseline is then seen by the pair rule, or
+// by the CUSUM once the baseline has grown: RunsToDetect, which asks this
+// test, says how many runs.
 double ShiftLimit(const Baseline& b, const DetectionConfig& cfg, double m) {
   if (!(b.log_sigma > 0) || m <= 0) return 0;
   const double se = b.log_sigma * std::sqrt(1.0 / std::max(1, b.runs) + M_PI / (2 * m));
   double q = cfg.confirm_sigmas;
-  if (b.tail_df > 2 && b.tail_df < 10)
+  if (b.tail_df > 2)
     q = std::max(q, CachedQuantile(NormalCdf(cfg.confirm_sigmas), b.df()));
   return q * se;
 }
@@ -532,7 +543,10 @@ SpreadPrior PoolSpread(const std::vector<Baseline>& others) {
   // baseline that kept an interfered run (the first runs' outlier test has
   // 3 degrees of freedom) had a CV of 14% among members of 3%, and pooled it
   // widened its family's screens until they admitted the next interfered
-  // run too.
+  // run too. The test is of the largest of the members left, so its level is
+  // shared among them (Bonferroni): at kPoolAlpha alone the largest of five
+  // alike young spreads is left out about one time in six, and the pool
+  // kept the tight ones it exists to widen.
   std::sort(m.begin(), m.end(), [](const Member& a, const Member& b) { return a.var > b.var; });
   std::size_t from = 0;
   for (; from + 1 < m.size(); ++from) {
@@ -541,7 +555,8 @@ SpreadPrior PoolSpread(const std::vector<Baseline>& others) {
       df += m[k].df;
       ss += m[k].df * m[k].var;
     }
-    if (!(ss > 0) || FUpperTail(m[from].var / (ss / df), m[from].df, df) >= kPoolAlpha) break;
+    const double level = kPoolAlpha / static_cast<double>(m.size() - from);
+    if (!(ss > 0) || FUpperTail(m[from].var / (ss / df), m[from].df, df) >= level) break;
   }
   SpreadPrior p;
   double ss = 0;

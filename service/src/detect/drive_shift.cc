@@ -58,9 +58,13 @@ bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
     ++p.second;
   }
   if (static_cast<int>(paths.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
-  return std::all_of(paths.begin(), paths.end(), [&](const auto& kv) {
-    return kv.second.first / kv.second.second >= cfg.drive_wide_score;
-  });
+  double sum = 0;
+  for (const auto& [path, p] : paths) {
+    const double score = p.first / p.second;
+    if (score < cfg.drive_wide_least_score) return false;
+    sum += score;
+  }
+  return sum / static_cast<double>(paths.size()) >= cfg.drive_wide_score;
 }
 
 namespace {
@@ -110,21 +114,29 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
   const double width = worse(*edge);
   const std::optional<double> shift = SharedShift(test, from, to, others);
   if (!shift || !std::isfinite(width) || width <= 0) return true;
+  // The last two outside runs in the window: a pair's two runs, or what a
+  // CUSUM's last excursion measured.
   double drop = std::numeric_limits<double>::infinity();
-  for (auto it = v.runs.end() - 2; it != v.runs.end(); ++it) {
+  int compared = 0;
+  for (auto it = v.runs.rbegin(); it != v.runs.rend() && compared < 2; ++it) {
+    if (it->at < from) break;
+    if (!it->outside) continue;
     const double d = worse(it->value);
     if (!std::isfinite(d)) return true;  // nothing to compare: held, as before
     drop = std::min(drop, d);
+    ++compared;
   }
+  if (compared == 0) return true;
   return drop - std::max(0.0, *shift) < width;
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {
   std::int64_t start = v.at;
-  for (auto it = v.runs.rbegin(); it != v.runs.rend(); ++it) {
-    if (!it->outside) break;
-    start = std::min(start, it->at);
-  }
+  auto it = v.runs.rbegin();
+  // A CUSUM verdict's last runs may be back inside: its excursion is the
+  // last one its evidence holds.
+  while (it != v.runs.rend() && !it->outside) ++it;
+  for (; it != v.runs.rend() && it->outside; ++it) start = std::min(start, it->at);
   return start;
 }
 

@@ -84,23 +84,27 @@ std::string ReadPathOf(const std::string& test);
 
 // True when at least cfg.drive_wide_min_tests other read paths than `test`'s
 // (ReadPathOf: zones, seq and sweep are one) ran within [from - 1 day, to]
-// and each of them was worse there: the highest score (TestScore, normal
-// units) of each of its tests in the window, averaged over the path's tests, at least
-// cfg.drive_wide_score. One path, not one test: for a random pair under
+// and they were worse there: a path's score is the highest score (TestScore,
+// normal units) of each of its tests in the window, averaged over the path's
+// tests; the paths' mean is at least cfg.drive_wide_score and each at least
+// cfg.drive_wide_least_score. On average, not each: at 10-15% noise
+// interference 20-30% deep scores 1.2-3 per path, and asking 2 of each
+// released interfered pairs (zones 1.25, seek 1.83, random 3.10 beside a seq
+// pair; the sequential path 1.97 beside a random one) as false alerts. Since
+// the hold also asks that the shift explain the drop (DriveWideExplains), a
+// real drop is not held by the softer test unless the other paths moved by
+// a like share. One path, not one test: for a random pair under
 // interference that outlasted its re-test, zones scored 3.2 and 4.0 and
 // seek 3.5, but the one seq run 1.6, and counted as a test of its own it
 // released the pair (a false alert at 10% noise). Their average, not either
 // of them: zones or seq alone at 2 happens by chance often enough to hold
-// 2.5% of real p99 rises at 3% noise. Each, not their mean: judged on the
-// mean (none under half of it), 15% drops at 3% noise were held as often
-// as to take the share alerted within 4 runs with interference from 95% to
-// 94.5% and within 2 runs from 83.5% to 79.5% (seed 7, 200 trials), for one
-// false event fewer in 600 drive-years.
+// 2.5% of real p99 rises at 3% noise.
 bool IsDriveWide(const std::string& test, std::int64_t from, std::int64_t to,
                  const std::vector<TestRunScore>& others, const DetectionConfig& cfg);
 
 // IsDriveWide, and the shift the other read paths share is large enough to
-// explain v: the smaller worse deviation of v's last two runs, less that
+// explain v: the smaller worse deviation of v's last two outside runs from
+// `from` on (a pair's two runs; a CUSUM's last excursion), less that
 // shift (the paths' mean worse_log), would not still lie beyond v's
 // single-run band (all on the log scale). The seasonal swing or a warm week moves
 // every test of a drive by a sigma or two, which is enough for each to score
@@ -115,9 +119,14 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
                        const DetectionConfig& cfg);
 
 // Where a slowdown verdict's excursion began: the first of the consecutive
-// outside runs that end at the judged run, for either rule. An old CUSUM
-// segment kept open by a marginal run must not make a fresh excursion (two
-// interfered runs) look long-lived and release it from the hold at once.
+// outside runs that end at its last outside run, for either rule. An old
+// CUSUM segment kept open by a marginal run must not make a fresh excursion
+// (two interfered runs) look long-lived and release it from the hold at
+// once. A CUSUM can cross on a run back inside the band, its evidence the
+// excursion before it: that excursion's window is the one the hold reads
+// (interference that outlasted a re-test, then two ordinary runs, made a
+// false alert at 10% noise while the window of the last run alone was calm).
+// v.at when no run is outside.
 std::int64_t ExcursionStart(const Verdict& v);
 
 // The time of the first of a slowdown verdict's last two runs (the run that

@@ -120,6 +120,22 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
   return out;
 }
 
+SpreadPrior JointSpreadFloor(const std::vector<std::vector<Sample>>& members,
+                             const DetectionConfig& cfg, std::int64_t since) {
+  std::vector<Baseline> own;
+  for (const std::vector<Sample>& m : members) {
+    std::vector<Sample> sorted = m;
+    SortByTime(sorted);
+    own.push_back(ComputeBaseline(sorted, sorted.size(), cfg, since, Direction::kHigherIsBetter,
+                                  TailDfOf("mb_per_s")));
+  }
+  SpreadPrior floor;
+  const SpreadPrior pooled = PoolSpread(own);
+  if (pooled.df > 0 && !members.empty())
+    floor.floor_log_sd = pooled.log_sd / std::sqrt(static_cast<double>(members.size()));
+  return floor;
+}
+
 std::vector<Verdict> EvaluateSeries(const SeriesKey& key, const std::vector<Sample>& history,
                                     const DetectionConfig& cfg, std::int64_t baseline_since,
                                     const SpreadPrior& prior) {

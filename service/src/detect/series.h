@@ -68,6 +68,18 @@ bool HasJointSeries(const std::string& test);
 // one series: one alert for one event.
 std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members);
 
+// The spread a joint series cannot be below (SpreadPrior::floor_log_sd; not
+// pooled: its noise is below each member's by design). Its log is the mean
+// of k members' logs, so its variance is the members' mean variance over k
+// plus their covariances, which a shared environment makes positive: at
+// least the members' pooled sd (PoolSpread of their own baselines) over
+// sqrt(k). A young joint baseline can measure far less: 6 runs at 2.5% where
+// its members' 10% noise implies 5.8% (field model, seed 7), and a CUSUM
+// summed ordinary runs against it. Members without a formed baseline give no
+// floor. since: the re-baseline time, as for the members' own verdicts.
+SpreadPrior JointSpreadFloor(const std::vector<std::vector<Sample>>& members,
+                             const DetectionConfig& cfg, std::int64_t since);
+
 // Change and trend verdicts for one series (history in any order, latest run
 // included). baseline_since: the re-baseline time for this drive (0 = none);
 // prior: its family's pooled spread (PoolSpread of the other members'

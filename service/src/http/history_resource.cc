@@ -150,8 +150,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"samples", samples_json(all)},
                       {"baseline", baseline_json(det, FamilyPriorOf(series_key, *family))}});
   }
-  // The joint series the evaluator judges beside them (not pooled), with
-  // the name its alerts carry.
+  // The joint series the evaluator judges beside them (not pooled; its
+  // spread floored by its members'), with the name its alerts carry.
   if (joint && joint_all.size() >= 2) {
     series.push_back({{"key", detect::kJointSeries},
                       {"zone", ""},
@@ -160,7 +160,9 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"block_size", 0},
                       {"queue_depth", 0},
                       {"samples", samples_json(detect::JointSamples(joint_all))},
-                      {"baseline", baseline_json(detect::JointSamples(joint_judged), {})}});
+                      {"baseline", baseline_json(detect::JointSamples(joint_judged),
+                                                 detect::JointSpreadFloor(
+                                                     joint_judged, ctx.detection, *since))}});
   }
   return JsonResponse({{"drive_id", drive->id},
                        {"test", hq.test},

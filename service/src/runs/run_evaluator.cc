@@ -202,13 +202,16 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
       }
     }
   }
-  // The joint series, judged on its own spread (it is not pooled: its noise
+  // The joint series, judged on its own spread, never below what its
+  // members' noise implies (JointSpreadFloor; it is not pooled: its noise
   // is below each member's by design) and held like its members.
   if (joint_whole && joint_members.size() >= 2) {
     const detect::SeriesKey key{drive->id, drive->name, run.test, detect::kJointSeries,
                                 "mb_per_s"};
     Verdict v = detect::EvaluateChange(key, detect::JointSamples(joint_members), config_,
-                                       baseline_since);
+                                       baseline_since,
+                                       detect::JointSpreadFloor(joint_members, config_,
+                                                                baseline_since));
     v.details["joint_of"] = joint_names;
     DP_RETURN_IF_ERROR(hold(v));
     if (joint_environment &&
