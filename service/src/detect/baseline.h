@@ -133,7 +133,7 @@ struct SpreadPrior {
   double log_sd = 0;
   double df = 0;
   int members = 0;  // the other series pooled
-  // A spread the series' cannot be below, whatever its runs measured (0:
+  // A spread the series cannot be below, whatever its runs measured (0:
   // none): what its members' noise implies for a joint series
   // (JointSpreadFloor, series.h). It widens a tight start and never narrows.
   double floor_log_sd = 0;
