@@ -259,17 +259,8 @@ class Drive {
         // The family's other members, each as its own runs alone see it (the
         // evaluator reads them the same way).
         std::vector<detect::Baseline> family;
-        for (int j = 0; j < kN; ++j) {
-          SeriesRun& o = series_[j];
-          if (!detect::SameNoiseFamily(s.key, o.key)) continue;
-          if (o.own_at != o.history.size()) {
-            o.own = detect::ComputeBaseline(o.history, o.history.size(), cfg_, 0,
-                                            detect::DirectionOf(kSeries[j].metric),
-                                            detect::TailDfOf(kSeries[j].metric));
-            o.own_at = o.history.size();
-          }
-          family.push_back(o.own);
-        }
+        for (int j = 0; j < kN; ++j)
+          if (detect::SameNoiseFamily(s.key, series_[j].key)) family.push_back(Own(j));
         prior = detect::PoolSpread(family);
       }
       Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
@@ -280,14 +271,16 @@ class Drive {
     }
     if (m_.joint && detect::HasJointSeries(test)) {
       std::vector<std::vector<detect::Sample>> members;
+      std::vector<detect::Baseline> members_own;
       bool changed = false;
       for (int i : run) {
         members.push_back(series_[i].history);
+        members_own.push_back(Own(i));
         changed = changed || factor[i] != 1;
       }
       joint_.history = detect::JointSamples(members);
       changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0,
-                                                      detect::JointSpreadFloor(members, cfg_, 0)));
+                                                      detect::JointSpreadFloor(members_own)));
       if (changed && !confirmation) Promise(changes.back().second, ev);
     }
     scores_.push_back({test, at, detect::TestScore(scores), detect::TestWorseLog(logs)});
@@ -354,6 +347,19 @@ class Drive {
       }
     }
     return asks;
+  }
+
+  // Series j's baseline from its own runs alone (no prior), formed once per
+  // run of it: what its family pools and its joint series' floor reads.
+  const detect::Baseline& Own(int j) {
+    SeriesRun& o = series_[j];
+    if (o.own_at != o.history.size()) {
+      o.own = detect::ComputeBaseline(o.history, o.history.size(), cfg_, 0,
+                                      detect::DirectionOf(kSeries[j].metric),
+                                      detect::TailDfOf(kSeries[j].metric));
+      o.own_at = o.history.size();
+    }
+    return o.own;
   }
 
   // What a changed series' verdict promised about the probe change.

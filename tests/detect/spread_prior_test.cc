@@ -104,7 +104,13 @@ TEST(SpreadPrior, JointSeriesIsNeverTighterThanItsMembersImply) {
     flat.push_back(100 * std::exp(0.001 * (flat.size() % 2)));
   }
   const std::vector<std::vector<Sample>> members = {Series(up), Series(down), Series(flat)};
-  const SpreadPrior floor = JointSpreadFloor(members, cfg, 0);
+  // Each member's baseline from its own runs, as its family pools them.
+  auto formed = [&](const std::vector<std::vector<Sample>>& series) {
+    std::vector<Baseline> out;
+    for (const auto& s : series) out.push_back(ComputeBaseline(s, s.size(), cfg, 0));
+    return out;
+  };
+  const SpreadPrior floor = JointSpreadFloor(formed(members));
   EXPECT_EQ(floor.df, 0);  // a floor, not a pool
   const double pooled = std::sqrt((0.06 * 0.06 + 0.06 * 0.06 + 0.0005 * 0.0005) / 3);
   EXPECT_NEAR(floor.floor_log_sd, pooled / std::sqrt(3.0), 0.002);
@@ -125,8 +131,8 @@ TEST(SpreadPrior, JointSeriesIsNeverTighterThanItsMembersImply) {
   // Members still forming their baselines give no floor.
   std::vector<std::vector<Sample>> young;
   for (const auto& m : members) young.emplace_back(m.begin(), m.begin() + 3);
-  EXPECT_EQ(JointSpreadFloor(young, cfg, 0).floor_log_sd, 0);
-  EXPECT_EQ(JointSpreadFloor({}, cfg, 0).floor_log_sd, 0);
+  EXPECT_EQ(JointSpreadFloor(formed(young)).floor_log_sd, 0);
+  EXPECT_EQ(JointSpreadFloor({}).floor_log_sd, 0);
 }
 
 TEST(SpreadPrior, YoungBaselineTakesItsFamilysDegreesOfFreedom) {

@@ -120,19 +120,11 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
   return out;
 }
 
-SpreadPrior JointSpreadFloor(const std::vector<std::vector<Sample>>& members,
-                             const DetectionConfig& cfg, std::int64_t since) {
-  std::vector<Baseline> own;
-  for (const std::vector<Sample>& m : members) {
-    std::vector<Sample> sorted = m;
-    SortByTime(sorted);
-    own.push_back(ComputeBaseline(sorted, sorted.size(), cfg, since, Direction::kHigherIsBetter,
-                                  TailDfOf("mb_per_s")));
-  }
+SpreadPrior JointSpreadFloor(const std::vector<Baseline>& members_own) {
   SpreadPrior floor;
-  const SpreadPrior pooled = PoolSpread(own);
-  if (pooled.df > 0 && !members.empty())
-    floor.floor_log_sd = pooled.log_sd / std::sqrt(static_cast<double>(members.size()));
+  const SpreadPrior pooled = PoolSpread(members_own);
+  if (pooled.df > 0)
+    floor.floor_log_sd = pooled.log_sd / std::sqrt(static_cast<double>(members_own.size()));
   return floor;
 }
 

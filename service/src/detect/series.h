@@ -75,10 +75,10 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
 // least the members' pooled sd (PoolSpread of their own baselines) over
 // sqrt(k). A young joint baseline can measure far less: 6 runs at 2.5% where
 // its members' 10% noise implies 5.8% (field model, seed 7), and a CUSUM
-// summed ordinary runs against it. Members without a formed baseline give no
-// floor. since: the re-baseline time, as for the members' own verdicts.
-SpreadPrior JointSpreadFloor(const std::vector<std::vector<Sample>>& members,
-                             const DetectionConfig& cfg, std::int64_t since);
+// summed ordinary runs against it. members_own: each member's baseline formed
+// from its own runs (no prior), as PoolSpread takes them; members without a
+// formed baseline give no floor.
+SpreadPrior JointSpreadFloor(const std::vector<Baseline>& members_own);
 
 // Change and trend verdicts for one series (history in any order, latest run
 // included). baseline_since: the re-baseline time for this drive (0 = none);

@@ -161,8 +161,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"queue_depth", 0},
                       {"samples", samples_json(detect::JointSamples(joint_all))},
                       {"baseline", baseline_json(detect::JointSamples(joint_judged),
-                                                 detect::JointSpreadFloor(
-                                                     joint_judged, ctx.detection, *since))}});
+                                                 JointFloorOf(hq.test, *family))}});
   }
   return JsonResponse({{"drive_id", drive->id},
                        {"test", hq.test},

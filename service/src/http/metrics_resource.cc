@@ -354,8 +354,7 @@ class DbScrape {
       const std::vector<detect::Sample> combined = detect::JointSamples(members);
       std::optional<double> newest;  // the newest run's combined figure
       if (!combined.empty() && combined.back().run_id == run.id) newest = combined.back().value;
-      AppendBaseline(key, combined, newest, *since,
-                     detect::JointSpreadFloor(members, ctx_.detection, *since));
+      AppendBaseline(key, combined, newest, *since, JointFloorOf(test, *family));
     }
   }
 

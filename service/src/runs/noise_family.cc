@@ -69,4 +69,13 @@ detect::SpreadPrior FamilyPriorOf(const detect::SeriesKey& key,
   return detect::PoolSpread(family);
 }
 
+detect::SpreadPrior JointFloorOf(const std::string& test,
+                                 const std::vector<NoiseFamilyMember>& members) {
+  std::vector<detect::Baseline> own;
+  for (const NoiseFamilyMember& m : members)
+    if (m.key.test == test && m.key.metric == "mb_per_s")
+      own.push_back(m.own);
+  return detect::JointSpreadFloor(own);
+}
+
 }  // namespace dp

@@ -41,4 +41,9 @@ Result<std::vector<NoiseFamilyMember>> NoiseFamilyMembers(Store& store,
 detect::SpreadPrior FamilyPriorOf(const detect::SeriesKey& key,
                                   const std::vector<NoiseFamilyMember>& members);
 
+// The floor of `test`'s joint series (detect::JointSpreadFloor) from its
+// members' own baselines among `members`: the test's MB/s series.
+detect::SpreadPrior JointFloorOf(const std::string& test,
+                                 const std::vector<NoiseFamilyMember>& members);
+
 }  // namespace dp

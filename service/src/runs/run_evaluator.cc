@@ -209,9 +209,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
     const detect::SeriesKey key{drive->id, drive->name, run.test, detect::kJointSeries,
                                 "mb_per_s"};
     Verdict v = detect::EvaluateChange(key, detect::JointSamples(joint_members), config_,
-                                       baseline_since,
-                                       detect::JointSpreadFloor(joint_members, config_,
-                                                                baseline_since));
+                                       baseline_since, JointFloorOf(run.test, family));
     v.details["joint_of"] = joint_names;
     DP_RETURN_IF_ERROR(hold(v));
     if (joint_environment &&
