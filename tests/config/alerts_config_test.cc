@@ -73,6 +73,21 @@ TEST(AlertsConfig, ErrorsNameTheKey) {
   }
 }
 
+// The drive-wide test's least path score cannot exceed the paths' mean it
+// bounds: the configuration says so instead of holding nothing.
+TEST(AlertsConfig, DriveWideLeastScoreIsAtMostTheMean) {
+  auto bad = ParseAlerts(R"({"detection": {"drive_wide_score": 2, "drive_wide_least_score": 3}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().ToString().find(
+                "alerts.detection.drive_wide_least_score: must be at most drive_wide_score"),
+            std::string::npos)
+      << bad.status().ToString();
+  auto each = ParseAlerts(R"({"detection": {"drive_wide_least_score": 2}})");
+  ASSERT_TRUE(each.ok()) << each.status().ToString();
+  EXPECT_DOUBLE_EQ(each->detection.drive_wide_least_score, 2);
+  EXPECT_DOUBLE_EQ(ParseAlerts("{}")->detection.drive_wide_least_score, 1);
+}
+
 TEST(AlertsConfig, CheckConfigRejectsBadAlertsWithFileAndLine) {
   std::string text =
       "{\n"
