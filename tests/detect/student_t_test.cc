@@ -65,5 +65,63 @@ TEST(StudentT, NormalScoreKeepsTheTailProbability) {
   EXPECT_GT(TToNormalScore(1e6, 4), TToNormalScore(1e5, 4));
 }
 
+// A heavy-tailed run over an estimated spread: Student's t itself when the
+// run is normal, the run's own unit-variance t when the spread is all but
+// known, symmetric, and its quantile and score agree with its tail.
+TEST(StudentT, HeavyTIsBetweenItsTwoLimits) {
+  for (double t : {0.5, 2.0, 6.0}) {
+    EXPECT_NEAR(HeavyTUpper(t, 5, 0), 1 - StudentTCdf(t, 5), 1e-12);
+    // df 1e5: s is sigma to 0.3%; a unit-variance t(4) is t(4) / sqrt(2).
+    EXPECT_NEAR(HeavyTUpper(t, 1e5, 4), 1 - StudentTCdf(t * std::sqrt(2.0), 4),
+                2e-3 * (1 - StudentTCdf(t * std::sqrt(2.0), 4)));
+    EXPECT_NEAR(HeavyTUpper(-t, 9, 4), 1 - HeavyTUpper(t, 9, 4), 1e-12);
+  }
+  // In the far tail heavier than either part alone (nearer the centre a
+  // unit-variance t has less mass than a normal).
+  for (double t : {6.0, 20.0}) {
+    EXPECT_GT(HeavyTUpper(t, 5, 4), 1 - StudentTCdf(t, 5));
+    EXPECT_GT(HeavyTUpper(t, 5, 4), 1 - StudentTCdf(t * std::sqrt(2.0), 4));
+  }
+  EXPECT_NEAR(HeavyTUpper(0, 7, 10), 0.5, 1e-9);
+  for (double df : {4.0, 9.0, 120.0})
+    for (double tail : {4.0, 10.0})
+      for (double p : {0.6, 0.99, 1 - 3.4e-6}) {
+        const double q = HeavyTQuantile(p, df, tail);
+        EXPECT_NEAR(HeavyTUpper(q, df, tail), 1 - p, 2e-3 * (1 - p)) << df << " " << tail;
+        EXPECT_NEAR(HeavyTToNormalScore(q, df, tail), NormalQuantile(p), 2e-3);
+        EXPECT_NEAR(HeavyTQuantile(1 - p, df, tail), -q, 1e-9 * q);
+      }
+  EXPECT_EQ(HeavyTToNormalScore(0, 5, 4), 0);
+  EXPECT_NEAR(HeavyTQuantile(0.975, 4, 0), StudentTQuantile(0.975, 4), 1e-12);
+  EXPECT_TRUE(std::isnan(HeavyTQuantile(1, 4, 4)));
+  EXPECT_TRUE(std::isnan(HeavyTUpper(NAN, 4, 4)));
+  EXPECT_TRUE(std::isnan(HeavyTToNormalScore(NAN, 4, 4)));
+  EXPECT_GT(HeavyTToNormalScore(1e7, 4, 4), HeavyTToNormalScore(1e6, 4, 4));
+}
+
+// With the spread all but known the averaged union bound is the plain one:
+// 2 P(X > a) P(X > m) = p. A young baseline's limit is wider, never
+// narrower than a, and NaN for what it cannot judge.
+TEST(StudentT, HeavyTPairLimitAveragesTheUnionBound) {
+  const double p = NormalCdf(-4.5);
+  for (double tail : {4.0, 10.0}) {
+    const double a = HeavyTQuantile(NormalCdf(2.25), 1e5, tail);
+    const double plain = HeavyTQuantile(1 - p / (2 * HeavyTUpper(a, 1e5, tail)), 1e5, tail);
+    EXPECT_NEAR(HeavyTPairLimit(a, p, 1e5, tail), plain, 2e-3 * plain);
+    double previous = HeavyTPairLimit(a, p, 1e5, tail);
+    for (double df : {99.0, 20.0, 9.0, 5.0}) {
+      const double young = HeavyTQuantile(NormalCdf(2.25), df, tail);
+      const double m = HeavyTPairLimit(young, p, df, tail);
+      EXPECT_GT(m, previous) << df;
+      EXPECT_GT(m, HeavyTQuantile(1 - p / (2 * HeavyTUpper(young, df, tail)), df, tail)) << df;
+      previous = m;
+    }
+  }
+  EXPECT_NEAR(HeavyTPairLimit(3, 0.5, 9, 4), 3, 1e-12);  // any pair beyond a is rarer than p
+  EXPECT_TRUE(std::isnan(HeavyTPairLimit(3, p, 9, 0)));
+  EXPECT_TRUE(std::isnan(HeavyTPairLimit(0, p, 9, 4)));
+  EXPECT_TRUE(std::isnan(HeavyTPairLimit(3, 0, 9, 4)));
+}
+
 }  // namespace
 }  // namespace dp::detect

@@ -1,7 +1,11 @@
 #include "detect/student_t.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <utility>
+#include <vector>
 
 namespace dp::detect {
 namespace {
@@ -126,6 +130,125 @@ double FUpperTail(double f, double d1, double d2) {
   if (std::isinf(f)) return 0;
   // P(F > f) = I_x(d2/2, d1/2) with x = d2 / (d2 + d1 f).
   return IncompleteBeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
+
+namespace {
+
+// P(X > x) for a unit-variance Student-t X of nu > 2 degrees of freedom.
+double UnitTUpper(double x, double nu) {
+  const double u = x * std::sqrt(nu / (nu - 2));
+  const double tail = 0.5 * IncompleteBeta(nu / 2, 0.5, nu / (nu + u * u));
+  return u > 0 ? tail : 1 - tail;
+}
+
+// ln P(T > t) on a grid of ln t, for one (df, tail_df).
+struct HeavyTable {
+  static constexpr double kLo = -7, kHi = 14, kStep = 0.05;  // ln t: 1e-3 .. 1.2e6
+  std::vector<double> log_upper;
+  double At(double log_t) const {
+    const double x = (log_t - kLo) / kStep;
+    if (x <= 0) return log_upper.front();  // t near 0: P(T > t) near 1/2
+    // Beyond the grid the tail is a power law of t: extend the last slope.
+    const std::size_t i = std::min(log_upper.size() - 2, static_cast<std::size_t>(x));
+    return log_upper[i] + (x - static_cast<double>(i)) * (log_upper[i + 1] - log_upper[i]);
+  }
+};
+
+const HeavyTable& TableOf(double df, double tail_df) {
+  thread_local std::map<std::pair<double, double>, HeavyTable> tables;
+  const auto key = std::make_pair(df, tail_df);
+  if (auto it = tables.find(key); it != tables.end()) return it->second;
+  if (tables.size() > 2048) tables.clear();
+  HeavyTable t;
+  const int n = static_cast<int>(std::lround((HeavyTable::kHi - HeavyTable::kLo) / HeavyTable::kStep));
+  t.log_upper.reserve(n + 1);
+  for (int i = 0; i <= n; ++i)
+    t.log_upper.push_back(std::log(HeavyTUpper(std::exp(HeavyTable::kLo + i * HeavyTable::kStep),
+                                               df, tail_df)));
+  return tables.emplace(key, std::move(t)).first->second;
+}
+
+}  // namespace
+
+namespace {
+
+// E[f(sqrt(W / df))] for W ~ chi2_df, by the trapezoid rule over y =
+// ln(W / df): its density is smooth and bell-shaped around 0 with sd about
+// sqrt(2 / df), with a long left tail for small df; the rule on it is
+// accurate to far below the probabilities asked.
+template <typename F>
+double OverSpread(double df, F f) {
+  const double k = df / 2;
+  const double sd = std::sqrt(2 / df);
+  const double lo = -std::min(30.0, 30 * sd) - 1, hi = std::min(12.0, 12 * sd) + 0.5;
+  constexpr int kPoints = 240;
+  const double h = (hi - lo) / kPoints;
+  const double log_norm = -std::lgamma(k) + k * std::log(k);
+  double sum = 0;
+  for (int i = 0; i <= kPoints; ++i) {
+    const double y = lo + i * h;
+    // density of y: (k^k / Gamma(k)) exp(k y - k e^y)
+    const double dens = std::exp(log_norm + k * y - k * std::exp(y));
+    if (!(dens > 1e-300)) continue;
+    sum += (i == 0 || i == kPoints ? 0.5 : 1) * dens * f(std::exp(y / 2));
+  }
+  return sum * h;
+}
+
+}  // namespace
+
+double HeavyTUpper(double t, double df, double tail_df) {
+  if (std::isnan(t) || !(df > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(tail_df > 2)) return 1 - StudentTCdf(t, df);
+  if (t < 0) return 1 - HeavyTUpper(-t, df, tail_df);
+  if (std::isinf(t)) return 0;
+  const double p = OverSpread(df, [&](double r) { return UnitTUpper(t * r, tail_df); });
+  return std::clamp(p, 0.0, 1.0);
+}
+
+double HeavyTPairLimit(double a, double p, double df, double tail_df) {
+  if (!(a > 0) || !(p > 0 && p < 1) || !(df > 0) || !(tail_df > 2))
+    return std::numeric_limits<double>::quiet_NaN();
+  auto bound = [&](double m) {
+    return OverSpread(df, [&](double r) {
+      return 2 * UnitTUpper(a * r, tail_df) * UnitTUpper(m * r, tail_df);
+    });
+  };
+  if (bound(a) <= p) return a;
+  // The bound falls with m: bisect on ln m.
+  double lo = std::log(a), hi = lo + 1;
+  while (bound(std::exp(hi)) > p && hi < 60) hi += 2;
+  for (int i = 0; i < 100 && hi - lo > 1e-7; ++i) {
+    const double mid = (lo + hi) / 2;
+    (bound(std::exp(mid)) > p ? lo : hi) = mid;
+  }
+  return std::exp(hi);
+}
+
+double HeavyTQuantile(double p, double df, double tail_df) {
+  if (!(p > 0 && p < 1) || !(df > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(tail_df > 2)) return StudentTQuantile(p, df);
+  if (p == 0.5) return 0;
+  if (p < 0.5) return -HeavyTQuantile(1 - p, df, tail_df);
+  const HeavyTable& table = TableOf(df, tail_df);
+  const double target = std::log1p(-p);  // ln P(T > q)
+  // ln P(T > t) falls with t: bisect on ln t over the interpolated table.
+  double lo = HeavyTable::kLo, hi = HeavyTable::kHi;
+  while (table.At(hi) > target && hi < 60) hi += 4;
+  for (int i = 0; i < 100 && hi - lo > 1e-9; ++i) {
+    const double mid = (lo + hi) / 2;
+    (table.At(mid) > target ? lo : hi) = mid;
+  }
+  return std::exp((lo + hi) / 2);
+}
+
+double HeavyTToNormalScore(double t, double df, double tail_df) {
+  if (std::isnan(t)) return t;
+  if (!(tail_df > 2)) return TToNormalScore(t, df);
+  if (t == 0) return 0;
+  const double upper = std::exp(TableOf(df, tail_df).At(std::log(std::fabs(t))));
+  return t > 0 ? -NormalQuantile(upper) : NormalQuantile(upper);
 }
 
 }  // namespace dp::detect

@@ -36,4 +36,37 @@ double TToNormalScore(double t, double df);
 // I_x(d2/2, d1/2), x = d2 / (d2 + d1 f).
 double FUpperTail(double f, double d1, double d2);
 
+// A heavy-tailed run standardized by a spread estimated from a few runs:
+// T = X / (s / sigma), X a unit-variance Student-t of tail_df > 2 degrees of
+// freedom (the metric's own tails: latency percentiles, access times), and
+// (s / sigma)^2 ~ chi2_df / df. Both parts make T heavier-tailed than either
+// alone, and the larger of the two quantiles (what the bands took before)
+// is too narrow where both matter: for a 6-run baseline of t(4) runs the
+// 4.5-sigma band was passed 9 times as often as 4.5 sigmas allow, for a
+// 10-run baseline of t(10) runs 6 times (a seeded Monte Carlo; with this
+// distribution 1.2-1.5 times). Not exact for heavy-tailed runs either (the
+// spread of such runs is not chi-square), but the calibration says it holds.
+// P(T > t), by quadrature over log(chi2 / df); the normal-numerator case
+// (tail_df <= 2) is Student's t itself.
+double HeavyTUpper(double t, double df, double tail_df);
+
+// Its p-quantile and the normal deviate with the same tail probability (as
+// TToNormalScore), from a per-thread table of P(T > t) per (df, tail_df):
+// both are asked for each judged run, and the quadrature costs ~0.1 ms.
+double HeavyTQuantile(double p, double df, double tail_df);
+double HeavyTToNormalScore(double t, double df, double tail_df);
+
+// The pair rule's limit for such runs (baseline.h, PairWidths): two runs
+// both beyond a (in the same units as t) with their mean beyond m need one
+// of them beyond m, so for a baseline with a given spread the pair's
+// probability is at most 2 P(X > a) P(X > m), X the runs' distribution
+// standardized by that spread (a union bound, whatever the tails). Both
+// factors grow together when the estimated spread came out small, so the
+// bound is averaged over the spread's chi-square before it is set to p:
+// the smallest m with E[2 P(X > a r) P(X > m r)] <= p, r = sqrt(chi2_df /
+// df). The product of the two averages, used before, let a 6-run p99
+// baseline's pairs pass 4 times as often as p, a 5-run access time's 10
+// times (seeded Monte Carlo). NaN unless a > 0, 0 < p < 1, tail_df > 2.
+double HeavyTPairLimit(double a, double p, double df, double tail_df);
+
 }  // namespace dp::detect
