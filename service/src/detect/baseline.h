@@ -48,9 +48,11 @@
 // The quantile is the one a normal band of `band_sigmas` (`confirm_sigmas`)
 // would have with sigma known, so the configured sigmas mean the same
 // false-alarm probability at any baseline size. For a metric with heavy tails
-// (TailDfOf: latency percentiles, access times) it is at least the quantile
-// of a unit-variance Student-t of those degrees of freedom at that
-// probability, so its heavy tails do not spend more of the budget.
+// (TailDfOf: latency percentiles, access times) it is the quantile of a
+// unit-variance Student-t of those degrees of freedom divided by the
+// baseline's estimated spread (HeavyTQuantile, student_t.h), so neither its
+// heavy tails nor its young spread spend more of the budget; the CUSUM's
+// scores come from the same distribution (HeavyTToNormalScore).
 //   single-run band  max(t_{n-1}(Phi(band_sigmas)) sigma sqrt(1 + 1/n), min_band_percent)
 //   pair band        max(t_{n-1}(Phi(confirm_sigmas)) sigma sqrt(v2 + 1/n), confirm_min_percent)
 // where v2 = (1 + rho) / 2 is the variance of the mean of two runs in units of
@@ -80,7 +82,9 @@
 // than the family's by the F test at kPoolAlpha: a member that is noisier
 // than its family keeps its own spread rather than being judged by a
 // narrower one. A member quieter than its family by chance (a tight start)
-// is widened, which is the point.
+// is widened, which is the point. The pool itself keeps the members whose
+// variances can be one (Bartlett's test, PoolSpread), leaving out an end
+// member at a time: neither an interfered member nor a tight start sets it.
 //
 // Sequential evidence (ReplaySeries). Each judged run's deviation on the worse
 // side, e (log units), becomes a normal score z: the smaller of the
