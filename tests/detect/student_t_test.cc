@@ -99,29 +99,5 @@ TEST(StudentT, HeavyTIsBetweenItsTwoLimits) {
   EXPECT_GT(HeavyTToNormalScore(1e7, 4, 4), HeavyTToNormalScore(1e6, 4, 4));
 }
 
-// With the spread all but known the averaged union bound is the plain one:
-// 2 P(X > a) P(X > m) = p. A young baseline's limit is wider, never
-// narrower than a, and NaN for what it cannot judge.
-TEST(StudentT, HeavyTPairLimitAveragesTheUnionBound) {
-  const double p = NormalCdf(-4.5);
-  for (double tail : {4.0, 10.0}) {
-    const double a = HeavyTQuantile(NormalCdf(2.25), 1e5, tail);
-    const double plain = HeavyTQuantile(1 - p / (2 * HeavyTUpper(a, 1e5, tail)), 1e5, tail);
-    EXPECT_NEAR(HeavyTPairLimit(a, p, 1e5, tail), plain, 2e-3 * plain);
-    double previous = HeavyTPairLimit(a, p, 1e5, tail);
-    for (double df : {99.0, 20.0, 9.0, 5.0}) {
-      const double young = HeavyTQuantile(NormalCdf(2.25), df, tail);
-      const double m = HeavyTPairLimit(young, p, df, tail);
-      EXPECT_GT(m, previous) << df;
-      EXPECT_GT(m, HeavyTQuantile(1 - p / (2 * HeavyTUpper(young, df, tail)), df, tail)) << df;
-      previous = m;
-    }
-  }
-  EXPECT_NEAR(HeavyTPairLimit(3, 0.5, 9, 4), 3, 1e-12);  // any pair beyond a is rarer than p
-  EXPECT_TRUE(std::isnan(HeavyTPairLimit(3, p, 9, 0)));
-  EXPECT_TRUE(std::isnan(HeavyTPairLimit(0, p, 9, 4)));
-  EXPECT_TRUE(std::isnan(HeavyTPairLimit(3, 0, 9, 4)));
-}
-
 }  // namespace
 }  // namespace dp::detect

@@ -207,25 +207,6 @@ double HeavyTUpper(double t, double df, double tail_df) {
   return std::clamp(p, 0.0, 1.0);
 }
 
-double HeavyTPairLimit(double a, double p, double df, double tail_df) {
-  if (!(a > 0) || !(p > 0 && p < 1) || !(df > 0) || !(tail_df > 2))
-    return std::numeric_limits<double>::quiet_NaN();
-  auto bound = [&](double m) {
-    return OverSpread(df, [&](double r) {
-      return 2 * UnitTUpper(a * r, tail_df) * UnitTUpper(m * r, tail_df);
-    });
-  };
-  if (bound(a) <= p) return a;
-  // The bound falls with m: bisect on ln m.
-  double lo = std::log(a), hi = lo + 1;
-  while (bound(std::exp(hi)) > p && hi < 60) hi += 2;
-  for (int i = 0; i < 100 && hi - lo > 1e-7; ++i) {
-    const double mid = (lo + hi) / 2;
-    (bound(std::exp(mid)) > p ? lo : hi) = mid;
-  }
-  return std::exp(hi);
-}
-
 double HeavyTQuantile(double p, double df, double tail_df) {
   if (!(p > 0 && p < 1) || !(df > 0)) return std::numeric_limits<double>::quiet_NaN();
   if (!(tail_df > 2)) return StudentTQuantile(p, df);

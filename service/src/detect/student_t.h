@@ -56,17 +56,4 @@ double HeavyTUpper(double t, double df, double tail_df);
 double HeavyTQuantile(double p, double df, double tail_df);
 double HeavyTToNormalScore(double t, double df, double tail_df);
 
-// The pair rule's limit for such runs (baseline.h, PairWidths): two runs
-// both beyond a (in the same units as t) with their mean beyond m need one
-// of them beyond m, so for a baseline with a given spread the pair's
-// probability is at most 2 P(X > a) P(X > m), X the runs' distribution
-// standardized by that spread (a union bound, whatever the tails). Both
-// factors grow together when the estimated spread came out small, so the
-// bound is averaged over the spread's chi-square before it is set to p:
-// the smallest m with E[2 P(X > a r) P(X > m r)] <= p, r = sqrt(chi2_df /
-// df). The product of the two averages, used before, let a 6-run p99
-// baseline's pairs pass 4 times as often as p, a 5-run access time's 10
-// times (seeded Monte Carlo). NaN unless a > 0, 0 < p < 1, tail_df > 2.
-double HeavyTPairLimit(double a, double p, double df, double tail_df);
-
 }  // namespace dp::detect
