@@ -110,6 +110,13 @@ TEST(SpreadPrior, ATightMemberDoesNotMakeItsSiblingsLookTooLarge) {
                                     Formed(0.05, 10), Formed(0.004, 10)});
   EXPECT_EQ(q.members, 4);
   EXPECT_GT(q.log_sd, 0.04);
+  // A member a third as wide as four alike ones on 10 runs each: unlike
+  // them at 5% (Bartlett p ~0.01) but not far off (p > 1e-4), so it is
+  // pooled with them and none of them is left out in its place.
+  EXPECT_EQ(PoolSpread({Formed(0.05, 10), Formed(0.055, 10), Formed(0.045, 10),
+                        Formed(0.05, 10), Formed(0.015, 10)})
+                .members,
+            5);
 }
 
 // A joint series' spread is at least its members' pooled sd over sqrt(k):

@@ -37,6 +37,12 @@ constexpr double kReleaseAlpha = 0.10;
 // A series whose own variance exceeds its family's pooled variance by the
 // F test at this level keeps its own spread (see SpreadPrior in the header).
 constexpr double kPoolAlpha = 0.05;
+// The smallest member is left out of its family's pool only when the
+// members are far from one variance (Bartlett's test at this level): left
+// out at kPoolAlpha, chance-tight members of alike families went too, the
+// pool came out biased wide, and the zones' 15% drop seen within 2 runs at
+// 3% noise fell from 99.5% to 98.7% (field model, seed 7).
+constexpr double kTightAlpha = 1e-4;
 
 // c4(n): E[s] = c4(n) sigma for n normal values; the two-term expansion is
 // within 1e-4 of the exact Gamma-ratio form from n = 5 on.
@@ -548,14 +554,16 @@ SpreadPrior PoolSpread(const std::vector<Baseline>& others) {
   // The pool keeps the members whose variances can be one variance: while
   // Bartlett's test of homogeneity (Bartlett 1937; Snedecor & Cochran,
   // "Statistical Methods", sec. 13.2) rejects them at kPoolAlpha, the member
-  // at either end (the largest or the smallest variance) whose leaving makes
-  // the rest the more alike is left out.
+  // at the end whose leaving makes the rest the more alike is left out: the
+  // largest variance, or the smallest when they are far from alike (else
+  // the pool stops there).
   //   - The largest: one member's young baseline that kept an interfered run
   //     (the first runs' outlier test has 3 degrees of freedom) had a CV of
   //     14% among members of 3%, and pooled it widened its family's screens
   //     until they admitted the next interfered run too.
-  //   - The smallest: a member whose first runs agreed by chance is a tight
-  //     start itself, which the pool exists to widen, not to follow. Tested
+  //   - The smallest, when the members are far from alike (kTightAlpha): a
+  //     member whose first runs agreed by chance is a tight start itself,
+  //     which the pool exists to widen, not to follow. Tested
   //     only as the largest against the rest, one seek stroke whose runs
   //     agreed to 1.1% at 15% noise made each noisier sibling in turn look
   //     too large (16% against 11% and 1.1%), and the family's pool became
@@ -582,11 +590,19 @@ SpreadPrior PoolSpread(const std::vector<Baseline>& others) {
     // chi-square with groups - 1 degrees of freedom, as F(groups - 1, inf).
     return FUpperTail(stat / (groups - 1), groups - 1, 1e8);
   };
-  while (to - from >= 2 && bartlett_p(from, to) < kPoolAlpha) {
-    if (bartlett_p(from + 1, to) >= bartlett_p(from, to - 1))
-      ++from;
-    else
+  while (to - from >= 2) {
+    const double p = bartlett_p(from, to);
+    if (p >= kPoolAlpha) break;
+    // m is sorted largest first: m[from] the largest, m[to - 1] the smallest.
+    if (bartlett_p(from, to - 1) > bartlett_p(from + 1, to)) {
+      // The smallest is the odd one: left out only when far from the rest,
+      // else kept, and so are the others (leaving out the largest instead
+      // would let it drag the pool down one alike member at a time).
+      if (p >= kTightAlpha) break;
       --to;
+    } else {
+      ++from;
+    }
   }
   SpreadPrior p;
   double ss = 0;
