@@ -132,7 +132,6 @@ double FUpperTail(double f, double d1, double d2) {
   return IncompleteBeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
 }
 
-
 namespace {
 
 // P(X > x) for a unit-variance Student-t X of nu > 2 degrees of freedom.
@@ -140,6 +139,29 @@ double UnitTUpper(double x, double nu) {
   const double u = x * std::sqrt(nu / (nu - 2));
   const double tail = 0.5 * IncompleteBeta(nu / 2, 0.5, nu / (nu + u * u));
   return u > 0 ? tail : 1 - tail;
+}
+
+// E[f(sqrt(W / df))] for W ~ chi2_df, by the trapezoid rule over y =
+// ln(W / df): its density is smooth and bell-shaped around 0 with sd about
+// sqrt(2 / df), with a long left tail for small df; the rule on it is
+// accurate to far below the probabilities asked.
+template <typename F>
+double OverSpread(double df, F f) {
+  const double k = df / 2;
+  const double sd = std::sqrt(2 / df);
+  const double lo = -std::min(30.0, 30 * sd) - 1, hi = std::min(12.0, 12 * sd) + 0.5;
+  constexpr int kPoints = 240;
+  const double h = (hi - lo) / kPoints;
+  const double log_norm = -std::lgamma(k) + k * std::log(k);
+  double sum = 0;
+  for (int i = 0; i <= kPoints; ++i) {
+    const double y = lo + i * h;
+    // density of y: (k^k / Gamma(k)) exp(k y - k e^y)
+    const double dens = std::exp(log_norm + k * y - k * std::exp(y));
+    if (!(dens > 1e-300)) continue;
+    sum += (i == 0 || i == kPoints ? 0.5 : 1) * dens * f(std::exp(y / 2));
+  }
+  return sum * h;
 }
 
 // ln P(T > t) on a grid of ln t, for one (df, tail_df).
@@ -167,33 +189,6 @@ const HeavyTable& TableOf(double df, double tail_df) {
     t.log_upper.push_back(std::log(HeavyTUpper(std::exp(HeavyTable::kLo + i * HeavyTable::kStep),
                                                df, tail_df)));
   return tables.emplace(key, std::move(t)).first->second;
-}
-
-}  // namespace
-
-namespace {
-
-// E[f(sqrt(W / df))] for W ~ chi2_df, by the trapezoid rule over y =
-// ln(W / df): its density is smooth and bell-shaped around 0 with sd about
-// sqrt(2 / df), with a long left tail for small df; the rule on it is
-// accurate to far below the probabilities asked.
-template <typename F>
-double OverSpread(double df, F f) {
-  const double k = df / 2;
-  const double sd = std::sqrt(2 / df);
-  const double lo = -std::min(30.0, 30 * sd) - 1, hi = std::min(12.0, 12 * sd) + 0.5;
-  constexpr int kPoints = 240;
-  const double h = (hi - lo) / kPoints;
-  const double log_norm = -std::lgamma(k) + k * std::log(k);
-  double sum = 0;
-  for (int i = 0; i <= kPoints; ++i) {
-    const double y = lo + i * h;
-    // density of y: (k^k / Gamma(k)) exp(k y - k e^y)
-    const double dens = std::exp(log_norm + k * y - k * std::exp(y));
-    if (!(dens > 1e-300)) continue;
-    sum += (i == 0 || i == kPoints ? 0.5 : 1) * dens * f(std::exp(y / 2));
-  }
-  return sum * h;
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ double FUpperTail(double f, double d1, double d2);
 // is too narrow where both matter: for a 6-run baseline of t(4) runs the
 // 4.5-sigma band was passed 9 times as often as 4.5 sigmas allow, for a
 // 10-run baseline of t(10) runs 6 times (a seeded Monte Carlo; with this
-// distribution 1.2-1.5 times). Not exact for heavy-tailed runs either (the
+// distribution 0.8-1.5 times). Not exact for heavy-tailed runs either (the
 // spread of such runs is not chi-square), but the calibration says it holds.
 // P(T > t), by quadrature over log(chi2 / df); the normal-numerator case
 // (tail_df <= 2) is Student's t itself.
