@@ -237,6 +237,7 @@ class Drive {
   bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
                double interference, bool confirmation, Event& ev) {
     std::vector<std::pair<int, Verdict>> changes;
+    std::vector<detect::SpreadPrior> priors;  // each change's, to judge it again
     std::vector<double> scores, logs;  // the run's series' scores, for the drive-wide hold
     std::vector<int> run;
     // One run id for the test's points, as the daemon stores them.
@@ -268,6 +269,7 @@ class Drive {
       if (auto d = detect::WorseLogOf(change)) logs.push_back(*d);
       if (factor[i] != 1 && !confirmation) Promise(change, ev);
       changes.emplace_back(i, std::move(change));
+      priors.push_back(prior);
     }
     if (m_.joint && detect::HasJointSeries(test)) {
       std::vector<std::vector<detect::Sample>> members;
@@ -279,15 +281,26 @@ class Drive {
         changed = changed || factor[i] != 1;
       }
       joint_.history = detect::JointSamples(members);
+      priors.push_back(detect::JointSpreadFloor(members_own));
       changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0,
-                                                      detect::JointSpreadFloor(members_own)));
+                                                      priors.back()));
       if (changed && !confirmation) Promise(changes.back().second, ev);
     }
     scores_.push_back({test, at, detect::TestScore(scores), detect::TestWorseLog(logs)});
     if (scores_.size() > 64) scores_.erase(scores_.begin());
     bool asks = false;
-    for (auto& [i, change] : changes) {
+    for (std::size_t c = 0; c < changes.size(); ++c) {
+      auto& [i, change] = changes[c];
       SeriesRun& s = i < 0 ? joint_ : series_[i];
+      // Interference the hold kept from alerting is no evidence later
+      // (--keep-passed: the rule before, for side-by-side figures).
+      if (m_.drop_passed && change.kind == VerdictKind::kSlowdown &&
+          change.condition.starts_with("slowdown:")) {
+        const auto passed = detect::PassedInterference(change, test, scores_, cfg_);
+        if (!passed.empty())
+          change = detect::EvaluateChange(s.key, detect::WithoutRuns(s.history, passed), cfg_, 0,
+                                          priors[c]);
+      }
       if (verdicts_)
         std::fprintf(stderr, "  %s%s: %s\n", confirmation ? "(re-test) " : "",
                      std::string(VerdictKindName(change.kind)).c_str(), change.summary.c_str());

@@ -21,6 +21,7 @@ struct Model {
                                // other (EvaluatePeers); 1 = each drive alone
   double unit = 0.02;          // sd of a unit's own level of each figure among its siblings
   bool explain = true;         // hold only what the shared shift explains (DriveWideExplains)
+  bool drop_passed = true;     // judge again without passed interference (PassedInterference)
 };
 
 struct HealthyFigures {

@@ -652,6 +652,8 @@ int Main(int argc, char** argv) {
       model.pool = false;
     else if (!std::strcmp(argv[i], "--hold-any-shift"))
       model.explain = false;
+    else if (!std::strcmp(argv[i], "--keep-passed"))
+      model.drop_passed = false;
     else if (!std::strcmp(argv[i], "--no-joint"))
       model.joint = false;
     else if (!std::strcmp(argv[i], "--vdev") && i + 1 < argc)
@@ -683,7 +685,7 @@ int Main(int argc, char** argv) {
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
           "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian] [--no-pool] [--no-joint]\n"
-          "         [--vdev N] [--unit PCT] [--hold-any-shift]\n");
+          "         [--vdev N] [--unit PCT] [--hold-any-shift] [--keep-passed]\n");
       return 2;
     }
   }

@@ -348,6 +348,57 @@ TEST(DriveShiftTest, AnInterferedLastPairIsHeldAfterALongExcursion) {
   EXPECT_EQ(HoldSlowdown(v, true, true, cfg, false).kind, VerdictKind::kSlowdown);
 }
 
+// An interfered scheduled run and its re-test that every other path saw
+// worse were held; weeks later two ordinary low runs must not be carried
+// over the CUSUM's interval by them. They are named to be left out, unless
+// the interference is still in force or the run is worse than it explains.
+TEST(DriveShiftTest, PassedInterferenceIsNamedOnlyOnceItHasPassed) {
+  DetectionConfig cfg;
+  const std::int64_t week = 7 * kDay, retest = 6 * 3600;
+  Verdict v = ZonesPair();
+  v.details.erase("pair_mean");
+  v.runs = {{1, kT, 170.0, true},
+            {2, kT + retest, 175.0, true},
+            {3, kT + week, 250.0, false},
+            {4, kT + 2 * week, 228.0, true},
+            {5, kT + 2 * week + retest, 230.0, true}};
+  v.at = kT + 2 * week + retest;
+  EXPECT_EQ(EvidenceStart(v), kT);
+  // Seek and random 40% and 39% worse in the first week, calm since.
+  std::vector<TestRunScore> others = {{"seek", kT + 600, 4.0, 0.35},
+                                      {"random", kT + 1200, 4.0, 0.33},
+                                      {"seek", kT + 2 * week + 600, 0.3, 0.01},
+                                      {"random", kT + 2 * week + 1200, 0.2, 0.0}};
+  EXPECT_EQ(PassedInterference(v, "zones", others, cfg), (std::vector<std::int64_t>{1, 2}));
+  // Still in force at the last pair: nothing is taken out, the hold decides.
+  std::vector<TestRunScore> still = others;
+  still.push_back({"seek", kT + 2 * week + 900, 4.0, 0.1});
+  still.push_back({"random", kT + 2 * week + 1500, 4.0, 0.1});
+  EXPECT_TRUE(PassedInterference(v, "zones", still, cfg).empty());
+  // A run 52% down beside a 34% shift is a drop the shift does not explain:
+  // kept; its re-test, explained, is left out.
+  Verdict real = v;
+  real.runs[0].value = 120.0;
+  EXPECT_EQ(PassedInterference(real, "zones", others, cfg), (std::vector<std::int64_t>{2}));
+  // No other path worse then: nothing is interference.
+  const std::vector<TestRunScore> calm = {{"seek", kT + 600, 0.4, 0.01},
+                                          {"random", kT + 1200, 0.1, 0.0}};
+  EXPECT_TRUE(PassedInterference(v, "zones", calm, cfg).empty());
+  // The last pair itself is never left out, however drive-wide its past.
+  Verdict pair_only = v;
+  pair_only.runs = {{1, kT, 170.0, true}, {2, kT + retest, 175.0, true}};
+  pair_only.at = kT + retest;
+  EXPECT_TRUE(PassedInterference(pair_only, "zones", others, cfg).empty());
+
+  std::vector<Sample> history;
+  for (std::int64_t id = 1; id <= 5; ++id) history.push_back(Sample{id, kT + id, 200.0});
+  const std::vector<Sample> left = WithoutRuns(history, {2, 4});
+  ASSERT_EQ(left.size(), 3u);
+  EXPECT_EQ(left[0].run_id, 1);
+  EXPECT_EQ(left[1].run_id, 3);
+  EXPECT_EQ(left[2].run_id, 5);
+}
+
 TEST(DriveShiftTest, OnlyAConfirmationRunOpensASlowdown) {
   DetectionConfig cfg;
   // A scheduled run: its re-test decides, drive-wide or not.

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include "alert/alert_service.h"
+#include "detect/change_detector.h"
+#include "detect/drive_shift.h"
 #include "model/test_catalog.h"
 #include "base/fake_clock.h"
 #include "runs/rebaseline.h"
@@ -245,6 +247,59 @@ TEST_F(RunEvaluatorTest, DropSharedByTheDrivesOtherTestIsHeldNotAlerted) {
   Verdict alone = Measure(71, "confirm");
   EXPECT_EQ(alone.kind, VerdictKind::kSlowdown) << alone.summary;
   EXPECT_FALSE(alone.details.contains("drive_wide")) << alone.summary;
+}
+
+// Interference that every test saw, held as drive-wide, then gone: two
+// weeks later two ordinary low runs of a noisy series must not alert on a
+// CUSUM that still sums the interfered pair. Judged with the pair kept,
+// the same history is a CUSUM slowdown; the evaluator leaves the pair out
+// and says so.
+TEST_F(RunEvaluatorTest, InterferenceThatHasPassedIsNoEvidenceLater) {
+  cfg_.drive_wide_min_tests = 1;
+  evaluator_ = std::make_unique<RunEvaluator>(
+      *store_, alerts_.get(), cfg_,
+      [this](const std::string& drive, const std::string& test, std::int64_t) {
+        confirmations_.push_back(drive + "/" + test);
+      });
+  std::vector<detect::Sample> kept;  // the seq series as the store holds it
+  auto seq = [&](double mb, const std::string& trigger = "schedule:x") {
+    Verdict v = Measure(mb, trigger);
+    kept.push_back(detect::Sample{v.runs.empty() ? 0 : v.runs.back().run_id, at_, mb});
+    return v;
+  };
+  // A seq series at about 5% noise, random steady.
+  for (double v : {100.0, 108.0, 93.0, 104.0, 96.0, 102.0, 95.0, 106.0, 99.0, 101.0}) {
+    seq(v);
+    TestRun("random", 1000 + v);
+  }
+  TestRun("random", 650);  // every test 35-40% worse in the same hour
+  const Verdict first = seq(64);
+  const Verdict held = seq(66, "confirm");
+  ASSERT_EQ(held.kind, VerdictKind::kNeedsConfirmation) << held.summary;
+  ASSERT_TRUE(held.details.value("drive_wide", false)) << held.summary;
+  const std::vector<std::int64_t> pair = {first.runs.back().run_id, held.runs.back().run_id};
+  at_ += 7 * 86400;
+  TestRun("random", 1103);
+  seq(92);
+  seq(95, "confirm");
+  at_ += 7 * 86400;
+  TestRun("random", 1098);
+  seq(85);
+  const Verdict later = seq(88, "confirm");
+
+  const detect::SeriesKey key{later.drive_id, later.drive_name, later.test, later.series,
+                              later.metric};
+  const Verdict with_pair = detect::EvaluateChange(key, kept, cfg_);
+  EXPECT_EQ(with_pair.kind, VerdictKind::kSlowdown) << with_pair.summary;
+  EXPECT_NE(later.kind, VerdictKind::kSlowdown) << later.summary;
+  EXPECT_EQ(later.details.value("interference_left_out", std::vector<std::int64_t>{}), pair)
+      << later.details.dump();
+  EXPECT_NE(later.summary.find("interference that has passed"), std::string::npos)
+      << later.summary;
+  EXPECT_EQ(detect::EvaluateChange(key, detect::WithoutRuns(kept, pair), cfg_).kind,
+            later.kind);
+  for (const Alert& a : Alerts("active"))
+    EXPECT_FALSE(a.condition.starts_with("slowdown:seq:")) << a.summary;
 }
 
 // The other test worse by a few sigmas but only 6%, beside a 30% seq

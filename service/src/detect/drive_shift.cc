@@ -120,7 +120,7 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
   int compared = 0;
   for (auto it = v.runs.rbegin(); it != v.runs.rend() && compared < 2; ++it) {
     if (it->at < from) break;
-    if (!it->outside) continue;
+    if (!it->outside || it->at > to) continue;
     const double d = worse(it->value);
     if (!std::isfinite(d)) return true;  // nothing to compare: held, as before
     drop = std::min(drop, d);
@@ -137,6 +137,41 @@ std::int64_t ExcursionStart(const Verdict& v) {
   // last one its evidence holds.
   while (it != v.runs.rend() && !it->outside) ++it;
   for (; it != v.runs.rend() && it->outside; ++it) start = std::min(start, it->at);
+  return start;
+}
+
+std::vector<std::int64_t> PassedInterference(const Verdict& v, const std::string& test,
+                                             const std::vector<TestRunScore>& others,
+                                             const DetectionConfig& cfg) {
+  std::vector<std::int64_t> out;
+  // Interference still in force: the hold decides (pair_drive_wide).
+  const std::int64_t pair = PairStart(v);
+  if (DriveWideExplains(v, test, pair, v.at, others, cfg)) return out;
+  for (std::size_t i = 0; i + 1 < v.runs.size(); ++i) {
+    const EvidenceRun& r = v.runs[i];
+    if (r.at >= pair) break;
+    // One run's window: the drive's other tests from a day before it until
+    // the series' next run, at most a day after it (a scheduled run's other
+    // tests run after it, a re-test's before it), and only its own value
+    // to explain.
+    const std::int64_t to = std::min(r.at + 86400, v.runs[i + 1].at - 1);
+    if (r.outside && DriveWideExplains(v, test, r.at, std::max(r.at, to), others, cfg))
+      out.push_back(r.run_id);
+  }
+  return out;
+}
+
+std::vector<Sample> WithoutRuns(std::vector<Sample> history,
+                                const std::vector<std::int64_t>& run_ids) {
+  std::erase_if(history, [&](const Sample& s) {
+    return std::find(run_ids.begin(), run_ids.end(), s.run_id) != run_ids.end();
+  });
+  return history;
+}
+
+std::int64_t EvidenceStart(const Verdict& v) {
+  std::int64_t start = v.at;
+  for (const EvidenceRun& r : v.runs) start = std::min(start, r.at);
   return start;
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "config/alerts_config.h"
+#include "detect/sample.h"
 #include "model/verdict.h"
 
 namespace dp::detect {
@@ -128,6 +129,36 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
 // false alert at 10% noise while the window of the last run alone was calm).
 // v.at when no run is outside.
 std::int64_t ExcursionStart(const Verdict& v);
+
+// The runs of a slowdown verdict's evidence that were unseen interference
+// and have passed: when the window of its last two runs is not drive-wide
+// (DriveWideExplains from PairStart), each outside run before them whose
+// own window (a day either side, not past the series' next run)
+// DriveWideExplains (every other read path of the drive worse
+// then, by a share that explains the run). The hold kept such runs from
+// alerting when they happened, but a CUSUM goes on summing them: an
+// interfered scheduled run and its re-test (30-40% worse) left a segment
+// that two ordinary runs later carried over the decision interval, weeks
+// later at 15% noise, or the next week at 3% where the pair after it was
+// only just outside the band and released the hold (field model: 2 of the
+// 4 false events left in 6600 healthy drive-years). They are not evidence;
+// the evaluator judges the series again without them, and the runs after
+// them must stand on their own. A real drop met by interference is kept:
+// its run is worse than the shared shift explains. While the last pair's
+// window is itself drive-wide nothing is taken out (the hold decides).
+// Run ids, in v.runs order; empty when none.
+std::vector<std::int64_t> PassedInterference(const Verdict& v, const std::string& test,
+                                             const std::vector<TestRunScore>& others,
+                                             const DetectionConfig& cfg);
+
+// history without the runs named (PassedInterference's), for judging a
+// series again.
+std::vector<Sample> WithoutRuns(std::vector<Sample> history,
+                                const std::vector<std::int64_t>& run_ids);
+
+// The earliest run of a verdict's evidence (v.at when it has none): the
+// window PassedInterference needs the drive's other tests for.
+std::int64_t EvidenceStart(const Verdict& v);
 
 // The time of the first of a slowdown verdict's last two runs (the run that
 // asked for a re-test and its re-test), or v.at with fewer than two.

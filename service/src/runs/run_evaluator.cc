@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -119,7 +120,24 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
                       NoiseFamilyMembers(store_, drive->id, run.test, config_));
   // A slowdown or peer-outlier verdict held while every other test of the
   // drive was worse in its window (unseen interference), or until its re-test.
-  auto hold = [&](Verdict& v) -> Status {
+  // A slowdown whose evidence holds interference that has passed is judged
+  // again without it (detect/drive_shift.h, PassedInterference); `again`
+  // judges the series without the runs named.
+  using Again = std::function<Verdict(const std::vector<std::int64_t>&)>;
+  auto hold = [&](Verdict& v, const Again& again = {}) -> Status {
+    if (again && v.kind == VerdictKind::kSlowdown && v.condition.starts_with("slowdown:")) {
+      DP_ASSIGN_OR_RETURN(auto scores,
+                          OtherTestScores(*drive, run.test, detect::EvidenceStart(v), v.at));
+      const std::vector<std::int64_t> passed =
+          detect::PassedInterference(v, run.test, scores, config_);
+      if (!passed.empty()) {
+        v = again(passed);
+        v.details["interference_left_out"] = passed;
+        v.summary += "; " + std::to_string(passed.size()) +
+                     " earlier run(s) left out: every test of the drive was worse then "
+                     "(interference that has passed)";
+      }
+    }
     if (!detect::IsHeldKind(v)) return Status::Ok();
     // The excursion's window, and its last two runs' (a CUSUM verdict's
     // last run may be back inside, its pair then starts earlier).
@@ -155,9 +173,14 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
           DetectionHistory(store_, SeriesQuery(drive->id, spec), baseline_since,
                            config_.baseline_max_runs));
       std::vector<detect::Sample> samples = detect::ToSamples(hist);
-      std::vector<Verdict> own = detect::EvaluateSeries(spec.key, samples, config_, baseline_since,
-                                                        FamilyPriorOf(spec.key, family));
-      for (auto& v : own) DP_RETURN_IF_ERROR(hold(v));
+      const detect::SpreadPrior prior = FamilyPriorOf(spec.key, family);
+      std::vector<Verdict> own =
+          detect::EvaluateSeries(spec.key, samples, config_, baseline_since, prior);
+      for (auto& v : own)
+        DP_RETURN_IF_ERROR(hold(v, [&](const std::vector<std::int64_t>& passed) {
+          return detect::EvaluateChange(spec.key, detect::WithoutRuns(samples, passed), config_,
+                                        baseline_since, prior);
+        }));
       if (detect::HasJointSeries(run.test) && spec.key.metric == "mb_per_s") {
         joint_members.push_back(samples);
         joint_names.push_back(spec.key.series);
@@ -208,10 +231,14 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   if (joint_whole && joint_members.size() >= 2) {
     const detect::SeriesKey key{drive->id, drive->name, run.test, detect::kJointSeries,
                                 "mb_per_s"};
-    Verdict v = detect::EvaluateChange(key, detect::JointSamples(joint_members), config_,
-                                       baseline_since, JointFloorOf(run.test, family));
+    const std::vector<detect::Sample> joint = detect::JointSamples(joint_members);
+    const detect::SpreadPrior floor = JointFloorOf(run.test, family);
+    Verdict v = detect::EvaluateChange(key, joint, config_, baseline_since, floor);
+    DP_RETURN_IF_ERROR(hold(v, [&](const std::vector<std::int64_t>& passed) {
+      return detect::EvaluateChange(key, detect::WithoutRuns(joint, passed), config_,
+                                    baseline_since, floor);
+    }));
     v.details["joint_of"] = joint_names;
-    DP_RETURN_IF_ERROR(hold(v));
     if (joint_environment &&
         (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation))
       NotJudgedAlone(v, "environment", "environment", joint_environment->condition,
