@@ -515,7 +515,10 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       if (only && std::atoi(only) != k) continue;
       std::mt19937_64 rng(seed * 7'777'777 + k);
       Drive drive(m, cfg, seed * 1'000'003 + k + 500'000);
-      const int change_at = cfg.baseline_runs + 3 + static_cast<int>(rng() % 40);
+      // Weeks 8-47 for any baseline_runs up to 8, so that rules with another
+      // baseline size are compared on the same changes (the default's
+      // 5 + 3 + 40 draws); for a larger one from its first judged run.
+      const int change_at = std::max(8, cfg.baseline_runs) + static_cast<int>(rng() % 40);
       std::vector<double> healthy(kN, 1.0), sick(kN, 1.0);
       for (int i = 0; i < kN; ++i) {
         if (change == Change::kDrop15 && IsThroughput(i)) sick[i] = 0.85;
