@@ -265,6 +265,15 @@ class Drive {
         prior = detect::PoolSpread(family);
       }
       Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
+      if (!confirmation && factor[i] == 1 && !change.runs.empty() &&
+          (change.kind == VerdictKind::kClear || change.kind == VerdictKind::kNeedsConfirmation ||
+           change.kind == VerdictKind::kSlowdown)) {
+        const int kind = IsP99(i) ? 2 : std::string(kSeries[i].metric) == "access_ms" ? 1 : 0;
+        const int n = change.baseline_runs.value_or(0);
+        const int age = n <= 8 ? 0 : n <= 15 ? 1 : n <= 30 ? 2 : n < 100 ? 3 : 4;
+        ++band_judged_[kind][age];
+        if (change.runs.back().outside) ++band_outside_[kind][age];
+      }
       if (change.details.contains("score")) scores.push_back(change.details["score"].get<double>());
       if (auto d = detect::WorseLogOf(change)) logs.push_back(*d);
       if (factor[i] != 1 && !confirmation) Promise(change, ev);
@@ -428,6 +437,9 @@ class Drive {
   std::uint64_t seed_ = 0;  // names the drive in a trace
  public:
   bool verdicts_ = false;  // print every verdict (DP_FIELD_VERDICTS)
+  // HealthyFigures::band_judged / band_outside of this drive's runs.
+  long band_judged_[HealthyFigures::kKinds][HealthyFigures::kAges] = {};
+  long band_outside_[HealthyFigures::kKinds][HealthyFigures::kAges] = {};
 };
 
 }  // namespace
@@ -478,6 +490,12 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
         }
       }
       part[t].scheduled_runs += static_cast<long>(runs) * count;
+      for (const auto& d : vdev)
+        for (int k = 0; k < HealthyFigures::kKinds; ++k)
+          for (int a = 0; a < HealthyFigures::kAges; ++a) {
+            part[t].band_judged[k][a] += d->band_judged_[k][a];
+            part[t].band_outside[k][a] += d->band_outside_[k][a];
+          }
       for (int a : alerts)
         if (a) ++part[t].drives_with_alert;
     }
@@ -495,6 +513,11 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
     f.scheduled_runs += p.scheduled_runs;
     f.drives_with_alert += p.drives_with_alert;
     f.alert_weeks += p.alert_weeks;
+    for (int k = 0; k < HealthyFigures::kKinds; ++k)
+      for (int a = 0; a < HealthyFigures::kAges; ++a) {
+        f.band_judged[k][a] += p.band_judged[k][a];
+        f.band_outside[k][a] += p.band_outside[k][a];
+      }
   }
   return f;
 }

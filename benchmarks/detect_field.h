@@ -29,6 +29,12 @@ struct HealthyFigures {
   long slowdown = 0, trend = 0, peer = 0, retests = 0, scheduled_runs = 0;
   long drives_with_alert = 0;
   long alert_weeks = 0;  // drive-weeks with at least one alert opened: events a user sees
+  // How often a healthy scheduled run fell outside its series' single-run
+  // band on the worse side, by kind of figure (kKinds: MB/s and IOPS, access
+  // times, p99) and by the baseline's size (kAges: 5-8, 9-15, 16-30, 31-99,
+  // 100 runs): the band's calibration as the drive's own history makes it.
+  static constexpr int kKinds = 3, kAges = 5;
+  long band_judged[kKinds][kAges] = {}, band_outside[kKinds][kAges] = {};
   double PerThousandDriveYears() const {
     return drive_years > 0 ? 1000.0 * (slowdown + trend + peer) / drive_years : 0;
   }

@@ -52,6 +52,7 @@
 #include "detect/baseline.h"
 #include "detect/change_detector.h"
 #include "detect/peer_detector.h"
+#include "detect/student_t.h"
 #include "detect/trend_detector.h"
 
 namespace dp {
@@ -592,6 +593,20 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
         Pct(d1.within4, d1.trials), mean(d1), Pct(p0.within2, p0.trials),
         Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials));
     std::fflush(stdout);
+    // The single-run band's calibration by baseline size: nominal is the
+    // normal tail beyond band_sigmas (where the floor does not bind).
+    std::fprintf(stderr, "%4.1f%%: single band passed by healthy scheduled runs, %% (runs), "
+                 "baseline 5-8 / 9-15 / 16-30 / 31-99 / 100 runs; nominal %.2f%%:\n",
+                 level, 100 * detect::NormalCdf(-cfg.band_sigmas));
+    for (int k = 0; k < field::HealthyFigures::kKinds; ++k) {
+      std::fprintf(stderr, "%4.1f%%:   %-9s", level,
+                   k == 0 ? "MB/s+IOPS" : k == 1 ? "access" : "p99");
+      for (int a = 0; a < field::HealthyFigures::kAges; ++a)
+        std::fprintf(stderr, " %5.2f (%ld)",
+                     h.band_judged[k][a] ? 100.0 * h.band_outside[k][a] / h.band_judged[k][a] : 0,
+                     h.band_judged[k][a]);
+      std::fprintf(stderr, "\n");
+    }
     // Alerts opened before the change began are false alerts too, and an
     // alert still open when it begins hides its own detection.
     std::fprintf(stderr,
