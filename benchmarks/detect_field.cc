@@ -550,7 +550,10 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       int runs_since = 0, promised = 0;
       double least_noise = 0;
       bool found = false;
-      for (int r = 0; r < change_at + 20 && !found; ++r) {
+      // Twenty weeks, or as long as the runs the verdict promised (a noisy
+      // series may promise more runs than twenty weeks hold).
+      for (int r = 0; !found && (r < change_at + 20 || (r < change_at + 60 && runs_since < promised));
+           ++r) {
         const bool degraded = r >= change_at;
         drive.verdicts_ = degraded && only && std::getenv("DP_FIELD_VERDICTS");
         auto ev = drive.Scheduled(kT0 + r * kWeek, degraded ? sick : healthy);
@@ -580,6 +583,9 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         }
       }
       ++part[t].trials;
+      if (!found && std::getenv("DP_FIELD_DELAY"))
+        std::fprintf(stderr, "seed %llu trial %d change %d not found after %d (promised %d)\n",
+                     static_cast<unsigned long long>(seed), k, change_at, runs_since, promised);
       const int at = found ? runs_since : 1 << 20;
       if (promised > 0) {
         ++part[t].promised;

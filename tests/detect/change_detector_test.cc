@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
 
 #include "detect/baseline.h"
 #include "detect/student_t.h"
@@ -68,10 +71,11 @@ TEST(ChangeDetector, InBandIsClearWithEvidence) {
   EXPECT_NEAR(v.details["baseline_mean"].get<double>(), kCenter, 1e-9);
   EXPECT_NEAR(v.details["noise_percent"].get<double>(), 1.22, 0.01);
   // What the series can tell apart at its noise, from five runs: the CUSUM's
-  // runs, not the pair's, for 19 drops in 20 (the CUSUM's 95% margin makes
-  // it 5 where its mean run length is 4).
-  EXPECT_EQ(v.details["detectable"]["runs"], 5);
-  EXPECT_NE(v.summary.find("noise CV 1.2%: a 15% drop is seen within ~5 runs"), std::string::npos)
+  // runs, not the pair's. Every run of the drop scores the cap (4, less k =
+  // 1), so the CUSUM is over h = 8 at the third run, and the alert opens on
+  // its re-test: 4.
+  EXPECT_EQ(v.details["detectable"]["runs"], 4);
+  EXPECT_NE(v.summary.find("noise CV 1.2%: a 15% drop is seen within ~4 runs"), std::string::npos)
       << v.summary;
   // Twenty runs of the same spread: the pair sees it, within 2.
   std::vector<double> longer;
@@ -376,6 +380,58 @@ TEST(ChangeDetector, CusumOnAYoungBaselineNeedsAShiftBeyondItsCentresUncertainty
   EXPECT_EQ(established.baseline_runs, 60);
   EXPECT_EQ(established.kind, VerdictKind::kSlowdown) << established.summary;
   EXPECT_NE(established.summary.find("CUSUM"), std::string::npos) << established.summary;
+}
+
+
+// "A 15% drop is seen within ~N runs" is a promise: at the noise where only
+// the CUSUM sees the drop, it must hold for most drops, or the page and the
+// verdict overstate what the series can tell. Seeded drops on baselines at
+// 6-9% noise (each run's re-test taken when the verdict asks for one, as the
+// daemon does), judged by the detector itself: of the trials where the
+// first changed run promised N runs, most alerted within N. Before the
+// promise counted the floors the CUSUM's alert also needs and the runs that
+// join the baseline while it waits, it was kept for about 3 drops in 4 here.
+TEST(ChangeDetector, TheRunsPromisedAtHighNoiseAreMostlyKept) {
+  DetectionConfig cfg;
+  std::mt19937_64 rng(20261203);
+  std::normal_distribution<double> unit(0, 1);
+  int promised = 0, kept = 0, silent = 0;
+  for (int trial = 0; trial < 240; ++trial) {
+    const double noise = 0.06 + 0.01 * (trial % 4);
+    const int runs = 10 + trial % 11;
+    std::vector<double> base;
+    for (int i = 0; i < runs; ++i) base.push_back(200 * std::exp(noise * unit(rng)));
+    auto h = Series(base);
+    int promise = -1, used = 0;
+    bool alerted = false;
+    for (int week = 0; week < 40 && !alerted; ++week) {
+      Append(h, 170 * std::exp(noise * unit(rng)));
+      ++used;
+      Verdict v = EvaluateChange(Key(), h, cfg);
+      if (promise < 0) promise = v.details["detectable"]["runs"].get<int>();
+      if (v.kind == VerdictKind::kNeedsConfirmation) {
+        Append(h, 170 * std::exp(noise * unit(rng)), 6 * 3600);
+        ++used;
+        v = EvaluateChange(Key(), h, cfg);
+      }
+      alerted = v.kind == VerdictKind::kSlowdown;
+      if (promise > 0 && used >= promise) break;
+    }
+    if (promise <= 0) {
+      ++silent;
+      continue;
+    }
+    ++promised;
+    if (alerted && used <= promise) ++kept;
+  }
+  if (std::getenv("DP_TEST_VERBOSE"))
+    std::fprintf(stderr, "promised %d, kept %d, none promised %d\n", promised, kept, silent);
+  // Enough promises that the figure means something, and most of them kept:
+  // 55 of 68 here (the rest were drops that a segment closing early or a
+  // tight start's spread test folded into the baseline). Before, 204 trials
+  // were promised a figure and 102 kept it.
+  EXPECT_GE(promised, 40);
+  EXPECT_GE(kept, promised * 3 / 4) << kept << " of " << promised;
 }
 
 }  // namespace

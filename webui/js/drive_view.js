@@ -132,7 +132,7 @@ function noiseText(b) {
   if (!b.ready || !Number.isFinite(b.noise_percent)) return '';
   const d = b.detectable || {};
   const change = d.change_percent === 50 ? 'a 1.5× rise' : `a ${d.change_percent}% drop`;
-  const seen = d.runs > 0 ? `${change} is seen within ~${d.runs} runs` : `${change} is within its noise`;
+  const seen = d.runs > 0 ? `${change} is seen within ~${d.runs} runs` : `${change} is not reliably seen at this noise`;
   // Pooled with the series that share its read path: their spread stands
   // behind a young baseline's (the detector's own estimate).
   const pooled = b.noise_pooled && Number.isFinite(b.noise_own_percent)

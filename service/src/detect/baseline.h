@@ -235,7 +235,11 @@ double WorseLogDeviation(double value, const Baseline& b, Direction direction);
 // metrics, a rise otherwise) needs before it is alerted at this baseline's
 // noise, for about 19 such changes in 20, counting a confirmation re-test as
 // a run: 2 when the pair rule sees it, more when only the CUSUM can; 0 when
-// it stays under the floors or needs more than a year of weekly runs.
+// it stays under the floors or needs more than a year of weekly runs. The
+// runs scatter by the 95% upper bound of the spread (a young baseline's
+// estimate can be half its series' noise); what the CUSUM's alert needs
+// besides its sum (the floors on its last runs, the runs that join the
+// baseline while it waits, the confirmation re-test) is counted too.
 int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
                  Direction direction);
 

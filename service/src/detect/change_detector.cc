@@ -136,8 +136,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                   noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise",
                   runs_needed);
   else
-    std::snprintf(noise, sizeof noise, "noise CV %.1f%%%s: a %s cannot be told from noise",
-                  noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
+    std::snprintf(noise, sizeof noise,
+                  "noise CV %.1f%%%s: a %s is not reliably seen at this noise", noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
   const std::string band_text = "band " + FormatValue(band.low, "") + "-" +
                                 FormatValue(band.high, unit) + ", " + std::to_string(base.runs) +
                                 " runs, " + noise;
