@@ -131,13 +131,13 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
     std::snprintf(pooled, sizeof pooled, " (with %d series of the same read path)",
                   prior.members);
   char noise[220];
+  const char* change = dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise";
   if (runs_needed > 0)
     std::snprintf(noise, sizeof noise, "noise CV %.1f%%%s: a %s is seen within ~%d runs",
-                  noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise",
-                  runs_needed);
+                  noise_pct, pooled, change, runs_needed);
   else
-    std::snprintf(noise, sizeof noise,
-                  "noise CV %.1f%%%s: a %s is not reliably seen at this noise", noise_pct, pooled, dir == Direction::kHigherIsBetter ? "15% drop" : "1.5x rise");
+    std::snprintf(noise, sizeof noise, "noise CV %.1f%%%s: a %s is not reliably seen at this noise",
+                  noise_pct, pooled, change);
   const std::string band_text = "band " + FormatValue(band.low, "") + "-" +
                                 FormatValue(band.high, unit) + ", " + std::to_string(base.runs) +
                                 " runs, " + noise;
