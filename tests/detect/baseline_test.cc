@@ -160,6 +160,46 @@ TEST(Baseline, OpenSegmentStaysOutOfTheBaseline) {
   EXPECT_NEAR(r.last.deviation, std::log(r.baseline.center / 181), 1e-9);
 }
 
+// The runs waiting in an open segment widen a tight start's spread before
+// they join it, by their scatter about their own mean (a level shift leaves
+// that alone), and never move its centre; a run beyond the admission screen
+// (an interfered run, or a drop at low noise) is no part of it, nor is the
+// newest run (a re-test is not judged against a spread that holds the run it
+// re-tests).
+TEST(Baseline, WaitingRunsWidenATightStartsSpreadNotItsCentre) {
+  DetectionConfig cfg;
+  const std::vector<double> start = {200, 204, 198, 201, 199};  // CV 1.2%
+  auto with = [&](std::vector<double> later) {
+    std::vector<double> v = start;
+    v.insert(v.end(), later.begin(), later.end());
+    auto h = Series(v);
+    return ReplaySeries(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  };
+  const Replay alone = with({});
+  // Three runs 1.5-7% low: the CUSUM opens and stays short of its interval,
+  // no rule is met, too few runs for the spread's F test.
+  const Replay r = with({190, 197, 186});
+  ASSERT_EQ(r.segment.size(), 3u);
+  ASSERT_EQ(r.segment_pending, 0u);
+  EXPECT_EQ(r.baseline.runs, 5);
+  EXPECT_DOUBLE_EQ(r.baseline.log_center, alone.baseline.log_center);
+  EXPECT_DOUBLE_EQ(r.baseline.own_log_sigma, alone.baseline.own_log_sigma);
+  // 190 and 197 (not the newest, 186) scatter 2.6% about their mean: one
+  // more degree of freedom, and a wider spread.
+  EXPECT_EQ(r.baseline.waiting_df, 1);
+  EXPECT_EQ(r.baseline.df(), 5);
+  EXPECT_GT(r.baseline.log_sigma, 1.2 * alone.baseline.log_sigma);
+  // 186 was judged with 197 the newest waiting run, so 190 alone: no scatter
+  // yet (a run's re-test is judged before the run widens anything).
+  EXPECT_EQ(r.last_baseline.waiting_df, 0);
+  EXPECT_DOUBLE_EQ(r.last_baseline.log_sigma, alone.baseline.log_sigma);
+  // A run 40% low is beyond the screen: the one left is no scatter.
+  const Replay interfered = with({120, 197, 186});
+  ASSERT_EQ(interfered.segment.size(), 3u);
+  EXPECT_EQ(interfered.baseline.waiting_df, 0);
+  EXPECT_DOUBLE_EQ(interfered.baseline.log_sigma, alone.baseline.log_sigma);
+}
+
 // A segment that signalled against a start too tight for the series (CV
 // 0.4% over its five runs, ordinary runs +-10%) is released once it has been
 // back inside the band three runs in a row and scatters beyond the

@@ -438,6 +438,23 @@ TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
   EXPECT_EQ(Get("/api/v1/drives/nope/history?test=seq&metric=iops").status, 404);
 }
 
+// A start that agreed too well is widened by the runs waiting to join it,
+// and the history says so beside the figure (the band is the detector's).
+TEST_F(ResourcesTest, HistoryNamesTheWaitingRunsThatWidenedTheBand) {
+  const double values[] = {200, 204, 198, 201, 199, 190, 197, 186};
+  for (int i = 0; i < 8; ++i)
+    AddRun("seq", RunOutcome::kOk, 1700000000 + i * 7 * 86400, {SeqPoint(values[i])});
+  auto seq = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s").body);
+  const auto& b = seq["series"][0]["baseline"];
+  ASSERT_TRUE(b.is_object()) << seq.dump();
+  EXPECT_EQ(b["runs"], 5);
+  // 190 and 197 wait (186, the newest, not yet): their scatter is wider
+  // than the five runs'.
+  EXPECT_EQ(b["noise_waiting_runs"], 2);
+  EXPECT_EQ(b["noise_pooled"], false);
+  EXPECT_GT(b["noise_percent"].get<double>(), 1.2 * b["noise_own_percent"].get<double>());
+}
+
 // The band drawn is the detector's: a series' spread pooled with the series
 // that read the same path (here the three zones beside seq), and the
 // series' own spread beside it.

@@ -137,7 +137,11 @@ function noiseText(b) {
   // behind a young baseline's (the detector's own estimate).
   const pooled = b.noise_pooled && Number.isFinite(b.noise_own_percent)
     ? ` (with its read path's other series; ${b.noise_own_percent.toFixed(1)}% alone)` : '';
-  return ` · noise CV ${b.noise_percent.toFixed(1)}%${pooled} · ${seen}`;
+  // Widened by the runs of an open change while they wait to join: the
+  // baseline's first runs had agreed more closely than the series does.
+  const waiting = b.noise_waiting_runs > 0
+    ? ` (widened by ${b.noise_waiting_runs} runs not yet in the baseline)` : '';
+  return ` · noise CV ${b.noise_percent.toFixed(1)}%${pooled}${waiting} · ${seen}`;
 }
 
 // "baseline since 31/10/2026 (firmware changed from A to B)", or the first runs.

@@ -95,6 +95,21 @@ double WorseWidth(const BandWidths& w, Direction d) {
   return d == Direction::kHigherIsBetter ? w.low : w.high;
 }
 
+// One more value in a running mean and sum of squared deviations (Welford
+// 1962).
+void WelfordStep(double y, int& n, double& mean, double& m2) {
+  ++n;
+  const double d = y - mean;
+  mean += d / n;
+  m2 += d * (y - mean);
+}
+
+// The runs waiting in an open segment, as a spread: the degrees of freedom
+// and the sum of squares of their log values about their own mean.
+struct Waiting {
+  double df = 0, ss = 0;
+};
+
 // The admitted runs, in the order they were admitted: a running mean and
 // variance of the logs (Welford 1962) for judging, and the indices so that a
 // full snapshot (median, MAD, run ids) of the first k admitted can be taken
@@ -104,10 +119,14 @@ class Accumulator {
   Accumulator(const std::vector<Sample>& history, const SpreadPrior& prior)
       : history_(history), prior_(prior) {}
   void Add(std::size_t index) {
-    Step(std::log(history_[index].value), n_, mean_, m2_);
+    WelfordStep(std::log(history_[index].value), n_, mean_, m2_);
     admitted_.push_back(index);
   }
   int n() const { return n_; }
+  // The scatter of the runs waiting in an open segment about their own mean
+  // (see ReplaySeries); it widens the spread, never narrows it.
+  void SetWaiting(Waiting w) { waiting_ = w; }
+  Waiting waiting() const { return waiting_; }
 
   // What judging needs: centre, spread, size.
   Baseline Light(const DetectionConfig& cfg, bool ready, double tail_df) const {
@@ -119,12 +138,14 @@ class Accumulator {
     if (n_ == 0) return b;
     b.log_center = mean_;
     b.center = std::exp(mean_);
-    Spread(n_, m2_, b);
+    Spread(n_, m2_, waiting_, b);
     return b;
   }
 
-  // The baseline as it stood after its first `count` admissions, whole.
-  Baseline Full(const DetectionConfig& cfg, bool ready, double tail_df, int count) const {
+  // The baseline as it stood after its first `count` admissions, whole, with
+  // the waiting runs' scatter of that moment.
+  Baseline Full(const DetectionConfig& cfg, bool ready, double tail_df, int count,
+                Waiting waiting) const {
     count = std::min<int>(count, static_cast<int>(admitted_.size()));
     int n = 0;
     double mean = 0, m2 = 0;
@@ -135,7 +156,7 @@ class Accumulator {
     std::vector<double> values;
     for (int k = 0; k < count; ++k) {
       const Sample& s = history_[admitted_[k]];
-      Step(std::log(s.value), n, mean, m2);
+      WelfordStep(std::log(s.value), n, mean, m2);
       values.push_back(s.value);
       b.run_ids.push_back(s.run_id);
       b.from_at = k == 0 ? s.at : std::min(b.from_at, s.at);
@@ -147,33 +168,34 @@ class Accumulator {
     b.mad = Mad(values);
     b.log_center = mean;
     b.center = std::exp(mean);
-    Spread(n, m2, b);
+    Spread(n, m2, waiting, b);
     return b;
   }
 
  private:
-  static void Step(double y, int& n, double& mean, double& m2) {
-    ++n;
-    const double d = y - mean;
-    mean += d / n;
-    m2 += d * (y - mean);
-  }
   static double Sigma(int n, double m2) {
     const double sd = n > 1 ? std::sqrt(std::max(0.0, m2) / (n - 1)) : 0;
     return sd / C4(n);
   }
-  // The spread of n runs with sum of squares m2, pooled with the family's
-  // when the runs are not significantly noisier than it (see header).
-  void Spread(int n, double m2, Baseline& b) const {
+  // The spread of n runs with sum of squares m2, widened by the waiting runs'
+  // scatter when that is the larger, and pooled with the family's when the
+  // runs are not significantly noisier than it (see header).
+  void Spread(int n, double m2, Waiting w, Baseline& b) const {
     b.own_log_sigma = b.log_sigma = Sigma(n, m2);
-    Pool(n, m2, b);
+    double df = n > 1 ? n - 1 : 0, ss = std::max(0.0, m2);
+    if (df > 0 && w.df > 0 && (ss + w.ss) / (df + w.df) > ss / df) {
+      df += w.df;
+      ss += w.ss;
+      b.waiting_df = w.df;
+      b.log_sigma = std::sqrt(ss / df) / C4(static_cast<int>(std::lround(df)) + 1);
+    }
+    Pool(df, ss, b);
     if (prior_.floor_log_sd > b.log_sigma) b.log_sigma = prior_.floor_log_sd;
   }
-  void Pool(int n, double m2, Baseline& b) const {
-    const double own_df = n > 1 ? n - 1 : 0;
+  void Pool(double own_df, double ss, Baseline& b) const {
     const double prior_var = prior_.log_sd * prior_.log_sd;
     if (prior_.df <= 0 || !(prior_var > 0)) return;
-    const double own_var = own_df > 0 ? std::max(0.0, m2) / own_df : 0;
+    const double own_var = own_df > 0 ? ss / own_df : 0;
     if (own_df > 0 && FUpperTail(own_var / prior_var, own_df, prior_.df) < kPoolAlpha) return;
     const double df = own_df + prior_.df;
     b.prior_df = prior_.df;
@@ -185,6 +207,7 @@ class Accumulator {
   const SpreadPrior prior_;
   int n_ = 0;
   double mean_ = 0, m2_ = 0;
+  Waiting waiting_;
   std::vector<std::size_t> admitted_;
 };
 
@@ -410,6 +433,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   const std::size_t wanted = static_cast<std::size_t>(std::max(cfg.baseline_runs, 1));
   Baseline b;            // the baseline as it stands for the run being judged (light)
   int judged_with = 0;   // admitted runs when the last good run was judged
+  Waiting judged_waiting;  // and the waiting runs' scatter then
   double screen = 0;
   std::size_t pending = 0;  // segment runs from here on are not in the baseline yet
   bool signalled = false;   // the open segment has met a slowdown rule
@@ -425,10 +449,31 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     acc.Add(i);
     return true;
   };
+  // The scatter of the segment's waiting runs about their own mean widens
+  // the spread (see header): all but the newest, so a re-test is never judged
+  // against a spread that holds the run it re-tests; frozen while the segment
+  // has signalled. True when it changed.
+  auto update_waiting = [&] {
+    if (signalled) return false;
+    Waiting w;
+    const std::size_t to = r.segment.empty() ? 0 : r.segment.size() - 1;
+    double mean = 0, m2 = 0;
+    int m = 0;
+    for (std::size_t k = pending; k < to; ++k) {
+      if (std::fabs(r.segment[k].deviation) <= screen)
+        WelfordStep(std::log(history[r.segment[k].index].value), m, mean, m2);
+    }
+    if (m >= 2) w = {static_cast<double>(m - 1), m2};
+    const Waiting was = acc.waiting();
+    if (w.df == was.df && w.ss == was.ss) return false;
+    acc.SetWaiting(w);
+    return true;
+  };
   // The open segment's waiting runs join the baseline and the CUSUM restarts;
-  // true when the baseline grew.
+  // true when the baseline changed.
   auto fold_segment = [&] {
-    bool grew = false;
+    bool grew = acc.waiting().df > 0;
+    acc.SetWaiting({});
     for (std::size_t k = pending; k < r.segment.size(); ++k)
       grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
     r.segment.clear();
@@ -468,6 +513,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     r.last = run;
     r.last_judged = true;
     judged_with = acc.n();
+    judged_waiting = acc.waiting();
     const double next = std::max(0.0, r.cusum + run.score - cfg.cusum_k);
     bool grew = false;
     if (next > 0) {
@@ -523,17 +569,18 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       grew = fold_segment();
       grew = admit(i, run.deviation) || grew;
     }
+    grew = update_waiting() || grew;
     if (grew) refresh();
   }
   if (!formed) {
     // Still forming: report what there is, not ready.
     for (std::size_t j : first) acc.Add(j);
-    r.baseline = acc.Full(cfg, false, tail_df, acc.n());
+    r.baseline = acc.Full(cfg, false, tail_df, acc.n(), {});
     return r;
   }
-  r.baseline = acc.Full(cfg, true, tail_df, acc.n());
+  r.baseline = acc.Full(cfg, true, tail_df, acc.n(), acc.waiting());
   r.segment_pending = pending;
-  if (r.last_judged) r.last_baseline = acc.Full(cfg, true, tail_df, judged_with);
+  if (r.last_judged) r.last_baseline = acc.Full(cfg, true, tail_df, judged_with, judged_waiting);
   return r;
 }
 

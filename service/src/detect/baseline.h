@@ -42,6 +42,20 @@
 //     segment is inflated by the same error, and the CUSUM would signal
 //     against it again and again; it joins the baseline and restarts.
 //
+// Waiting runs. While they wait, the open segment's runs already say how
+// much the series scatters: their sum of squares about their own mean (a
+// level shift, the thing they wait to test, leaves it alone) is added to the
+// baseline's, with their degrees of freedom, when that widens the spread; it
+// never narrows it and never moves the centre. Only runs inside the
+// admission screen count (an interfered run 30% down, or a drop at 1-3%
+// noise, would take the band wide and hide the change that follows), and not
+// the newest (a re-test is never judged against a spread that holds the run
+// it re-tests); once the segment has signalled its scatter stays as it was.
+// A tight, off-centre start then scores its later runs against a spread
+// nearer the truth before the lag lets them in (a healthy seek series at 10%
+// noise began with six runs at CV 6.5%, its siblings' included, and its next
+// twelve, 18% above them, summed to a false CUSUM alert).
+//
 // Bands are Student-t prediction bands (Hahn & Meeker 1991, "Statistical
 // Intervals", sec. 4.4): a future run, or the mean of m future runs, differs
 // from the mean of n baseline runs by t_{n-1} * sigma * sqrt(1/m + 1/n).
@@ -120,12 +134,15 @@ struct Baseline {
   // family's pooled spread added to it (0: not pooled; see SpreadPrior).
   double own_log_sigma = 0;
   double prior_df = 0;
+  // The degrees of freedom the scatter of runs still waiting in an open
+  // segment added to the own runs' (0: none; see "Waiting runs" above).
+  double waiting_df = 0;
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
   // Degrees of freedom of log_sigma: the own runs' and the family's.
   double df() const {
-    const double d = (runs > 1 ? runs - 1 : 0) + prior_df;
+    const double d = (runs > 1 ? runs - 1 : 0) + waiting_df + prior_df;
     return d > 0 ? d : 1;
   }
 };

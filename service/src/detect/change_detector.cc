@@ -100,6 +100,9 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   // The noise is the family's pooled spread when the series is judged with
   // it (baseline.h): how many runs stand behind it, and its own figure.
   v.details["noise_df"] = base.df();
+  // Runs of an open change that widened a tight start's spread while they
+  // wait to join it (baseline.h, "Waiting runs").
+  if (base.waiting_df > 0) v.details["noise_waiting_runs"] = static_cast<int>(base.waiting_df) + 1;
   if (base.prior_df > 0) {
     v.details["noise_own_percent"] = 100 * base.own_log_sigma;
     v.details["noise_pooled_series"] = prior.members;
