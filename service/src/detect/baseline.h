@@ -140,7 +140,8 @@ struct Baseline {
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
-  // Degrees of freedom of log_sigma: the own runs' and the family's.
+  // Degrees of freedom of log_sigma: the own runs', the waiting runs' and
+  // the family's.
   double df() const {
     const double d = (runs > 1 ? runs - 1 : 0) + waiting_df + prior_df;
     return d > 0 ? d : 1;
