@@ -183,6 +183,7 @@ class Drive {
     pending_.factor = factor;
     Event& ev = pending_.ev;
     // Interference starting at this run, and how long it lasts.
+    Reseed(at, 0);
     double interference = 0, lasts = 0;
     if (m_.interference > 0 && Uniform() < m_.interference) {
       interference = std::log1p(0.10 + 0.50 * Uniform());
@@ -195,6 +196,7 @@ class Drive {
     week_ = m_.shared * Normal();  // the week's environment, shared by every test
     std::vector<std::string> retest;  // tests that asked for one, in run order
     for (const std::string& test : Tests()) {
+      Reseed(at, 1 + 2 * TestIndex(test));
       shared_ = week_ + m_.shared / 2 * Normal();
       if (RunTest(test, at, factor, interference, false, ev)) retest.push_back(test);
     }
@@ -208,6 +210,7 @@ class Drive {
     Event& ev = pending_.ev;
     for (const std::string& test : pending_.retest) {
       ++ev.retests;
+      Reseed(pending_.at + m_.retest_seconds, 2 + 2 * TestIndex(test));
       shared_ = week_ + m_.shared / 2 * Normal();
       RunTest(test, pending_.at + m_.retest_seconds, pending_.factor, pending_.still, true, ev);
     }
@@ -223,6 +226,25 @@ class Drive {
       return t;
     }();
     return tests;
+  }
+  static std::uint64_t TestIndex(const std::string& test) {
+    const auto& t = Tests();
+    return static_cast<std::uint64_t>(std::find(t.begin(), t.end(), test) - t.begin());
+  }
+  // Common random numbers: each run draws from a stream of its own, keyed by
+  // the drive, the run's time and which run it is (the week's draws, a
+  // test's scheduled run, its re-test). Two rules compared on one seed then
+  // see the same values week for week, whatever re-tests either asked for,
+  // and differ only in the events they decide differently. With one stream
+  // per drive a re-test more or less re-rolled the rest of the drive's life,
+  // and two rules' event counts differed by chance alone (SplitMix64's
+  // finalizer mixes the key; Steele et al. 2014).
+  void Reseed(std::int64_t at, std::uint64_t what) {
+    std::uint64_t z = seed_ * 0x9e3779b97f4a7c15ULL ^ static_cast<std::uint64_t>(at) * 0xbf58476d1ce4e5b9ULL ^
+                      (what + 1) * 0x94d049bb133111ebULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    rng_.seed(z ^ (z >> 31));
   }
   double Uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   double Normal() { return std::normal_distribution<double>(0, 1)(rng_); }
@@ -318,6 +340,7 @@ class Drive {
       if (Apply(s, change, at)) {
         ++ev.opened_slowdown;
         if (std::getenv("DP_FIELD_TRACE")) {
+          if (std::getenv("DP_FIELD_HIST")) PrintHistories(s);
           // The other tests' scores the drive-wide check saw.
           std::string others, runs;
           for (const auto& r : change.runs)
@@ -369,6 +392,23 @@ class Drive {
       }
     }
     return asks;
+  }
+
+  // DP_FIELD_HIST (with DP_FIELD_TRACE): at each alert, the alerted series'
+  // whole history and the first 12 runs of every series of the drive with
+  // the spread its own runs give it, so a trace shows what its family pooled.
+  void PrintHistories(const SeriesRun& alerted) {
+    std::string h;
+    for (const auto& x : alerted.history)
+      h += " " + std::to_string((x.at - kT0) / 3600) + "h:" + std::to_string(x.value).substr(0, 6);
+    std::fprintf(stderr, "history%s\n", h.c_str());
+    for (int j = 0; j < kN; ++j) {
+      std::string g;
+      for (std::size_t q = 0; q < series_[j].history.size() && q < 12; ++q)
+        g += " " + std::to_string(series_[j].history[q].value).substr(0, 6);
+      std::fprintf(stderr, "  %s %s %s own CV %.2f%%:%s\n", kSeries[j].test, kSeries[j].series,
+                   kSeries[j].metric, 100 * Own(j).own_log_sigma, g.c_str());
+    }
   }
 
   // Series j's baseline from its own runs alone (no prior), formed once per

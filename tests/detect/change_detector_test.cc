@@ -143,14 +143,45 @@ TEST(ChangeDetector, PairMeanBoundary) {
   // Each run must be outside the single-run band too: 188 is on its edge.
   EXPECT_EQ(judge(188, 150).kind, VerdictKind::kNeedsConfirmation);
   EXPECT_EQ(judge(187.9, 150).kind, VerdictKind::kSlowdown);
-  // Latency: the mirror image.
+  // Latency, the mirror image; a p99 is heavy-tailed, so each of the two
+  // runs must be beyond the pair band (1100), not only their mean.
   const auto lat = Series({1000, 1000, 1000, 1000, 1000});
   auto h = lat;
   Append(h, 1099);
-  Append(h, 1101, 3600);
+  Append(h, 1110, 3600);  // mean 1104.5
   EXPECT_EQ(EvaluateChange(Key("p99_us"), h, cfg).kind, VerdictKind::kNeedsConfirmation);
-  h.back().value = 1102;
-  EXPECT_EQ(EvaluateChange(Key("p99_us"), h, cfg).kind, VerdictKind::kSlowdown);
+  h[h.size() - 2].value = 1100.5;
+  const Verdict both = EvaluateChange(Key("p99_us"), h, cfg);
+  EXPECT_EQ(both.kind, VerdictKind::kSlowdown) << both.summary;
+  EXPECT_NEAR(both.details["pair_high"].get<double>(), 1100, 1e-9);
+  EXPECT_NE(both.summary.find("both above 1100"), std::string::npos) << both.summary;
+}
+
+// A p99 is heavy-tailed: one wild run carries a pair's mean past any band,
+// so its pair rule asks each run to be beyond the pair band (baseline.h,
+// "Pair rule for heavy tails"). Traced in the field model at 5% noise: a
+// mature p99 baseline, a run 18% up (just outside the single band) and on
+// its re-test 175% up; their mean was beyond the pair band and alerted.
+TEST(ChangeDetector, OneWildP99RunDoesNotMakeAPair) {
+  DetectionConfig cfg;
+  std::vector<double> base;
+  for (int i = 0; i < 30; ++i) base.push_back(25000 * std::exp(0.05 * (-1.5 + 0.5 * (i % 7))));
+  auto h = Series(base);
+  Append(h, 25000 * 1.18);
+  Append(h, 25000 * 2.75, 6 * 3600);
+  const Verdict wild = EvaluateChange(Key("p99_us"), h, cfg);
+  EXPECT_NE(wild.kind, VerdictKind::kSlowdown) << wild.summary;
+  // Both runs 1.5x up (8 sigmas each) is a pair: with the mean rule it
+  // needed about 9 sigmas of the two runs' mean and was not one.
+  h[h.size() - 2].value = 25000 * 1.5;
+  h.back().value = 25000 * 1.5;
+  const Verdict rise = EvaluateChange(Key("p99_us"), h, cfg);
+  EXPECT_EQ(rise.kind, VerdictKind::kSlowdown) << rise.summary;
+  EXPECT_EQ(rise.details["rule"], "two consecutive good runs, each outside the pair band");
+  const Baseline b = ComputeBaseline(h, h.size() - 2, cfg, 0, Direction::kLowerIsBetter,
+                                     TailDfOf("p99_us"));
+  EXPECT_LT(PairBandOf(b, cfg).high, 25000 * 1.5);
+  EXPECT_GT(PairBandOf(b, cfg).high, BandOf(b, cfg).high);
 }
 
 // One run far out, however far, is never an alert on its own.

@@ -99,5 +99,28 @@ TEST(StudentT, HeavyTIsBetweenItsTwoLimits) {
   EXPECT_GT(HeavyTToNormalScore(1e7, 4, 4), HeavyTToNormalScore(1e6, 4, 4));
 }
 
+// Two heavy-tailed runs both beyond q (the pair rule for latency
+// percentiles, baseline.h): with a known spread and independent runs,
+// P(X > q)^2 = p; a smaller power (a run and its re-test share part of
+// their environment) and a young spread (both runs judged against the same
+// estimate) each ask for a larger q.
+TEST(StudentT, BothBeyondQuantile) {
+  const double p = NormalCdf(-4.5);
+  for (double tail : {4.0, 10.0}) {
+    // 2000 degrees of freedom: a spread known to 1.6%.
+    const double known = HeavyTBothQuantile(p, 2000, tail, 2);
+    EXPECT_NEAR(HeavyTUpper(known, 2000, tail), std::sqrt(p), 0.02 * std::sqrt(p)) << tail;
+    const double shared = HeavyTBothQuantile(p, 2000, tail, 1.6);
+    EXPECT_NEAR(HeavyTUpper(shared, 2000, tail), std::pow(p, 1 / 1.6), 0.02 * std::pow(p, 1 / 1.6));
+    EXPECT_GT(shared, known);
+    // Young: more than each run's own tail at sqrt(p) over the same spread.
+    EXPECT_GT(HeavyTBothQuantile(p, 5, tail, 2), HeavyTQuantile(1 - std::sqrt(p), 5, tail));
+    EXPECT_GT(HeavyTBothQuantile(p, 5, tail, 2), HeavyTBothQuantile(p, 40, tail, 2));
+  }
+  EXPECT_TRUE(std::isnan(HeavyTBothQuantile(0, 5, 4, 2)));
+  EXPECT_TRUE(std::isnan(HeavyTBothQuantile(p, 5, 0, 2)));
+  EXPECT_TRUE(std::isnan(HeavyTBothQuantile(p, 0, 4, 2)));
+}
+
 }  // namespace
 }  // namespace dp::detect

@@ -79,6 +79,22 @@
 // The percentage floors are the smallest change worth an alert: below them a
 // change is not reported however quiet the series.
 //
+// Pair rule for heavy tails (TailDfOf: latency percentiles, access times).
+// The mean of two such runs is about as heavy-tailed as one, so one wild run
+// carries a pair's mean past any band: a p99 at 5% noise, mature baseline,
+// measured +18% (just outside the single band) and on its re-test +175%,
+// and their mean passed a 9-sigma pair band. For these metrics the pair rule
+// asks instead that *both* runs be beyond the pair band of PairBothWidths:
+// the q at which two runs judged against the same estimated spread are both
+// beyond it with the pair's probability Phi(-confirm_sigmas), averaged over
+// that spread (HeavyTBothQuantile, student_t.h). A run and its re-test share
+// part of their environment, so "both" is taken as P(X > q)^(2 / (1 + rho)),
+// rho = 0.25 as above: the rate a normal pair's joint tail decays at (its
+// coefficient of tail dependence is (1 + rho) / 2; Ledford & Tawn 1996).
+// For a mature p99 baseline (t, 4 df) that is 6.4 sigmas for each run, where
+// the mean needed about 9: one wild run no longer makes a pair, and a
+// sustained rise that moves both runs is seen sooner.
+//
 // Spread shared by a family (SpreadPrior). A young baseline's spread is its
 // weakest part: at 10 runs the Student-t quantile at the pair's probability
 // is 9.3 sigmas against 4.5 with sigma known (5.3 at 36 degrees of freedom),
@@ -97,8 +113,9 @@
 // than its family keeps its own spread rather than being judged by a
 // narrower one. A member quieter than its family by chance (a tight start)
 // is widened, which is the point. The pool itself keeps the members whose
-// variances can be one (Bartlett's test, PoolSpread), leaving out an end
-// member at a time: neither an interfered member nor a tight start sets it.
+// variances can be one (Bartlett's test at 1%, PoolSpread), leaving out an
+// end member at a time: neither an interfered member nor a tight start sets
+// it, and a member that is merely the noisiest of alike young spreads stays.
 //
 // Sequential evidence (ReplaySeries). Each judged run's deviation on the worse
 // side, e (log units), becomes a normal score z: the smaller of the
@@ -179,9 +196,18 @@ struct BandWidths {
   double low = 0, high = 0;
 };
 BandWidths SingleWidths(const Baseline& b, const DetectionConfig& cfg);
+// The band a pair's mean must pass: the change rule's for light-tailed
+// metrics, and the peer rule's (which compares means) for every metric.
 BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg);
 
-// The bands in value units.
+// Heavy-tailed metrics: the width each run of a pair must pass (see "Pair
+// rule for heavy tails"); never narrower than the pair floor.
+BandWidths PairBothWidths(const Baseline& b, const DetectionConfig& cfg);
+// True when the pair rule asks both runs, not their mean, past its band.
+inline bool PairRuleOnBoth(const Baseline& b) { return b.tail_df > 2; }
+
+// The bands in value units. PairBandOf is the band the pair rule uses
+// (PairBothWidths' when PairRuleOnBoth, PairWidths' otherwise).
 Band BandOf(const Baseline& b, const DetectionConfig& cfg);
 Band PairBandOf(const Baseline& b, const DetectionConfig& cfg);
 
@@ -212,7 +238,7 @@ struct Replay {
 // The slowdown rules (change_detector.h) over an open segment whose last run
 // is the one just judged, against the baseline b it was judged with.
 struct SegmentRules {
-  bool pair = false;     // the last two runs outside, their mean beyond the pair band
+  bool pair = false;     // the last two runs outside, their mean (heavy tails: each) beyond the pair band
   bool cusum = false;    // CUSUM >= h; segment and recent median, last two's mean beyond the floor
   double pair_deviation = 0;     // mean worse-side deviation of the last two (log units)
   double segment_deviation = 0;  // mean over the segment (log units)

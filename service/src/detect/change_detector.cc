@@ -158,14 +158,19 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
       v.details["pair_mean"] = pair_mean;
       v.details["pair_low"] = pair_band.low;
       v.details["pair_high"] = pair_band.high;
+      const bool both = PairRuleOnBoth(base);
       v.details["rule"] =
-          "two consecutive good runs outside the band and their mean outside the pair band";
+          both ? "two consecutive good runs, each outside the pair band"
+               : "two consecutive good runs outside the band and their mean outside the pair band";
       const double pair_limit = rise ? pair_band.high : pair_band.low;
+      const std::string pair_text =
+          both ? std::string("both ") + worse_word + " " + FormatValue(pair_limit, unit)
+               : "mean " + FormatValue(pair_mean, "") + ", limit " + FormatValue(pair_limit, unit);
       v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +
                   MetricNoun(key.metric) + (rise ? " rose " : " dropped ") + pct + ": " +
                   FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
-                  " in two consecutive runs (mean " + FormatValue(pair_mean, "") + ", limit " +
-                  FormatValue(pair_limit, unit) + ") vs " + base_text + " (" + band_text + ")";
+                  " in two consecutive runs (" + pair_text + ") vs " + base_text + " (" +
+                  band_text + ")";
     } else {
       char text[200];
       std::snprintf(text, sizeof text,

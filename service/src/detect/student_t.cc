@@ -219,6 +219,22 @@ double HeavyTQuantile(double p, double df, double tail_df) {
   return std::exp((lo + hi) / 2);
 }
 
+double HeavyTBothQuantile(double p, double df, double tail_df, double power) {
+  if (!(p > 0 && p < 1) || !(df > 0) || !(tail_df > 2) || !(power > 0))
+    return std::numeric_limits<double>::quiet_NaN();
+  auto both = [&](double q) {
+    return OverSpread(df, [&](double r) { return std::pow(UnitTUpper(q * r, tail_df), power); });
+  };
+  // Both beyond q falls with q: bisect on ln q.
+  double lo = std::log(1e-3), hi = std::log(1e3);
+  while (both(std::exp(hi)) > p && hi < 30) hi += 2;
+  for (int i = 0; i < 60 && hi - lo > 1e-7; ++i) {
+    const double mid = (lo + hi) / 2;
+    (both(std::exp(mid)) > p ? lo : hi) = mid;
+  }
+  return std::exp((lo + hi) / 2);
+}
+
 double HeavyTToNormalScore(double t, double df, double tail_df) {
   if (std::isnan(t)) return t;
   if (!(tail_df > 2)) return TToNormalScore(t, df);

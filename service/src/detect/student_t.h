@@ -56,4 +56,10 @@ double HeavyTUpper(double t, double df, double tail_df);
 double HeavyTQuantile(double p, double df, double tail_df);
 double HeavyTToNormalScore(double t, double df, double tail_df);
 
+// The q at which two such runs judged against the same estimated spread are
+// both beyond q with probability p: E[P(X > q r)^power] = p over the spread
+// r = s / sigma (power 2 for independent runs; less allows for what a run
+// and its re-test share). By bisection; tail_df > 2.
+double HeavyTBothQuantile(double p, double df, double tail_df, double power);
+
 }  // namespace dp::detect
