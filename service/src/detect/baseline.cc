@@ -308,7 +308,7 @@ BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg) {
   return BandWidths{std::min(w.low, bound.low), std::min(w.high, bound.high)};
 }
 
-BandWidths PairBothWidths(const Baseline& b, const DetectionConfig& cfg) {
+BandWidths PairRuleWidths(const Baseline& b, const DetectionConfig& cfg) {
   if (!PairRuleOnBoth(b)) return PairWidths(b, cfg);
   const double q = CachedBothQuantile(NormalCdf(-cfg.confirm_sigmas), b.df(), b.tail_df);
   const double n = std::max(1, b.runs);
@@ -323,7 +323,7 @@ Band BandOf(const Baseline& b, const DetectionConfig& cfg) {
 }
 
 Band PairBandOf(const Baseline& b, const DetectionConfig& cfg) {
-  const BandWidths w = PairRuleOnBoth(b) ? PairBothWidths(b, cfg) : PairWidths(b, cfg);
+  const BandWidths w = PairRuleWidths(b, cfg);
   return Band{std::exp(b.log_center - w.low), std::exp(b.log_center + w.high)};
 }
 
@@ -345,12 +345,9 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
   const JudgedRun& x = seg[seg.size() - 2];
   const JudgedRun& y = seg.back();
   out.pair_deviation = (x.deviation + y.deviation) / 2;
-  if (PairRuleOnBoth(b))
-    out.pair = x.outside && y.outside &&
-               std::min(x.deviation, y.deviation) > WorseWidth(PairBothWidths(b, cfg), direction);
-  else
-    out.pair = x.outside && y.outside &&
-               out.pair_deviation > WorseWidth(PairWidths(b, cfg), direction);
+  const double judged =
+      PairRuleOnBoth(b) ? std::min(x.deviation, y.deviation) : out.pair_deviation;
+  out.pair = x.outside && y.outside && judged > WorseWidth(PairRuleWidths(b, cfg), direction);
   // The replay asks this after every run of an open segment; the medians are
   // only needed once the CUSUM is there.
   if (cusum < cfg.cusum_h) return out;
@@ -778,7 +775,7 @@ int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
                                                                : HighFloor(cfg.confirm_min_percent);
   if (delta < floor) return 0;
   const double single = WorseWidth(SingleWidths(b, cfg), direction);
-  const double pair = WorseWidth(PairWidths(b, cfg), direction);
+  const double pair = WorseWidth(PairRuleWidths(b, cfg), direction);
   // A promise kept for about 19 changes in 20, not for the typical one. The
   // bands are the detector's, from its estimated spread; the runs that must
   // pass them scatter by the series' true spread, which a young baseline
@@ -804,8 +801,7 @@ int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
   const double outside = beyond(delta - single, 1 + 1 / n);
   if (PairRuleOnBoth(b)) {
     // Heavy tails: each of the two runs beyond the pair band as well.
-    const double each =
-        beyond(delta - std::max(single, WorseWidth(PairBothWidths(b, cfg), direction)), 1 + 1 / n);
+    const double each = beyond(delta - std::max(single, pair), 1 + 1 / n);
     if (each * each >= 0.95) return 2;
   } else if (outside * outside * beyond(delta - pair, kPairMeanVariance + 1 / n) >= 0.95) {
     return 2;

@@ -84,7 +84,7 @@
 // carries a pair's mean past any band: a p99 at 5% noise, mature baseline,
 // measured +18% (just outside the single band) and on its re-test +175%,
 // and their mean passed a 9-sigma pair band. For these metrics the pair rule
-// asks instead that *both* runs be beyond the pair band of PairBothWidths:
+// asks instead that *both* runs be beyond the pair band of PairRuleWidths:
 // the q at which two runs judged against the same estimated spread are both
 // beyond it with the pair's probability Phi(-confirm_sigmas), averaged over
 // that spread (HeavyTBothQuantile, student_t.h). A run and its re-test share
@@ -157,6 +157,9 @@ struct Baseline {
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
+  // The waiting runs whose scatter widened log_sigma (0: none).
+  int waiting_runs() const { return waiting_df > 0 ? static_cast<int>(waiting_df) + 1 : 0; }
+
   // Degrees of freedom of log_sigma: the own runs', the waiting runs' and
   // the family's.
   double df() const {
@@ -200,14 +203,14 @@ BandWidths SingleWidths(const Baseline& b, const DetectionConfig& cfg);
 // metrics, and the peer rule's (which compares means) for every metric.
 BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg);
 
-// Heavy-tailed metrics: the width each run of a pair must pass (see "Pair
-// rule for heavy tails"); never narrower than the pair floor.
-BandWidths PairBothWidths(const Baseline& b, const DetectionConfig& cfg);
 // True when the pair rule asks both runs, not their mean, past its band.
 inline bool PairRuleOnBoth(const Baseline& b) { return b.tail_df > 2; }
+// The band the change rule's pair is judged by: each run must pass it for a
+// heavy-tailed metric (PairRuleOnBoth; see "Pair rule for heavy tails"),
+// their mean otherwise (PairWidths). Never narrower than the pair floor.
+BandWidths PairRuleWidths(const Baseline& b, const DetectionConfig& cfg);
 
-// The bands in value units. PairBandOf is the band the pair rule uses
-// (PairBothWidths' when PairRuleOnBoth, PairWidths' otherwise).
+// The bands in value units; PairBandOf is PairRuleWidths'.
 Band BandOf(const Baseline& b, const DetectionConfig& cfg);
 Band PairBandOf(const Baseline& b, const DetectionConfig& cfg);
 

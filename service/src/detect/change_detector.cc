@@ -102,7 +102,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.details["noise_df"] = base.df();
   // Runs of an open change that widened a tight start's spread while they
   // wait to join it (baseline.h, "Waiting runs").
-  if (base.waiting_df > 0) v.details["noise_waiting_runs"] = static_cast<int>(base.waiting_df) + 1;
+  if (base.waiting_runs() > 0) v.details["noise_waiting_runs"] = base.waiting_runs();
   if (base.prior_df > 0) {
     v.details["noise_own_percent"] = 100 * base.own_log_sigma;
     v.details["noise_pooled_series"] = prior.members;

@@ -95,7 +95,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
             {"noise_percent", 100 * b.log_sigma},
             {"noise_own_percent", 100 * b.own_log_sigma},
             {"noise_pooled", b.prior_df > 0},
-            {"noise_waiting_runs", b.waiting_df > 0 ? static_cast<int>(b.waiting_df) + 1 : 0},
+            {"noise_waiting_runs", b.waiting_runs()},
             {"detectable",
              {{"change_percent", probe},
               {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};
