@@ -610,9 +610,11 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
         if (ev.opened_slowdown) {
           if (std::getenv("DP_FIELD_DELAY"))
-            std::fprintf(stderr, "seed %llu trial %d change %d found after %d (promised %d)\n",
+            std::fprintf(stderr,
+                         "seed %llu trial %d change %d found after %d (promised %d, least CV "
+                         "%.1f%%)\n",
                          static_cast<unsigned long long>(seed), k, change_at, runs_since,
-                         promised);
+                         promised, least_noise);
           found = true;
           const int at = runs_since;
           if (at <= 2) ++part[t].within2;
@@ -624,8 +626,11 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       }
       ++part[t].trials;
       if (!found && std::getenv("DP_FIELD_DELAY"))
-        std::fprintf(stderr, "seed %llu trial %d change %d not found after %d (promised %d)\n",
-                     static_cast<unsigned long long>(seed), k, change_at, runs_since, promised);
+        std::fprintf(stderr,
+                     "seed %llu trial %d change %d not found after %d (promised %d, least CV "
+                     "%.1f%%)\n",
+                     static_cast<unsigned long long>(seed), k, change_at, runs_since, promised,
+                     least_noise);
       const int at = found ? runs_since : 1 << 20;
       if (promised > 0) {
         ++part[t].promised;

@@ -520,7 +520,13 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       r.last_judged = false;
       if (first.size() < wanted) continue;
       if (dropped < kMaxFirstDrops) {
-        const std::size_t worst = WorstFirstRun(history, first, LowFloor(cfg.min_band_percent));
+        // Gross means further off than the pair floor: interference makes a
+        // run 10-60% worse, while at 3% noise one of five ordinary runs is
+        // 6% off four that agreed often enough (field model: dropping such a
+        // run left a baseline of CV 1% where the series' noise was 3%, and
+        // two ordinary runs later made a pair against it).
+        const std::size_t worst =
+            WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent));
         if (worst != std::string::npos) {
           first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
           ++dropped;
