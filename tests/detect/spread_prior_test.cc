@@ -231,6 +231,49 @@ TEST(SpreadPrior, FifteenPercentDropOnAYoungBaselineIsSeenWithinTwoRuns) {
   EXPECT_GT(alone.details["detectable"]["runs"].get<int>(), 4) << alone.summary;
 }
 
+// A joint series' spread is known as well as its members' floor says, not
+// only as well as its own few runs do: on an 8-run baseline the zones all
+// 14% down in a run and its re-test were a pair with the floor's degrees of
+// freedom and only "needs confirmation" with its own 7 (field model, 3%
+// noise: the 2-run goal's misses on young baselines). Its spread stays its
+// own (the floor, biased low by the shared factor, never narrows it), and a
+// joint far noisier than the floor keeps its own degrees of freedom.
+TEST(SpreadPrior, AJointSeriesTakesItsFloorsDegreesOfFreedom) {
+  DetectionConfig cfg;
+  const SeriesKey key{"wwn-1", "sda", "zones", kJointSeries, "mb_per_s"};
+  auto h = Series(Spread(180, 0.023, 8));
+  SpreadPrior floor;
+  floor.floor_log_sd = 0.021;
+  floor.floor_df = 21;
+  const Baseline alone = ComputeBaseline(h, h.size(), cfg, 0, Direction::kHigherIsBetter);
+  const Baseline floored =
+      ComputeBaseline(h, h.size(), cfg, 0, Direction::kHigherIsBetter, 0, floor);
+  EXPECT_DOUBLE_EQ(alone.df(), 7);
+  EXPECT_DOUBLE_EQ(floored.df(), 7 + 21);
+  EXPECT_DOUBLE_EQ(floored.log_sigma, alone.log_sigma);
+  EXPECT_LT(PairBandOf(alone, cfg).low, PairBandOf(floored, cfg).low);
+
+  Append(h, 180 * 0.86, kWeek);
+  Append(h, 180 * 0.86, 6 * 3600);
+  EXPECT_EQ(EvaluateChange(key, h, cfg).kind, VerdictKind::kNeedsConfirmation);
+  const Verdict v = EvaluateChange(key, h, cfg, 0, floor);
+  EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << v.summary;
+  EXPECT_DOUBLE_EQ(v.details["noise_df"].get<double>(), 28);
+
+  // The floor above the joint's own spread: the floor's degrees of freedom.
+  SpreadPrior wide = floor;
+  wide.floor_log_sd = 0.03;
+  const Baseline lifted =
+      ComputeBaseline(h, 8, cfg, 0, Direction::kHigherIsBetter, 0, wide);
+  EXPECT_DOUBLE_EQ(lifted.log_sigma, 0.03);
+  EXPECT_DOUBLE_EQ(lifted.df(), 21);
+  // Far noisier than its floor (an F test at 5%): its own 7.
+  SpreadPrior low = floor;
+  low.floor_log_sd = 0.008;
+  EXPECT_DOUBLE_EQ(
+      ComputeBaseline(h, 8, cfg, 0, Direction::kHigherIsBetter, 0, low).df(), 7);
+}
+
 // A series much noisier than its family keeps its own spread: judged by the
 // family's it would alert on its ordinary runs.
 TEST(SpreadPrior, NoisierSeriesKeepsItsOwnSpread) {

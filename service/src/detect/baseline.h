@@ -154,6 +154,9 @@ struct Baseline {
   // The degrees of freedom the scatter of runs still waiting in an open
   // segment added to the own runs' (0: none; see "Waiting runs" above).
   double waiting_df = 0;
+  // The degrees of freedom of a joint series' spread when that spread is its
+  // members' floor (SpreadPrior::floor_log_sd; 0: it is not).
+  double floor_df = 0;
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
@@ -163,6 +166,7 @@ struct Baseline {
   // Degrees of freedom of log_sigma: the own runs', the waiting runs' and
   // the family's.
   double df() const {
+    if (floor_df > 0) return floor_df;
     const double d = (runs > 1 ? runs - 1 : 0) + waiting_df + prior_df;
     return d > 0 ? d : 1;
   }
@@ -179,6 +183,7 @@ struct SpreadPrior {
   // none): what its members' noise implies for a joint series
   // (JointSpreadFloor, series.h). It widens a tight start and never narrows.
   double floor_log_sd = 0;
+  double floor_df = 0;  // the degrees of freedom behind it
 };
 
 // The pooled spread of `others` (baselines formed without a prior; not

@@ -123,8 +123,10 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
 SpreadPrior JointSpreadFloor(const std::vector<Baseline>& members_own) {
   SpreadPrior floor;
   const SpreadPrior pooled = PoolSpread(members_own);
-  if (pooled.df > 0)
+  if (pooled.df > 0) {
     floor.floor_log_sd = pooled.log_sd / std::sqrt(static_cast<double>(members_own.size()));
+    floor.floor_df = pooled.df;
+  }
   return floor;
 }
 

@@ -77,7 +77,10 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
 // its members' 10% noise implies 5.8% (field model, seed 7), and a CUSUM
 // summed ordinary runs against it. members_own: each member's baseline formed
 // from its own runs (no prior), as PoolSpread takes them; members without a
-// formed baseline give no floor.
+// formed baseline give no floor. floor_df is the members' pooled degrees of
+// freedom: a joint series not noisier than its floor is judged with them
+// besides its own (Baseline::floor_df), so a young joint baseline's bands
+// are about as narrow as its members' noise allows.
 SpreadPrior JointSpreadFloor(const std::vector<Baseline>& members_own);
 
 // Change and trend verdicts for one series (history in any order, latest run
