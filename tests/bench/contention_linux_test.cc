@@ -118,7 +118,12 @@ std::int64_t ExpectOwnBytesAreTheKernels(const KernelDelta& d, const BenchReport
 // the kernel, twice in ~20 full-suite runs; the buffers' pages becoming
 // contiguous after calibration, e.g. merged into a huge page, would do it).
 // An over-count can only hide that much foreign I/O, far under the 5%
-// threshold; an under-count would invent contention, and stays at 0.1%.
+// threshold. An under-count was seen too (the kernel 0.6-1.2% above ours,
+// bytes exact, in a full test run: a buffer's pages split into more
+// segments after calibration); it cannot invent contention, because foreign
+// requests are bounded by foreign bytes (EstimateForeignIo), so it may be 2%:
+// a read miscalibrated as a whole (a plain read standing for a fixed one was
+// 3.9% under on the whole run, 19% on seq points) still fails here.
 void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
   Quiesce(loop);
   std::vector<EngineKind> engines = {EngineKind::kPread};
@@ -134,7 +139,8 @@ void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
     ASSERT_TRUE(s0.ok() && s1.ok());
     KernelDelta d = Delta(*s0, *s1);
     const std::uint64_t own_b = OwnBytes(*r), own_u = OwnRequests(*r);
-    const std::int64_t slack_u = ExpectOwnBytesAreTheKernels(d, *r, what, e);
+    ExpectOwnBytesAreTheKernels(d, *r, what, e);
+    const auto slack_u = static_cast<std::int64_t>(d.units / 50 + 16);
     const auto over_slack_u = static_cast<std::int64_t>(d.units / 100 + 16);
     const std::int64_t under = static_cast<std::int64_t>(d.units) - static_cast<std::int64_t>(own_u);
     EXPECT_LE(under, slack_u) << what << " " << EngineKindName(e) << ": kernel " << d.units

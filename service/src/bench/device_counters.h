@@ -73,7 +73,10 @@ struct ForeignIo {
 // same window; every write is foreign (we never write). The share is taken
 // both by bytes and by requests, because a small random reader disturbs a
 // streaming benchmark far beyond its bytes, and a streaming one a random
-// benchmark far beyond its requests.
+// benchmark far beyond its requests. Foreign read requests are at most the
+// foreign read bytes over 512 (a request is a sector or more): the rest of
+// the requests beyond ours are our own reads split more than OwnIoMeter
+// measured for their buffer.
 ForeignIo EstimateForeignIo(const DeviceCounters& before, const DeviceCounters& after,
                             const OwnIo& own);
 
