@@ -154,8 +154,10 @@ struct Baseline {
   // The degrees of freedom the scatter of runs still waiting in an open
   // segment added to the own runs' (0: none; see "Waiting runs" above).
   double waiting_df = 0;
-  // The degrees of freedom of a joint series' spread when that spread is its
-  // members' floor (SpreadPrior::floor_log_sd; 0: it is not).
+  // A joint series' degrees of freedom when its members' floor informs its
+  // spread (SpreadPrior::floor_log_sd; 0: it does not): the floor's when the
+  // spread is the floor, the own runs' plus the floor's when the spread is
+  // its own but alike the floor (baseline.cc, Spread).
   double floor_df = 0;
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
@@ -164,7 +166,7 @@ struct Baseline {
   int waiting_runs() const { return waiting_df > 0 ? static_cast<int>(waiting_df) + 1 : 0; }
 
   // Degrees of freedom of log_sigma: the own runs', the waiting runs' and
-  // the family's.
+  // the family's; for a joint series its floor's (floor_df) when set.
   double df() const {
     if (floor_df > 0) return floor_df;
     const double d = (runs > 1 ? runs - 1 : 0) + waiting_df + prior_df;
