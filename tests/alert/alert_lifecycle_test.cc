@@ -140,6 +140,62 @@ TEST(AlertLifecycle, AutoResolvesAfterNClearRunsAndDoubtsResetTheStreak) {
   EXPECT_EQ(n.notify, NotifyKind::kOpened);
 }
 
+// A slowdown verdict as the change detector writes it: the run's value and
+// the single-run band of the baseline it was judged against.
+Verdict Judged(VerdictKind kind, double current, double low, double high,
+               const char* direction = "higher_is_better") {
+  Verdict v = V(kind);
+  v.current = current;
+  v.band_low = low;
+  v.band_high = high;
+  v.details["direction"] = direction;
+  return v;
+}
+
+TEST(AlertLifecycle, ASlowdownResolvesOnlyOnRunsBackInsideTheBandItFiredWith) {
+  FakeClock clock;
+  AlertPolicy policy;  // 3 clear runs
+  Book b;
+  // Fired against a baseline whose band is 232-380 MB/s.
+  b.Apply(Update(b.active, Judged(VerdictKind::kSlowdown, 172, 232, 380), clock.Now(), policy));
+  ASSERT_TRUE(b.active);
+  // The detector's baseline moved (wider, lower): its clear verdicts of runs
+  // still below 232 are doubts, not clear runs.
+  b.Apply(Update(b.active, Judged(VerdictKind::kClear, 280, 136, 509), clock.Now(), policy));
+  EXPECT_EQ(b.active->clear_streak, 1);
+  b.Apply(Update(b.active, Judged(VerdictKind::kClear, 211, 140, 480), clock.Now(), policy));
+  EXPECT_EQ(b.active->clear_streak, 0);
+  b.Apply(Update(b.active, Judged(VerdictKind::kClear, 241, 178, 376), clock.Now(), policy));
+  b.Apply(Update(b.active, Judged(VerdictKind::kClear, 267, 138, 458), clock.Now(), policy));
+  ASSERT_TRUE(b.active) << "two runs back inside are not three";
+  // The third run in a row back inside 232-380 resolves it.
+  AlertDecision d =
+      Update(b.active, Judged(VerdictKind::kClear, 233, 140, 470), clock.Now(), policy);
+  EXPECT_EQ(d.notify, NotifyKind::kResolved);
+
+  // A time (lower is better) fired above its band's high edge.
+  Book t;
+  const char* lower = "lower_is_better";
+  t.Apply(Update(t.active, Judged(VerdictKind::kSlowdown, 40000, 22000, 27000, lower),
+                 clock.Now(), policy));
+  t.Apply(Update(t.active, Judged(VerdictKind::kClear, 30000, 20000, 40000, lower),
+                 clock.Now(), policy));
+  EXPECT_EQ(t.active->clear_streak, 0);
+  t.Apply(Update(t.active, Judged(VerdictKind::kClear, 26000, 20000, 40000, lower),
+                 clock.Now(), policy));
+  EXPECT_EQ(t.active->clear_streak, 1);
+
+  // Other conditions (here a trend) resolve on clear verdicts as they come.
+  Book other;
+  Verdict trend = Judged(VerdictKind::kSlowdown, 172, 232, 380);
+  trend.condition = "trend:seq:qd8-1m:mb_per_s";
+  other.Apply(Update(other.active, trend, clock.Now(), policy));
+  Verdict clear = Judged(VerdictKind::kClear, 200, 150, 400);
+  clear.condition = trend.condition;
+  other.Apply(Update(other.active, clear, clock.Now(), policy));
+  EXPECT_EQ(other.active->clear_streak, 1);
+}
+
 TEST(AlertLifecycle, HigherSeverityEscalates) {
   FakeClock clock;
   AlertPolicy policy;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 namespace dp {
 namespace {
 
@@ -13,6 +15,35 @@ int SeverityRank(const std::string& s) {
 void MarkNotified(Alert& a, std::int64_t now) {
   a.last_notified_at = now;
   ++a.notify_count;
+}
+
+// True when a clear verdict's run is still worse than the single-run band
+// the slowdown alert last fired with (the band in its evidence). The
+// detector's baseline can move under an open alert: runs waiting in the open
+// segment widen its spread, a tight start's segment joins it. At high noise
+// its verdict then flips between slowdown and clear from run to run, and
+// resolving on those flips re-opens the same alert weeks later (field model,
+// 15% noise: a healthy zones series whose first runs came out high alerted
+// against its 6-run baseline, resolved on three clears against a baseline
+// widened by the waiting runs, and re-opened against the same 6 runs six
+// weeks later). Hysteresis: a slowdown alert resolves when the drive is back
+// where the reference it was raised against puts healthy runs. A real drop
+// that its baseline has not absorbed keeps its alert until the user
+// re-baselines; a drive that recovers is back inside at once.
+bool StillBeyondFiringBand(const Alert& a, const Verdict& v) {
+  if (!a.condition.starts_with("slowdown:") || !v.current) return false;
+  const auto evidence = nlohmann::json::parse(a.evidence_json, nullptr, false);
+  if (!evidence.is_object()) return false;
+  const auto band = evidence.find("band");
+  const auto details = evidence.find("details");
+  if (band == evidence.end() || !band->is_object() || details == evidence.end() ||
+      !details->is_object())
+    return false;
+  const bool lower_is_better = details->value("direction", "") == "lower_is_better";
+  const auto edge = band->find(lower_is_better ? "high" : "low");
+  if (edge == band->end() || !edge->is_number()) return false;
+  const double limit = edge->get<double>();
+  return lower_is_better ? *v.current > limit : *v.current < limit;
 }
 
 }  // namespace
@@ -108,7 +139,12 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
     return d;
   }
   if (!active) return d;
-  switch (v.kind) {
+  // A clear run still beyond the band the alert fired with is a doubt.
+  const VerdictKind kind =
+      v.kind == VerdictKind::kClear && StillBeyondFiringBand(*existing, v)
+          ? VerdictKind::kNeedsConfirmation
+          : v.kind;
+  switch (kind) {
     case VerdictKind::kClear: {
       Alert a = *existing;
       a.clear_streak += 1;

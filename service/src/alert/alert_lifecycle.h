@@ -44,7 +44,10 @@ struct AlertDecision {
 //  - firing, active: refresh summary/evidence, clear_streak = 0; a higher
 //    severity escalates (notify kEscalated); a due reminder is sent when open;
 //  - kClear, active: clear_streak + 1; at policy.resolve_after_clear_runs the
-//    alert resolves (notify kResolved);
+//    alert resolves (notify kResolved). For a slowdown alert only a run back
+//    within the single-run band it last fired with counts; a clear verdict
+//    whose run is still beyond it is a doubt (hysteresis: the detector's
+//    baseline can move under an open alert and flip its verdict);
 //  - kNeedsConfirmation, active: clear_streak = 0 (a doubt is not a clear run);
 //  - kBaselining / kInconclusive: nothing (no evidence either way).
 AlertDecision Update(const std::optional<Alert>& existing, const Verdict& verdict, SysTime now,
