@@ -163,6 +163,25 @@ TEST(PeerDetector, TwoWindowsNeedTheirMeanBeyondThePairBand) {
   EXPECT_EQ(far.kind, VerdictKind::kPeerOutlier) << far.summary;
 }
 
+// An access time has heavy tails: the mean of two windows is about as
+// heavy-tailed as one, so one wild window carried a pair's mean past the
+// band (field model, 3% noise: a seek stroke at 21.0 and then 13.5 ms beside
+// its two siblings' 12.0 ms). For such a figure both windows must be beyond
+// the pair band; a stroke that is slower in both is still flagged.
+TEST(PeerDetector, AHeavyTailedFigureNeedsBothWindowsBeyondThePairBand) {
+  DetectionConfig cfg;
+  SeriesKey k{"wwn-3", "sdc", "seek", "half", "access_ms"};
+  const std::vector<PeerHistory> sib = {Peer("a", Runs(12.0, 0.03, 20, {12.0, 12.0})),
+                                        Peer("b", Runs(12.0, 0.03, 20, {12.0, 12.0}))};
+  Verdict wild = EvaluatePeers(k, Own(Runs(12.0, 0.03, 20, {21.0, 13.5})), sib, cfg);
+  EXPECT_EQ(wild.kind, VerdictKind::kNeedsConfirmation) << wild.summary;
+  Verdict both = EvaluatePeers(k, Own(Runs(12.0, 0.03, 20, {16.5, 16.0})), sib, cfg);
+  EXPECT_EQ(both.kind, VerdictKind::kPeerOutlier) << both.summary;
+  // A throughput's windows are judged by their mean: 20% and 60% below.
+  Verdict mean = EvaluatePeers(kKey, OwnAfter({160, 80}), FiveSiblings(), cfg);
+  EXPECT_EQ(mean.kind, VerdictKind::kPeerOutlier) << mean.summary;
+}
+
 // A unit that has always stood 7% behind its siblings (units of a model
 // differ) is judged against where it usually stands: 12% behind on a pair is
 // 5% beyond its usual, not an outlier. A drive that has always been 20%

@@ -22,7 +22,10 @@ struct Window {
   double median = 0, mad = 0;
   double deviation = 0;  // log units, + = worse than the siblings' median
   BandWidths widths;       // the single-window band around the median (log units)
-  BandWidths pair_widths;  // for the mean of two windows' deviations
+  // The pair band: for the mean of two windows' deviations, or for each of
+  // them when the metric is heavy-tailed (on_both; PairRuleOnBoth).
+  BandWidths pair_widths;
+  bool on_both = false;
   nlohmann::json siblings = nlohmann::json::array();
 };
 
@@ -130,7 +133,13 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
     return BandWidths{std::max(b.low, mad_sigma), std::max(b.high, mad_sigma)};
   };
   w.widths = widen(SingleWidths(ref, peer_cfg));
-  w.pair_widths = widen(PairWidths(ref, peer_cfg));
+  // The change rule's pair band (PairRuleWidths, baseline.h): the mean of
+  // two windows of a heavy-tailed figure is about as heavy-tailed as one, so
+  // one wild window carried a pair's mean past the band (field model, 3%
+  // noise: a seek stroke 75% and then 12% above its siblings' 12.0 ms made a
+  // peer alert); for those both windows must be beyond it.
+  w.pair_widths = widen(PairRuleWidths(ref, peer_cfg));
+  w.on_both = PairRuleOnBoth(ref);
   w.deviation = dir == Direction::kHigherIsBetter ? std::log(w.median / s.value)
                                                   : std::log(s.value / w.median);
   w.outside = w.deviation > (dir == Direction::kHigherIsBetter ? w.widths.low : w.widths.high);
@@ -254,7 +263,9 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     v.kind = VerdictKind::kClear;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " in line with " + peers_text;
   } else if (!(before && before->judged && before->outside) ||
-             (now.deviation + before->deviation) / 2 - lag <=
+             (now.on_both ? std::min(now.deviation, before->deviation)
+                          : (now.deviation + before->deviation) / 2) -
+                     lag <=
                  (dir == Direction::kHigherIsBetter ? now.pair_widths.low : now.pair_widths.high)) {
     v.kind = VerdictKind::kNeedsConfirmation;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " is " + pct + " " + worse_word +

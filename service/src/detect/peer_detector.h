@@ -13,7 +13,8 @@
 //     standing for a reference of a few runs (peer_detector.cc).
 // One window outside asks for confirmation; two consecutive windows outside
 // whose mean is beyond the pair band (the same widths for a mean of two)
-// flag the drive. The noise term is what keeps a noisy series honest: with
+// flag the drive; for a heavy-tailed figure (an access time, a p99) each of
+// the two must be beyond the change rule's band for that (PairRuleWidths). The noise term is what keeps a noisy series honest: with
 // two siblings and a 10% floor alone, a short-stroke seek of a few percent
 // noise crossed it in two windows by chance. Nothing is compared until some
 // drive's baseline has formed (cfg.baseline_runs good runs): the noise is
