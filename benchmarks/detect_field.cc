@@ -328,13 +328,17 @@ class Drive {
       if (m_.drop_passed && change.kind == VerdictKind::kSlowdown &&
           change.condition.starts_with("slowdown:")) {
         const auto passed = detect::PassedInterference(change, test, scores_, cfg_);
-        if (!passed.empty())
+        if (!passed.empty()) {
           change = detect::EvaluateChange(s.key, detect::WithoutRuns(s.history, passed), cfg_, 0,
                                           priors[c]);
+          change.details["interference_left_out"] = passed;  // as the evaluator marks it
+        }
       }
       if (verdicts_)
-        std::fprintf(stderr, "  %s%s: %s\n", confirmation ? "(re-test) " : "",
-                     std::string(VerdictKindName(change.kind)).c_str(), change.summary.c_str());
+        std::fprintf(stderr, "  %s%s%s: %s\n", confirmation ? "(re-test) " : "",
+                     std::string(VerdictKindName(change.kind)).c_str(),
+                     change.details.contains("interference_left_out") ? " (runs left out)" : "",
+                     change.summary.c_str());
       if (detect::IsHeldKind(change)) change = Hold(std::move(change), test, at, confirmation);
       Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
       if (Apply(s, change, at)) {
@@ -494,7 +498,7 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
   std::vector<HealthyFigures> part(threads);
   auto work = [&](int t) {
     // DP_FIELD_DRIVE=d: only that healthy drive's vdev (with DP_FIELD_TRACE,
-    // its story).
+    // its story; with DP_FIELD_VERDICTS, every verdict).
     const char* only = std::getenv("DP_FIELD_DRIVE");
     for (int g; (g = next++) < vdevs;) {
       const int first = g * per_vdev, count = std::min(per_vdev, drives - first);
@@ -507,6 +511,8 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
       for (int j = 0; j < count; ++j)
         vdev.push_back(std::make_unique<Drive>(m, cfg, seed * 1'000'003 + first + j,
                                                "d" + std::to_string(j), phase));
+      // With DP_FIELD_VERDICTS too, every verdict of that vdev's runs.
+      for (auto& d : vdev) d->verdicts_ = only && std::getenv("DP_FIELD_VERDICTS");
       for (int j = 0; j < count; ++j) {
         std::vector<Drive*> siblings;
         for (int o = 0; o < count; ++o)
