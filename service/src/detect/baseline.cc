@@ -362,8 +362,7 @@ SegmentRules RulesOf(const std::vector<JudgedRun>& seg, double cusum, const Base
   const JudgedRun& x = seg[seg.size() - 2];
   const JudgedRun& y = seg.back();
   out.pair_deviation = (x.deviation + y.deviation) / 2;
-  const double judged =
-      PairRuleOnBoth(b) ? std::min(x.deviation, y.deviation) : out.pair_deviation;
+  const double judged = PairRuleDeviation(PairRuleOnBoth(b), x.deviation, y.deviation);
   out.pair = x.outside && y.outside && judged > WorseWidth(PairRuleWidths(b, cfg), direction);
   // The replay asks this after every run of an open segment; the medians are
   // only needed once the CUSUM is there.

@@ -128,6 +128,7 @@
 // cusum_h, so no single run can reach the decision interval. Pure functions.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -216,6 +217,13 @@ inline bool PairRuleOnBoth(const Baseline& b) { return b.tail_df > 2; }
 // heavy-tailed metric (PairRuleOnBoth; see "Pair rule for heavy tails"),
 // their mean otherwise (PairWidths). Never narrower than the pair floor.
 BandWidths PairRuleWidths(const Baseline& b, const DetectionConfig& cfg);
+// The worse deviation of two consecutive runs x and y that the pair rule
+// compares with PairRuleWidths: the smaller of the two when `on_both`
+// (PairRuleOnBoth), their mean otherwise. The change rule and the peer rule
+// both judge a pair by it, so the two cannot drift apart.
+inline double PairRuleDeviation(bool on_both, double x, double y) {
+  return on_both ? std::min(x, y) : (x + y) / 2;
+}
 
 // The bands in value units; PairBandOf is PairRuleWidths'.
 Band BandOf(const Baseline& b, const DetectionConfig& cfg);

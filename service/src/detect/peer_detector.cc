@@ -263,9 +263,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     v.kind = VerdictKind::kClear;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " in line with " + peers_text;
   } else if (!(before && before->judged && before->outside) ||
-             (now.on_both ? std::min(now.deviation, before->deviation)
-                          : (now.deviation + before->deviation) / 2) -
-                     lag <=
+             PairRuleDeviation(now.on_both, before->deviation, now.deviation) - lag <=
                  (dir == Direction::kHigherIsBetter ? now.pair_widths.low : now.pair_widths.high)) {
     v.kind = VerdictKind::kNeedsConfirmation;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " is " + pct + " " + worse_word +
