@@ -82,9 +82,11 @@ TEST(AlertsConfig, DriveWideLeastScoreIsAtMostTheMean) {
                 "alerts.detection.drive_wide_least_score: must be at most drive_wide_score"),
             std::string::npos)
       << bad.status().ToString();
-  auto each = ParseAlerts(R"({"detection": {"drive_wide_least_score": 2}})");
+  // Equal to the default mean: each path must be that much worse.
+  auto each = ParseAlerts(R"({"detection": {"drive_wide_least_score": 1.75}})");
   ASSERT_TRUE(each.ok()) << each.status().ToString();
-  EXPECT_DOUBLE_EQ(each->detection.drive_wide_least_score, 2);
+  EXPECT_DOUBLE_EQ(each->detection.drive_wide_least_score, 1.75);
+  EXPECT_FALSE(ParseAlerts(R"({"detection": {"drive_wide_least_score": 2}})").ok());
   EXPECT_DOUBLE_EQ(ParseAlerts("{}")->detection.drive_wide_least_score, 1);
 }
 

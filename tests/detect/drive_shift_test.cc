@@ -79,11 +79,18 @@ TEST(DriveShiftTest, PathsWorseOnAverageEachAtLeastSomewhat) {
   // A path below the least is not the drive worse, however high the rest.
   const std::vector<TestRunScore> one_calm = {{"seek", kT + 600, 0.9}, {"random", kT + 1200, 4.0}};
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 6 * 3600, one_calm, cfg));
-  // Each somewhat worse but not on average: 1.9.
-  const std::vector<TestRunScore> mild = {{"seek", kT + 600, 1.8}, {"random", kT + 1200, 2.0}};
+  // Each somewhat worse but not on average: 1.7.
+  const std::vector<TestRunScore> mild = {{"seek", kT + 600, 1.6}, {"random", kT + 1200, 1.8}};
   EXPECT_FALSE(IsDriveWide("zones", kT, kT + 6 * 3600, mild, cfg));
-  // drive_wide_least_score = drive_wide_score asks it of each path.
-  cfg.drive_wide_least_score = cfg.drive_wide_score;
+  // A zones pair under interference 32% deep for 13.7 h at 15% noise (field
+  // model, seed 11): seek scored 2.02 and random 1.82, a mean of 1.92. The
+  // default of 2 released it as a false alert; it is the drive, not zones.
+  const std::vector<TestRunScore> just_under_two = {{"seek", kT + 600, 2.02},
+                                                    {"random", kT + 1200, 1.82}};
+  EXPECT_TRUE(IsDriveWide("zones", kT, kT + 6 * 3600, just_under_two, cfg));
+  // Asking 2 of each path (drive_wide_least_score = drive_wide_score = 2)
+  // released that pair: seek's 1.83 fell short.
+  cfg.drive_wide_least_score = cfg.drive_wide_score = 2;
   EXPECT_FALSE(IsDriveWide("seq", kT, kT + 6 * 3600, interfered, cfg));
 }
 
