@@ -38,7 +38,7 @@ struct DetectionConfig {
   // that must have run.
   double drive_wide_hold_days = 3;
   // 1.75, not 2: at 10-15% noise interference 13-32% deep that outlasted
-  // its re-test scored the other two paths 1.92-1.99 on average, and at 2
+  // its re-test scored the other two paths 1.76-1.99 on average, and at 2
   // it alerted (4 of the 6 false events at 15% noise in 6000 healthy
   // drive-years of the field model). At 1.75 the ten seeds' false events
   // went 17 -> 12 in 24,000 drive-years, and a real 15% drop is held a week
