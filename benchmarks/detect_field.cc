@@ -311,20 +311,7 @@ class Drive {
     run.drive = {id_, id_, "field-model-hdd"};
     run.points = Measure(test, at, factor, interference);
     run.confirmation = confirmation;
-    detect::StoredRun stored{run.id, test, at, false, false, {}};
-    std::vector<detect::MemorySeriesHistory::Figure> figures;
-    for (const BenchPoint& p : run.points)
-      for (const detect::SeriesSpec& spec : detect::SeriesOf(id_, "", p)) {
-        const int i = SeriesIndexOf(spec.key.test, spec.key.series, spec.key.metric);
-        detect::Sample s;
-        s.value = kSeries[i].metric == std::string("mb_per_s")  ? p.mb_per_s
-                  : kSeries[i].metric == std::string("iops")    ? p.iops
-                  : kSeries[i].metric == std::string("p99_us")  ? p.latency->p99_us
-                                                                : *p.access_ms;
-        stored.series.push_back(spec);
-        figures.push_back({spec, s});
-      }
-    box_.history.AddRun(id_, stored, figures);
+    box_.history.AddRun(id_, {run.id, test, at, false, false, {}}, run.points);
     auto verdicts = detect::JudgeRun(run, box_.history, cfg_);
     if (!verdicts.ok()) {
       std::fprintf(stderr, "judge: %s\n", verdicts.status().ToString().c_str());

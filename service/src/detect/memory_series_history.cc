@@ -29,15 +29,26 @@ void MemorySeriesHistory::AddRebaseline(const std::string& drive_id, const std::
   marks_[drive_id].emplace_back(test, at);
 }
 
-void MemorySeriesHistory::AddRun(const std::string& drive_id, const StoredRun& run,
-                                 const std::vector<Figure>& figures) {
-  runs_[drive_id].push_back(run);
-  for (const Figure& f : figures) {
-    Sample s = f.sample;
-    s.run_id = run.id;
-    s.at = run.started_at;
-    samples_[IdOf(drive_id, f.spec)].push_back(s);
+void MemorySeriesHistory::AddRun(const std::string& drive_id, StoredRun run,
+                                 const std::vector<BenchPoint>& points) {
+  run.series.clear();
+  for (const BenchPoint& p : points) {
+    if (p.test != run.test) continue;
+    for (SeriesSpec& spec : SeriesOf(drive_id, "", p)) {
+      const std::optional<double> value = FigureOf(p, spec.key.metric);
+      if (!value) continue;  // not measured: the store keeps no row either
+      Sample s;
+      s.run_id = run.id;
+      s.at = run.started_at;
+      s.value = *value;
+      s.contended = p.contended;
+      s.partial = p.partial;
+      s.unwritten = p.unwritten;
+      samples_[IdOf(drive_id, spec)].push_back(s);
+      if (run.Whole() && !p.contended && !p.partial) run.series.push_back(std::move(spec));
+    }
   }
+  runs_[drive_id].push_back(std::move(run));
 }
 
 Result<std::int64_t> MemorySeriesHistory::BaselineSince(const std::string& drive_id,

@@ -16,13 +16,6 @@ namespace dp::detect {
 
 class MemorySeriesHistory final : public SeriesHistory {
  public:
-  // One measured figure of a run: its series and value (with the flags a
-  // stored sample carries).
-  struct Figure {
-    SeriesSpec spec;
-    Sample sample;
-  };
-
   // A drive the history knows (siblings are looked up here).
   void AddDrive(const DriveRef& drive);
   // A vdev: its group name and its members' ids (every member present).
@@ -31,10 +24,11 @@ class MemorySeriesHistory final : public SeriesHistory {
   void AddRebaseline(const std::string& drive_id, const std::string& test, std::int64_t at);
   // A run id not used before in this history.
   std::int64_t NewRunId() { return ++last_run_id_; }
-  // A finished run and its figures (each figure's sample takes the run's id
-  // and time). Runs of one drive are recorded in time order.
-  void AddRun(const std::string& drive_id, const StoredRun& run,
-              const std::vector<Figure>& figures);
+  // A finished good run (id, test, time, flags; its series are filled in
+  // here) and its points, kept as the store keeps them: one sample of every
+  // series (SeriesOf) of each of the test's points that has the figure, with
+  // the point's flags. Runs of one drive are recorded in time order.
+  void AddRun(const std::string& drive_id, StoredRun run, const std::vector<BenchPoint>& points);
 
   Result<std::int64_t> BaselineSince(const std::string& drive_id,
                                      const std::string& test) override;

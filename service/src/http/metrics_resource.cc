@@ -74,14 +74,6 @@ const Figure* FigureOf(const std::string& metric) {
 }
 
 // The stored value of `metric` in a point; nullopt when the point has none.
-std::optional<double> ValueOf(const BenchPoint& p, const std::string& metric) {
-  if (metric == "mb_per_s" && p.mb_per_s > 0) return p.mb_per_s;
-  if (metric == "iops" && p.iops > 0) return p.iops;
-  if (metric == "access_ms" && p.access_ms) return *p.access_ms;
-  if (metric == "p99_us" && p.latency) return p.latency->p99_us;
-  return std::nullopt;
-}
-
 void AppendProcessMetrics(MetricsText& m, const ApiContext& ctx) {
   m.Gauge("diskpulse_up", "1 while diskpulsed is serving.", 1);
   m.Gauge("diskpulse_build_info", "Version of the running diskpulsed (value is always 1).", 1,
@@ -325,7 +317,7 @@ class DbScrape {
       if (p.test != test) continue;
       MetricLabels l = {{"drive", d.id}, {"test", test}, {"series", detect::SeriesName(p)}};
       for (const Figure& f : kFigures)
-        if (auto v = ValueOf(p, f.metric))
+        if (auto v = detect::FigureOf(p, f.metric))
           m_.Gauge(std::string("diskpulse_drive_") + f.name,
                    std::string(f.help) + " in the newest successful run of the test.",
                    *v * f.scale, l);
@@ -334,7 +326,7 @@ class DbScrape {
         continue;
       }
       for (detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
-        newest.push_back(ValueOf(p, spec.key.metric));
+        newest.push_back(detect::FigureOf(p, spec.key.metric));
         specs.push_back(std::move(spec));
       }
     }
