@@ -6,7 +6,7 @@
 
 #include "base/log.h"
 #include "bench/device_counters.h"
-#include "runs/discovery.h"
+#include "runs/smart_jobs.h"
 #include "store/store.h"
 
 namespace dp {
