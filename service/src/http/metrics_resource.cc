@@ -29,6 +29,7 @@
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
+#include "model/condition.h"
 #include "model/test_catalog.h"
 #include "runs/store_series_history.h"
 #include "store/store.h"
@@ -50,7 +51,7 @@ std::vector<std::string> DriveTests() {
 constexpr const char* kAlertKinds[] = {"slowdown", "trend", "peer", "smart", "zfs"};
 
 std::string KindOf(const std::string& condition) {
-  return condition.substr(0, condition.find(':'));
+  return std::string(ConditionKindName(ConditionKindOf(condition)));
 }
 
 // The figures of a bench point: detect's metric name, the Prometheus name
