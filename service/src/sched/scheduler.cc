@@ -121,6 +121,7 @@ void Scheduler::Loop() {
       std::lock_guard lock(mu_);
       if (stopping_) return;
     }
+    if (options_.heartbeat) options_.heartbeat->Beat();
     Tick();
     std::unique_lock lock(mu_);
     cv_.wait_for(lock, options_.tick, [this] { return stopping_ || wake_; });
