@@ -105,9 +105,32 @@ class PageBrowserTest : public ::testing::Test {
     return out;
   }
 
+  // Starts `diskpulsed --demo` with `weeks` of history and the API token
+  // "demo-token" (kept in demo_); its page's URL, "" on failure.
+  std::string StartDemo(int weeks) {
+    const TempDir& dir = demo_dir_;
+    json config = DaemonProcess::DefaultConfig(dir.path());
+    config["api_token"] = "demo-token";
+    const std::string config_path = dir.Path("diskpulse.json");
+    std::ofstream(config_path) << config.dump(2);
+    demo_ = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
+                                       "--demo-weeks", std::to_string(weeks)});
+    const bool up = demo_->WaitForOutput("listening on", 240s);
+    EXPECT_TRUE(up) << demo_->Output();
+    std::smatch m;
+    const std::string out = demo_->Output();
+    if (!up || !std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))"))) {
+      ADD_FAILURE() << out;
+      return "";
+    }
+    return m[1];
+  }
+
   std::string chromium_;
   TempDir tmp_;
   std::unique_ptr<Browser> browser_;
+  TempDir demo_dir_;  // outlives demo_
+  std::unique_ptr<DaemonProcess> demo_;
 };
 
 // Worst first: the rank of each status in the overview's order.
@@ -117,20 +140,10 @@ constexpr const char* kRankJs = R"(
     return s.every((v, i) => i === 0 || s[i - 1] <= v); })())";
 
 TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
-  TempDir dir;
-  json config = DaemonProcess::DefaultConfig(dir.path());
-  config["api_token"] = "demo-token";
-  const std::string config_path = dir.Path("diskpulse.json");
-  std::ofstream(config_path) << config.dump(2);
   // Half a year of history: the same kinds of findings, seeded faster.
-  auto daemon = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
-                                           "--demo-weeks", "30"});
-  ASSERT_TRUE(daemon->WaitForOutput("listening on", 240s)) << daemon->Output();
-  std::smatch m;
-  const std::string out = daemon->Output();
-  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))")))
-      << out;
-  const std::string url = m[1];
+  const std::string url = StartDemo(30);
+  ASSERT_FALSE(url.empty());
+  DaemonProcess* daemon = demo_.get();
 
   ASSERT_TRUE(browser_->Open(url).ok());
   Eval("sessionStorage.setItem('diskpulse.api_token', 'demo-token'); true");
@@ -307,19 +320,8 @@ constexpr const char* kLayoutShiftJs = R"((async () => {
 // opened from its address; and every test the page offers to run now is one
 // the daemon accepts for that drive.
 TEST_F(PageBrowserTest, PageHoldsStillAndOffersOnlyRunnableTests) {
-  TempDir dir;
-  json config = DaemonProcess::DefaultConfig(dir.path());
-  config["api_token"] = "demo-token";
-  const std::string config_path = dir.Path("diskpulse.json");
-  std::ofstream(config_path) << config.dump(2);
-  auto daemon = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
-                                           "--demo-weeks", "8"});
-  ASSERT_TRUE(daemon->WaitForOutput("listening on", 240s)) << daemon->Output();
-  std::smatch m;
-  const std::string out = daemon->Output();
-  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))")))
-      << out;
-  const std::string url = m[1];
+  const std::string url = StartDemo(8);
+  ASSERT_FALSE(url.empty());
 
   ASSERT_TRUE(browser_->Open(url).ok());
   Wait("document.body.dataset.loaded === 'yes'");

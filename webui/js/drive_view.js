@@ -209,6 +209,12 @@ function rawCell(a) {
     : null);
 }
 
+// The newest value a sparkline draws ("" when none), for tests and tools.
+function drawnLast(samples) {
+  const drawn = samples.filter((p) => typeof p.value === 'number');
+  return drawn.length ? String(drawn[drawn.length - 1].value) : '';
+}
+
 // The SMART history's time axis: its figures and attributes are arrays
 // aligned with it (null where a snapshot does not report one).
 function smartTimes(history) {
@@ -248,7 +254,7 @@ function attributeTable(smart, history) {
         el('td', { class: 'num' }, a.thresh ?? '–'),
         rawCell(a),
         el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
-        el('td', {}, sparkline(samples, { width: 100, height: 22, empty: '–',
+        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–',
           label: `${a.name} ${byRaw ? 'raw' : 'normalised'} over time` })));
     }))));
 }

@@ -82,8 +82,14 @@ async function showPanel() {
 }
 
 // Brings the drive page into view with its title focused (a click on a
-// card, or an address that names a drive).
+// card, or an address that names a drive). The scroll waits for a frame
+// drawn with the panel in place: scrolled in the frame that inserts it, what
+// the panel pushes down would count as moved under the reader's eyes.
 function focusPanel() {
+  requestAnimationFrame(() => requestAnimationFrame(scrollToPanel));
+}
+
+function scrollToPanel() {
   const panel = document.getElementById('drive-panel');
   if (panel.hidden) return;
   panel.scrollIntoView({ block: 'start' });
