@@ -61,7 +61,11 @@ TEST(MonitoringContrib, EveryAlertKindReachesAlertmanager) {
     yaml += "    alert_rule_test:\n      - eval_time: 5m\n        alertname: DiskpulseDriveAlert\n"
             "        exp_alerts:\n          - exp_labels:\n              severity: warning\n"
             "              instance: nas1:8470\n              drive: d1\n              kind: " +
-            k + "\n              name: sda\n              model: M\n              serial: S\n";
+            k + "\n              name: sda\n              model: M\n              serial: S\n" +
+            "            exp_annotations:\n              summary: \"nas1:8470: drive sda (M, S) has "
+            "an open " + k + " alert\"\n              description: \"diskpulse has 1 open " + k +
+            " alert(s) on this drive; the drive's page and `diskpulse alerts --drive sda` on "
+            "nas1:8470 say what and how severe.\"\n";
   }
   const std::string path = tmp.Path("kinds_test.yml");
   std::ofstream(path) << yaml;

@@ -236,7 +236,7 @@ TEST_F(SmartStoreTest, SpreadReadsTheChartedFieldsAndAttributeValues) {
     ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());
   testing::RawDb raw(db_path_);
   EXPECT_EQ(raw.Text("SELECT attribute_values FROM smart_snapshots ORDER BY at DESC LIMIT 1"),
-            R"(["raw_string",5,200,2,"2",194,116,null,"34 (Min/Max 20/45)"])");
+            R"x(["raw_string",5,200,2,"2",194,116,null,"34 (Min/Max 20/45)"])x");
   // The values are read from attribute_values: the whole list of a row is
   // not needed once its attributes' names are known.
   raw.Exec("UPDATE smart_snapshots SET attributes = '[]' WHERE at > 100");
@@ -375,8 +375,9 @@ TEST(SmartMigrationTest, VersionSixSnapshotsChartTheSameAfterMigration) {
   {
     testing::RawDb raw(path);
     EXPECT_EQ(raw.Rows("SELECT at, attribute_values FROM smart_snapshots ORDER BY at"),
-              "100|[5,200,0,194,116,null]\n110|[5,200,1,194,116,null]\n"
-              "120|[5,200,2,194,116,null]");
+              R"x(100|["raw_string",5,200,0,"0",194,116,null,"34 (Min/Max 20/45)"])x" "\n"
+              R"x(110|["raw_string",5,200,1,"1",194,116,null,"34 (Min/Max 20/45)"])x" "\n"
+              R"x(120|["raw_string",5,200,2,"2",194,116,null,"34 (Min/Max 20/45)"])x");
   }
   h = (*store)->SmartHistorySpread("wwn-a", 0, 400);
   ASSERT_TRUE(h.ok()) << h.status().ToString();

@@ -48,7 +48,8 @@ struct SchedulerOptions {
   // cancelled), outside the scheduler's lock, on a scheduler thread; this is
   // where the daemon hands results to detection. Default: nothing.
   std::function<void(const Run&)> on_run_finished;
-  // Beaten on every turn of the loop (the watchdog's view of it); optional.
+  // Beaten on every turn of the loop and before each pre-run probe (the
+  // watchdog's view of it); optional.
   Heartbeat* heartbeat = nullptr;
 };
 
