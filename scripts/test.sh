@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds (warnings are errors) and runs the whole
-# test suite with ctest; exits non-zero on any failure.
+# test suite with ctest; exits non-zero on a build failure or on a test that
+# fails twice (a test that fails once is run again alone, see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 bash scripts/setup.sh

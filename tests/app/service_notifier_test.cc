@@ -15,9 +15,15 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <thread>
+
+#include <sqlite3.h>
 
 #include <gtest/gtest.h>
 
+#include "app/watchdog_feeder.h"
+#include "base/heartbeat.h"
+#include "store/store.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 
@@ -225,6 +231,65 @@ TEST_F(ServiceNotifierSocketTest, UnreachableSocketIsLoggedOnce) {
   ASSERT_EQ(warnings_.size(), 1u);
   EXPECT_NE(warnings_[0].find("cannot notify " + tmp_.Path("nobody-listens")), std::string::npos)
       << warnings_[0];
+}
+
+// The watchdog is fed only while every part makes progress: a database call
+// that hangs (a real store waiting on SQLite's busy timeout while another
+// connection holds the file's write lock) stops the pings, which resume
+// once the call returns.
+TEST_F(ServiceNotifierSocketTest, BlockedDatabaseCallStopsTheWatchdog) {
+  NotifyAddress a{tmp_.Path("notify"), false};
+  NotifyListener listener(a);
+  ASSERT_TRUE(listener.bound());
+  ServiceNotifier n = Make(a.path, "2000000");
+  auto store = Store::Open(tmp_.Path("dp.db"));
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  SystemClock clock;
+  HeartbeatBoard board(clock);
+  (*store)->WatchWith(&board.Add("database"));
+  Heartbeat& loop = board.Add("scheduler");
+  loop.Beat();
+  WatchdogFeeder feeder(n, [&] { return board.Stalled(500ms); });
+  EXPECT_TRUE(feeder.Feed());
+  EXPECT_TRUE(listener.WaitFor("WATCHDOG=1")) << listener.All();
+
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(tmp_.Path("dp.db").c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  Drive d;
+  d.id = "blocked";
+  d.name = "sdz";
+  Status written = Status::Ok();
+  std::thread writer([&] { written = (*store)->UpsertDrive(d, 0); });
+  const int before = listener.Count("WATCHDOG=1");
+  int fed = 0;
+  std::vector<std::string> stalled;
+  // Two seconds of feeding every 100 ms while the other parts move on; the
+  // call has been blocked past the limit after the first half second.
+  for (int i = 0; i < 20; ++i) {
+    loop.Beat();
+    if (i >= 8) fed += feeder.Feed() ? 1 : 0;
+    std::this_thread::sleep_for(100ms);
+  }
+  stalled = board.Stalled(500ms);
+  const bool heard = listener.WaitFor("WATCHDOG=1", 300ms);
+  // The other connection lets go well inside SQLite's 10 s busy timeout.
+  EXPECT_EQ(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  writer.join();
+  EXPECT_TRUE(written.ok()) << written.ToString();
+  EXPECT_EQ(fed, 0);
+  ASSERT_EQ(stalled.size(), 1u) << ::testing::PrintToString(stalled);
+  EXPECT_EQ(stalled[0].rfind("database (no progress for ", 0), 0u) << stalled[0];
+  EXPECT_FALSE(heard) << listener.All();
+  EXPECT_EQ(listener.Count("WATCHDOG=1"), before);
+  loop.Beat();
+  EXPECT_TRUE(board.Stalled(500ms).empty());
+  EXPECT_TRUE(feeder.Feed());
+  EXPECT_TRUE(listener.WaitFor("WATCHDOG=1")) << listener.All();
+  // A loop that stops turning holds the pings back too.
+  std::this_thread::sleep_for(700ms);
+  EXPECT_FALSE(feeder.Feed());
 }
 
 // The real daemon under a real notify socket, with a 400 ms watchdog.

@@ -56,7 +56,7 @@ TEST(ConfigDefaultsTest, EmptyObjectGivesEveryDefault) {
   EXPECT_EQ(c.inventory.sysfs_root, "/sys");
   EXPECT_EQ(c.inventory.dev_root, "/dev");
   EXPECT_EQ(c.bench.engine, "auto");
-  EXPECT_EQ(c.bench.scratch_dir, "");
+  EXPECT_TRUE(c.bench.scratch_dir.empty());
   EXPECT_DOUBLE_EQ(c.bench.min_free_percent, 10);
   EXPECT_EQ(c.bench.max_seconds, 60);
   EXPECT_EQ(c.bench.max_bytes, 8ULL << 30);
@@ -99,7 +99,7 @@ TEST(ConfigGoodTest, FullConfigIsReadWhole) {
               "timeout_seconds": 5},
     "inventory": {"include": ["loop3"], "exclude": ["sdz", "/dev/sdy"],
                   "sysfs_root": "/tmp/sys", "dev_root": "/tmp/dev"},
-    "bench": {"engine": "pread", "scratch_dir": "/tank/scratch", "min_free_percent": 20,
+    "bench": {"engine": "pread", "scratch_dir": {"tank": "/tank/scratch"}, "min_free_percent": 20,
               "max_seconds": 30, "max_bytes": 1073741824, "busy_threshold": 0.1},
     "targets": [{"path": "/dev/loop3", "name": "loopy"}, {"path": "/srv/img/disk.img"}]
   })";
@@ -129,7 +129,7 @@ TEST(ConfigGoodTest, FullConfigIsReadWhole) {
   EXPECT_EQ(c.inventory.exclude, (std::vector<std::string>{"sdz", "/dev/sdy"}));
   EXPECT_EQ(c.inventory.sysfs_root, "/tmp/sys");
   EXPECT_EQ(c.bench.engine, "pread");
-  EXPECT_EQ(c.bench.scratch_dir, "/tank/scratch");
+  EXPECT_EQ(c.bench.scratch_dir, (std::map<std::string, std::string>{{"tank", "/tank/scratch"}}));
   EXPECT_DOUBLE_EQ(c.bench.min_free_percent, 20);
   EXPECT_EQ(c.bench.max_seconds, 30);
   EXPECT_EQ(c.bench.max_bytes, 1ULL << 30);
@@ -317,6 +317,36 @@ TEST(ConfigBadTest, LinePointsAtTheKeyInItsSection) {
       "  \"http\": {\"max_connections\": -4}\n"
       "}\n");
   EXPECT_THAT(v, StartsWith("/etc/diskpulse.json:3: http.max_connections:"));
+}
+
+// A pool-write scratch directory belongs to one pool: one string for every
+// pool, a directory shared by two pools, and one on another file system
+// than its pool are configuration errors at the key's line.
+TEST(ConfigBadTest, ScratchDirectoryBelongsToItsPool) {
+  EXPECT_THAT(ErrorOf("{\n  \"bench\": {\n    \"scratch_dir\": \"/tank/x\"\n  }\n}\n"),
+              StartsWith("/etc/diskpulse.json:3: bench.scratch_dir: expected an object of pool -> "
+                         "directory"));
+  EXPECT_THAT(ErrorOf(R"({"bench": {"scratch_dir": {"tank": "/srv/x", "backup": "/srv/x/y"}}})"),
+              HasSubstr("bench.scratch_dir.tank: /srv/x is (or shares a tree with) pool backup's"));
+  EXPECT_THAT(ErrorOf(R"({"bench": {"scratch_dir": {"tank": "scratch"}}})"),
+              HasSubstr("bench.scratch_dir.tank: expected an absolute directory on pool tank"));
+  // This test's own folder is on whatever the machine has, not on a pool
+  // named tank.
+  testing::TempDir dir;
+  const std::string e = ErrorOf("{\n  \"bench\": {\n    \"scratch_dir\": {\n      \"tank\": \"" +
+                                dir.path().string() + "\"\n    }\n  }\n}\n");
+  EXPECT_THAT(e, StartsWith("/etc/diskpulse.json:4: bench.scratch_dir.tank: " + dir.path().string() +
+                            " is on a"));
+  EXPECT_THAT(e, HasSubstr("not on pool tank"));
+  // A schedule's pool-write on a pool without a directory.
+  EXPECT_THAT(ErrorOf(R"({"bench": {"scratch_dir": {"tank": "/tank/x"}},
+                          "schedules": [{"tests": ["pool-write"], "when": "@daily",
+                                         "pools": ["backup"]}]})"),
+              HasSubstr("schedules[0].pools: pool-write on 'backup' needs its directory"));
+  auto c = Parse(R"({"bench": {"scratch_dir": {"tank": "/tank/x", "backup": "/backup/x"}},
+                     "schedules": [{"tests": ["pool-write", "seq"], "when": "@daily"}]})");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->schedule_list[0].write_pools, (std::vector<std::string>{"backup", "tank"}));
 }
 
 TEST(LoadConfigFileTest, MissingUnreadableAndDirectory) {

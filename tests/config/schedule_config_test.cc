@@ -18,7 +18,7 @@ std::string Errors(const std::string& text) {
 
 TEST(ScheduleConfigTest, ParsesTheDocumentedExample) {
   const char* text = R"({
-    "bench": {"scratch_dir": "/mnt/tank/diskpulse"},
+    "bench": {"scratch_dir": {"tank": "/mnt/tank/diskpulse"}},
     "targets": [{"path": "/dev/loop3", "name": "bench-a"}],
     "schedules": [
       {"name": "weekly-read", "tests": ["zones", "seek"], "when": "0 3 * * sun",

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "http/metrics_fleet_util.h"
+#include "model/alert.h"
 
 namespace dp::http {
 namespace {
@@ -154,6 +155,33 @@ TEST_F(MetricsResourceTest, ZonesCombinedSeriesHasItsBaseline) {
   auto ratio = SampleValue(t, "diskpulse_drive_baseline_ratio{" + l + ",metric=\"mb_per_s\"}");
   ASSERT_TRUE(ratio) << t;
   EXPECT_NEAR(*ratio, std::cbrt(250.0 * 200 * 120) * 1.02 / b["median"].get<double>(), 1e-9);
+}
+
+// An open alert of every kind the detectors raise is counted on its drive,
+// the vdev-wide environment one included (it is filed under one member).
+TEST_F(MetricsResourceTest, EveryAlertKindIsReportedPerDrive) {
+  for (std::string_view kind : kAlertKinds) {
+    Alert a;
+    a.drive_id = fleet_.nvme.id;
+    a.condition = std::string(kind) + ":tank/raidz2-0:seq:qd8-1m:mb_per_s";
+    a.severity = "warning";
+    a.summary = "open";
+    a.evidence_json = "{}";
+    a.opened_at = a.updated_at = 1700000000;
+    ASSERT_TRUE(fleet_.store().InsertAlert(a).ok());
+  }
+  const std::string t = fleet_.Scrape();
+  for (std::string_view kind : kAlertKinds) {
+    EXPECT_EQ(SampleValue(t, "diskpulse_drive_alerts_active{" + Id(fleet_.nvme) + ",kind=\"" +
+                                 std::string(kind) + "\"}"),
+              1)
+        << kind;
+    EXPECT_EQ(SampleValue(t, "diskpulse_drive_alerts_active{" + Id(fleet_.sda) + ",kind=\"" +
+                                 std::string(kind) + "\"}"),
+              kind == "slowdown" ? 1 : 0)
+        << kind;
+  }
+  EXPECT_EQ(SampleValue(t, "diskpulse_alerts_opened_total{kind=\"environment\"}"), 1);
 }
 
 TEST_F(MetricsResourceTest, CountersAndAlertsByKind) {

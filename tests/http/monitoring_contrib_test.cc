@@ -7,11 +7,16 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 
 #include "http/metrics_fleet_util.h"
+#include "model/alert.h"
 #include "support/daemon_process.h"
+#include "support/temp_dir.h"
 
 namespace dp::http {
 namespace {
@@ -33,6 +38,58 @@ TEST(MonitoringContrib, PromtoolChecksTheRules) {
 
 TEST(MonitoringContrib, RuleUnitTestsPass) {
   ExpectPromtoolOk({"test", "rules", kContrib + "/prometheus/diskpulse_rules_test.yml"});
+}
+
+// The rules forward every kind of alert the daemon raises: for each kind in
+// its list, an open alert of that kind on a drive fires one alert in
+// Prometheus with that kind (promtool evaluates the real rule file).
+TEST(MonitoringContrib, EveryAlertKindReachesAlertmanager) {
+  dp::testing::TempDir tmp;
+  std::string yaml = "rule_files:\n  - " + kContrib +
+                     "/prometheus/diskpulse_rules.yml\nevaluation_interval: 1m\ntests:\n";
+  for (std::string_view kind : kAlertKinds) {
+    const std::string k(kind);
+    yaml += "  - interval: 1m\n    input_series:\n"
+            "      - series: 'diskpulse_drive_info{job=\"diskpulse\",instance=\"nas1:8470\","
+            "drive=\"d1\",name=\"sda\",dev_path=\"/dev/sda\",model=\"M\",serial=\"S\","
+            "firmware=\"F\",transport=\"sata\"}'\n        values: '1x10'\n";
+    for (std::string_view other : kAlertKinds)
+      yaml += "      - series: 'diskpulse_drive_alerts_active{job=\"diskpulse\","
+              "instance=\"nas1:8470\",drive=\"d1\",kind=\"" +
+              std::string(other) + "\"}'\n        values: '" + (other == kind ? "1x10" : "0x10") +
+              "'\n";
+    yaml += "    alert_rule_test:\n      - eval_time: 5m\n        alertname: DiskpulseDriveAlert\n"
+            "        exp_alerts:\n          - exp_labels:\n              severity: warning\n"
+            "              instance: nas1:8470\n              drive: d1\n              kind: " +
+            k + "\n              name: sda\n              model: M\n              serial: S\n" +
+            "            exp_annotations:\n              summary: \"nas1:8470: drive sda (M, S) has "
+            "an open " + k + " alert\"\n              description: \"diskpulse has 1 open " + k +
+            " alert(s) on this drive; the drive's page and `diskpulse alerts --drive sda` on "
+            "nas1:8470 say what and how severe.\"\n";
+  }
+  const std::string path = tmp.Path("kinds_test.yml");
+  std::ofstream(path) << yaml;
+  ExpectPromtoolOk({"test", "rules", path});
+}
+
+// The daemon's list of kinds is the detectors' own: every condition a
+// detector builds starts with a kind in the list.
+TEST(MonitoringContrib, AlertKindListCoversEveryDetector) {
+  const std::regex made(R"re(condition = (?:JoinCondition\(\{)?"([a-z_]+)[:"])re");
+  int found = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(DP_SOURCE_DIR) + "/service/src/detect")) {
+    if (entry.path().extension() != ".cc") continue;
+    const std::string text = ReadFile(entry.path().string());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), made);
+         it != std::sregex_iterator(); ++it) {
+      ++found;
+      const std::string kind = (*it)[1];
+      EXPECT_NE(std::find(kAlertKinds.begin(), kAlertKinds.end(), kind), kAlertKinds.end())
+          << entry.path().filename() << " raises '" << kind << "' alerts, missing from kAlertKinds";
+    }
+  }
+  EXPECT_GE(found, 6);
 }
 
 TEST(MonitoringContrib, PrometheusConfigIsValid) {

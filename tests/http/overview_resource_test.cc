@@ -9,6 +9,7 @@
 #include "base/fake_clock.h"
 #include "http/api.h"
 #include "http/openapi_record_util.h"
+#include "smart/smartctl_parser.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -289,6 +290,35 @@ TEST_F(OverviewTest, PoolsHaveRolesCountersScanAndDriveNames) {
   EXPECT_EQ(Row(j, "nvme0n1")["pools"][0]["role"], "log");
   EXPECT_EQ(Row(j, "sdb")["pools"][0]["vdev"], "raidz2-0");
   EXPECT_EQ(Row(j, "sdb")["pools"][0]["state"], "FAULTED");
+}
+
+// A real capture whose raw values are packed (HGST HUS724020ALE640): the
+// drive's attributes carry smartctl's reading beside the 48-bit number, and
+// the history's raw_shown is the number a chart of them draws.
+TEST_F(OverviewTest, PackedRawValuesAreShownAsSmartctlShowsThem) {
+  Drive a = AddDrive("sda");
+  auto reading = ParseSmartctlOutput(
+      dp::testing::ReadFile(dp::testing::FixturePath("smartctl/ata-hdd-hgst-HUS724020ALE640-crc-errors-exit64.json")));
+  ASSERT_TRUE(reading.ok()) << reading.status().ToString();
+  ASSERT_TRUE(store_->InsertSmartSnapshot(a.id, kT0, reading->snapshot).ok());
+  ASSERT_TRUE(store_->InsertSmartSnapshot(a.id, kT0 + 3600, reading->snapshot).ok());
+
+  json drive = Get("/api/v1/drives/sda");
+  json temp;
+  for (const json& attr : drive["smart"]["attributes"])
+    if (attr["id"] == 194) temp = attr;
+  ASSERT_TRUE(temp.is_object()) << drive["smart"].dump();
+  EXPECT_EQ(temp["raw"], 176094511130u);
+  EXPECT_EQ(temp["raw_string"], "26 (Min/Max 13/41)");
+  EXPECT_EQ(temp["raw_shown"], 26);
+
+  json h = Get("/api/v1/drives/sda/smart");
+  json spin;
+  for (const json& attr : h["attributes"])
+    if (attr["id"] == 3) spin = attr;
+  ASSERT_TRUE(spin.is_object()) << h.dump();
+  EXPECT_EQ(spin["raw"], json::parse("[38682755495, 38682755495]"));
+  EXPECT_EQ(spin["raw_shown"], json::parse("[423, 423]"));
 }
 
 TEST_F(OverviewTest, SmartHistoryIsSpreadOverTimeOldestFirst) {

@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include <regex>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -308,6 +310,25 @@ TEST(CliFromFileTest, PoolsAndSmartFromPastedOutput) {
 
   Ran error = RunCli("smart --from-file " + FixturePath("smartctl/error-nvme-permission-denied-exit2.json"));
   EXPECT_EQ(error.exit_code, 2);
+
+  // A packed raw value reads as smartctl prints it, beside its 48-bit number.
+  const std::string hgst = FixturePath("smartctl/ata-hdd-hgst-HUS724020ALE640-crc-errors-exit64.json");
+  Ran text = RunCli("smart --from-file " + hgst);
+  EXPECT_NE(text.out.find("RAW48"), std::string::npos) << text.out;
+  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"(194 +Temperature_Celsius .*26 \(Min/Max 13/41\) +176094511130)")))
+      << text.out;
+  EXPECT_TRUE(std::regex_search(text.out, std::regex(R"(Spin_Up_Time .*423 \(Average 428\) +38682755495)")))
+      << text.out;
+  auto hj = nlohmann::json::parse(RunCli("smart --from-file " + hgst + " --json").out, nullptr, false);
+  ASSERT_TRUE(hj.is_object());
+  bool seen = false;
+  for (const auto& a : hj["attributes"])
+    if (a["id"] == 194) {
+      seen = true;
+      EXPECT_EQ(a["raw_string"], "26 (Min/Max 13/41)");
+      EXPECT_EQ(a["raw_shown"], 26);
+    }
+  EXPECT_TRUE(seen);
 
   Ran degraded = RunCli("pools --json --from-file " + FixturePath("zpool/linux-mirror-degraded-removed.txt"));
   EXPECT_EQ(degraded.exit_code, 1);  // not ONLINE

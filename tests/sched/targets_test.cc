@@ -62,5 +62,21 @@ TEST(TargetsTest, ExpandsDriveAndPoolLevelTests) {
   EXPECT_TRUE(ExpandSchedule(s, drives, pools).empty());
 }
 
+// Each pool-write job writes into its own pool's scratch directory: a pool
+// without one in the configuration gets no job (a run asked for by hand,
+// with no list, may name any pool).
+TEST(TargetsTest, PoolWriteOnlyOnPoolsWithAScratchDirectory) {
+  std::vector<Drive> drives = {MakeDrive("a", "sda"), MakeDrive("b", "sdb")};
+  std::vector<Pool> pools = {MakePool("tank", {{"a"}}), MakePool("backup", {{"b"}})};
+  auto s = MakeSchedule("write", {"pool-write"}, "@daily");
+  s.write_pools = std::vector<std::string>{"backup"};
+  auto t = ExpandSchedule(s, drives, pools);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].key, "pool:backup");
+  EXPECT_EQ(t[0].jobs[0].pool, "backup");
+  s.write_pools.reset();
+  EXPECT_EQ(ExpandSchedule(s, drives, pools).size(), 2u);
+}
+
 }  // namespace
 }  // namespace dp

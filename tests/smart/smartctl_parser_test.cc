@@ -161,6 +161,45 @@ TEST(SmartctlParserTest, HgstWithCrcErrorsExit64) {
   EXPECT_EQ(s.health_passed, true);
 }
 
+const SmartAttribute& Attribute(const SmartSnapshot& s, int id) {
+  static const SmartAttribute kNone;
+  for (const SmartAttribute& a : s.attributes)
+    if (a.id == id) return a;
+  ADD_FAILURE() << "no attribute " << id;
+  return kNone;
+}
+
+// Where smartctl's 48-bit raw value packs several fields, the attribute keeps
+// smartctl's own reading of it, and the number a person reads is its lead.
+TEST(SmartctlParserTest, PackedRawValuesKeepWhatSmartctlShows) {
+  SmartSnapshot hgst = Parse("ata-hdd-hgst-HUS724020ALE640-crc-errors-exit64.json");
+  const SmartAttribute& temp = Attribute(hgst, 194);
+  EXPECT_EQ(temp.raw, 176094511130u);
+  EXPECT_EQ(temp.raw_string, "26 (Min/Max 13/41)");
+  EXPECT_EQ(RawShownNumber(temp), 26u);
+  const SmartAttribute& spin = Attribute(hgst, 3);
+  EXPECT_EQ(spin.raw, 38682755495u);
+  EXPECT_EQ(spin.raw_string, "423 (Average 428)");
+  EXPECT_EQ(RawShownNumber(spin), 423u);
+
+  SmartSnapshot seagate = Parse("megaraid-sat-hdd-seagate-ST6000NM0115.json");
+  EXPECT_EQ(RawShownNumber(Attribute(seagate, 240)), 44299u);  // "44299h+04m+54.612s"
+  EXPECT_EQ(RawShownNumber(Attribute(seagate, 194)), 25u);     // "25 (0 7 0 0 0)"
+  EXPECT_EQ(RawShownNumber(Attribute(seagate, 188)), 0u);      // "0 0 0"
+  // A vendor's rate that smartctl prints whole is the number itself.
+  EXPECT_EQ(RawShownNumber(Attribute(seagate, 1)), 181426040u);
+
+  SmartSnapshot hours = Parse("ata-hdd-attributes-only-jA.json");
+  EXPECT_EQ(RawShownNumber(Attribute(hours, 9)), 2725u);  // "2725 (151 234 0)"
+
+  // No string, or one that is no count: the raw number.
+  SmartAttribute bare;
+  bare.raw = 7;
+  EXPECT_EQ(RawShownNumber(bare), 7u);
+  bare.raw_string = "0x000a00120034";
+  EXPECT_EQ(RawShownNumber(bare), 7u);
+}
+
 TEST(SmartctlParserTest, OldSeagateWithoutRotationRateOrWwn) {
   SmartSnapshot s = Parse("ata-hdd-seagate-ST3200820AS-error-log-exit64.json");
   EXPECT_EQ(s.rotation_rpm, std::nullopt);

@@ -236,7 +236,7 @@ TEST_F(SmartStoreTest, SpreadReadsTheChartedFieldsAndAttributeValues) {
     ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());
   testing::RawDb raw(db_path_);
   EXPECT_EQ(raw.Text("SELECT attribute_values FROM smart_snapshots ORDER BY at DESC LIMIT 1"),
-            "[5,200,2,194,116,null]");
+            R"x(["raw_string",5,200,2,"2",194,116,null,"34 (Min/Max 20/45)"])x");
   // The values are read from attribute_values: the whole list of a row is
   // not needed once its attributes' names are known.
   raw.Exec("UPDATE smart_snapshots SET attributes = '[]' WHERE at > 100");
@@ -279,6 +279,27 @@ TEST_F(SmartStoreTest, SpreadReadsCompressedAttributeValues) {
       EXPECT_EQ(a.value, 100 - id);
       EXPECT_EQ(a.raw, static_cast<std::uint64_t>(1000000007) * id + i);
     }
+  }
+}
+
+// The charts read smartctl's raw string with each value (a packed raw
+// value is drawn by the number it shows), and rows written with values only
+// ([id, value, raw, ...]) still read, without it.
+TEST_F(SmartStoreTest, SpreadReadsRawStringsAndRowsWrittenWithoutThem) {
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(store_->InsertSmartSnapshot("wwn-a", 100 + i * 10, Charted(i)).ok());
+  testing::RawDb raw(db_path_);
+  raw.Exec("UPDATE smart_snapshots SET attribute_values = '[5,200,0,194,116,null]' WHERE at = 100");
+  raw.Exec("UPDATE smart_snapshots SET attributes = '[]' WHERE at > 100");
+  auto h = store_->SmartHistorySpread("wwn-a", 0, 400);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  ExpectCharted(*h);
+  EXPECT_EQ((*h)[0].second.attributes[1].raw_string, "");
+  for (std::size_t i = 1; i < 3; ++i) {
+    const SmartAttribute& temp = (*h)[i].second.attributes[1];
+    EXPECT_EQ(temp.raw_string, "34 (Min/Max 20/45)");
+    EXPECT_EQ(RawShownNumber(temp), 34u);
+    EXPECT_EQ((*h)[i].second.attributes[0].raw_string, std::to_string(i));
   }
 }
 
@@ -354,8 +375,9 @@ TEST(SmartMigrationTest, VersionSixSnapshotsChartTheSameAfterMigration) {
   {
     testing::RawDb raw(path);
     EXPECT_EQ(raw.Rows("SELECT at, attribute_values FROM smart_snapshots ORDER BY at"),
-              "100|[5,200,0,194,116,null]\n110|[5,200,1,194,116,null]\n"
-              "120|[5,200,2,194,116,null]");
+              R"x(100|["raw_string",5,200,0,"0",194,116,null,"34 (Min/Max 20/45)"])x" "\n"
+              R"x(110|["raw_string",5,200,1,"1",194,116,null,"34 (Min/Max 20/45)"])x" "\n"
+              R"x(120|["raw_string",5,200,2,"2",194,116,null,"34 (Min/Max 20/45)"])x");
   }
   h = (*store)->SmartHistorySpread("wwn-a", 0, 400);
   ASSERT_TRUE(h.ok()) << h.status().ToString();

@@ -152,13 +152,17 @@ void Seed(Store& store, std::int64_t now) {
     for (auto [id, name, value, raw] :
          {std::tuple<int, const char*, int, std::uint64_t>{5, "Reallocated_Sector_Ct", 100,
                                                            *smart.reallocated_sectors},
-          {194, "Temperature_Celsius", 100 - t, static_cast<std::uint64_t>(t)}}) {
+          {194, "Temperature_Celsius", 100 - t,
+           static_cast<std::uint64_t>(t) | 20ULL << 16 | 45ULL << 32}}) {
       SmartAttribute attr;
       attr.id = id;
       attr.name = name;
       attr.value = attr.worst = value;
       attr.thresh = id == 5 ? 10 : 0;
       attr.raw = raw;
+      // As smartctl prints them: the temperature's raw packs its minimum and
+      // maximum beside the current reading.
+      attr.raw_string = id == 194 ? std::to_string(t) + " (Min/Max 20/45)" : std::to_string(raw);
       smart.attributes.push_back(attr);
     }
     ASSERT_TRUE(store.InsertSmartSnapshot(a.id, now - (11 - i) * 4 * 3600, smart).ok());
@@ -277,6 +281,15 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
     std::string tr = dom.substr(row, dom.find("</tr>", row) - row);
     EXPECT_NE(tr.find(R"(class="spark")"), std::string::npos) << tr;
     EXPECT_NE(tr.find("spark-line"), std::string::npos) << tr;
+  }
+  // A packed raw value reads as smartctl prints it, with the 48-bit number
+  // beside it, and its sparkline draws the temperature, not the number.
+  {
+    std::size_t row = dom.find(R"(data-attr="194")");
+    std::string tr = dom.substr(row, dom.find("</tr>", row) - row);
+    EXPECT_NE(tr.find("36 (Min/Max 20/45)"), std::string::npos) << tr;
+    EXPECT_NE(tr.find(std::to_string(36ULL | 20ULL << 16 | 45ULL << 32)), std::string::npos) << tr;
+    EXPECT_NE(tr.find(R"(data-spark-last="36")"), std::string::npos) << tr;
   }
   // The alert (in the page's alert list and in the panel) with evidence and ack.
   EXPECT_NE(dom.find("throughput dropped 18%"), std::string::npos);

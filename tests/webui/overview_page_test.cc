@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -104,9 +105,32 @@ class PageBrowserTest : public ::testing::Test {
     return out;
   }
 
+  // Starts `diskpulsed --demo` with `weeks` of history and the API token
+  // "demo-token" (kept in demo_); its page's URL, "" on failure.
+  std::string StartDemo(int weeks) {
+    const TempDir& dir = demo_dir_;
+    json config = DaemonProcess::DefaultConfig(dir.path());
+    config["api_token"] = "demo-token";
+    const std::string config_path = dir.Path("diskpulse.json");
+    std::ofstream(config_path) << config.dump(2);
+    demo_ = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
+                                       "--demo-weeks", std::to_string(weeks)});
+    const bool up = demo_->WaitForOutput("listening on", 240s);
+    EXPECT_TRUE(up) << demo_->Output();
+    std::smatch m;
+    const std::string out = demo_->Output();
+    if (!up || !std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))"))) {
+      ADD_FAILURE() << out;
+      return "";
+    }
+    return m[1];
+  }
+
   std::string chromium_;
   TempDir tmp_;
   std::unique_ptr<Browser> browser_;
+  TempDir demo_dir_;  // outlives demo_
+  std::unique_ptr<DaemonProcess> demo_;
 };
 
 // Worst first: the rank of each status in the overview's order.
@@ -116,20 +140,10 @@ constexpr const char* kRankJs = R"(
     return s.every((v, i) => i === 0 || s[i - 1] <= v); })())";
 
 TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
-  TempDir dir;
-  json config = DaemonProcess::DefaultConfig(dir.path());
-  config["api_token"] = "demo-token";
-  const std::string config_path = dir.Path("diskpulse.json");
-  std::ofstream(config_path) << config.dump(2);
   // Half a year of history: the same kinds of findings, seeded faster.
-  auto daemon = DaemonProcess::Spawn(dir, {"-c", config_path, "--foreground", "--demo",
-                                           "--demo-weeks", "30"});
-  ASSERT_TRUE(daemon->WaitForOutput("listening on", 240s)) << daemon->Output();
-  std::smatch m;
-  const std::string out = daemon->Output();
-  ASSERT_TRUE(std::regex_search(out, m, std::regex(R"(listening on (http://127\.0\.0\.1:\d+/))")))
-      << out;
-  const std::string url = m[1];
+  const std::string url = StartDemo(30);
+  ASSERT_FALSE(url.empty());
+  DaemonProcess* daemon = demo_.get();
 
   ASSERT_TRUE(browser_->Open(url).ok());
   Eval("sessionStorage.setItem('diskpulse.api_token', 'demo-token'); true");
@@ -273,6 +287,88 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 8);
   EXPECT_EQ(Eval("document.querySelectorAll('#banner').length"), 1);
   Shot("daemon_gone");
+}
+
+// The page's cumulative layout shift since it loaded, as Lighthouse and
+// Chrome count it: layout-shift entries not caused by input, grouped in
+// session windows (gaps under 1 s, at most 5 s long), the largest window's
+// sum; with each shift and the nodes it moved, for the failure message.
+constexpr const char* kLayoutShiftJs = R"((async () => {
+  const entries = await new Promise((resolve) => {
+    const seen = [];
+    const po = new PerformanceObserver((list) => { seen.push(...list.getEntries()); });
+    po.observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => { seen.push(...po.takeRecords()); po.disconnect(); resolve(seen); }, 300);
+  });
+  let cls = 0; let win = 0; let first = 0; let last = 0;
+  const shifts = [];
+  for (const e of entries.sort((x, y) => x.startTime - y.startTime)) {
+    if (e.hadRecentInput) continue;
+    if (win && (e.startTime - last > 1000 || e.startTime - first > 5000)) win = 0;
+    if (!win) first = e.startTime;
+    win += e.value;
+    last = e.startTime;
+    cls = Math.max(cls, win);
+    shifts.push({ at: Math.round(e.startTime), value: e.value, moved: (e.sources || []).map((s) =>
+      (s.node && (s.node.id || (s.node.className && String(s.node.className)) || s.node.nodeName)) || '?') });
+  }
+  return { cls, shifts };
+})())";
+
+// What a person sees while the page loads holds still (cumulative layout
+// shift under 0.1, Lighthouse's "good"), on the overview and on a drive page
+// opened from its address; and every test the page offers to run now is one
+// the daemon accepts for that drive.
+TEST_F(PageBrowserTest, PageHoldsStillAndOffersOnlyRunnableTests) {
+  const std::string url = StartDemo(8);
+  ASSERT_FALSE(url.empty());
+
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Wait("document.body.dataset.loaded === 'yes'");
+  std::this_thread::sleep_for(1500ms);  // what arrives after the first screen
+  json overview = Eval(kLayoutShiftJs);
+  EXPECT_LT(overview["cls"].get<double>(), 0.1) << overview.dump(1);
+  // One h1 (the page), sections h2, their parts h3: no level skipped.
+  json levels = Eval("[...document.querySelectorAll('h1,h2,h3,h4,h5,h6')]"
+                     ".filter((h) => h.offsetParent !== null).map((h) => Number(h.tagName[1]))");
+  ASSERT_FALSE(levels.empty());
+  EXPECT_EQ(levels[0], 1) << levels.dump();
+  for (std::size_t i = 1; i < levels.size(); ++i)
+    EXPECT_LE(levels[i].get<int>(), levels[i - 1].get<int>() + 1) << levels.dump();
+
+  ASSERT_TRUE(browser_->Open("about:blank").ok());
+  ASSERT_TRUE(browser_->Open(url + "#drive=sdb").ok());
+  Wait("document.body.dataset.loaded === 'yes' && "
+       "document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "!document.querySelector('#drive-panel').hidden");
+  std::this_thread::sleep_for(1500ms);
+  // Opened from its address, the drive page is what is in view.
+  EXPECT_LT(Eval("Math.abs(document.querySelector('#drive-panel').getBoundingClientRect().top)")
+                .get<double>(),
+            50);
+  json drive = Eval(kLayoutShiftJs);
+  EXPECT_LT(drive["cls"].get<double>(), 0.1) << drive.dump(1);
+  Shot("drive_page_opened");
+
+  // Every test offered, on the drive page and in the schedule card, is
+  // queued by the daemon for the drive (202), none refused (400).
+  Wait("document.querySelectorAll('#drive-run-test option').length > 1 && "
+       "document.querySelectorAll('#run-test option').length > 1");
+  json offered = Eval("[...document.querySelectorAll('#drive-run-test option')].map((o) => o.value)");
+  EXPECT_EQ(offered, Eval("[...document.querySelectorAll('#run-test option')].map((o) => o.value)"));
+  EXPECT_GE(offered.size(), 6u) << offered.dump();
+  json answers = Eval(R"((async () => {
+    const out = {};
+    for (const o of document.querySelectorAll('#drive-run-test option')) {
+      const r = await fetch('/api/v1/runs', { method: 'POST', headers: {
+        'Content-Type': 'application/json', Authorization: 'Bearer demo-token' },
+        body: JSON.stringify({ drive: 'sdb', test: o.value }) });
+      out[o.value] = r.status === 202 ? 202 : `${r.status} ${await r.text()}`;
+    }
+    return out; })())");
+  for (const auto& [test, status] : answers.items())
+    EXPECT_EQ(status, 202) << test << ": " << status.dump();
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
 }
 
 // --- bad input behind an in-process server

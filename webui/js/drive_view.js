@@ -13,7 +13,7 @@ import { lineChart, sparkline } from './chart.js';
 import { el } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
-import { renderZfsSection } from './zfs_view.js';
+import { getZfs, renderZfsSection } from './zfs_view.js';
 
 // What the page charts: one chart per figure of each test that detection
 // judges, from the daemon's catalog (GET /api/v1/tests), so chart titles and
@@ -185,10 +185,34 @@ function attributeStatus(a) {
   if (typeof a.value === 'number' && typeof a.thresh === 'number' && a.thresh > 0 && a.value <= a.thresh) {
     return { cls: 'bad', text: 'at threshold', why: `normalised value ${a.value} is at or below the threshold ${a.thresh}` };
   }
-  if (BACKBLAZE[a.id] && typeof a.raw === 'number' && a.raw > 0) {
-    return { cls: 'warn', text: `raw ${a.raw}`, why: BACKBLAZE[a.id] };
+  const count = rawShown(a);
+  if (BACKBLAZE[a.id] && typeof count === 'number' && count > 0) {
+    return { cls: 'warn', text: `raw ${count}`, why: BACKBLAZE[a.id] };
   }
   return { cls: 'ok', text: 'ok', why: 'above its threshold; not flagged by the drive' };
+}
+
+// The number smartctl's raw string starts with (26 of "26 (Min/Max 18/41)"):
+// what a packed raw value means; the raw number where there is no string.
+function rawShown(a) {
+  return typeof a.raw_shown === 'number' ? a.raw_shown : a.raw;
+}
+
+// The raw cell: the string as smartctl prints it and, where the 48-bit
+// number behind it packs more than that (a temperature with its minimum and
+// maximum, a spin-up time with its average), the number beside it.
+function rawCell(a) {
+  const number = typeof a.raw === 'number' ? String(a.raw) : '–';
+  const text = a.raw_string || number;
+  return el('td', { class: 'num mono' }, text, text !== number && typeof a.raw === 'number'
+    ? el('span', { class: 'muted small raw48', title: 'the 48-bit raw value smartctl decodes' }, ` ${number}`)
+    : null);
+}
+
+// The newest value a sparkline draws ("" when none), for tests and tools.
+function drawnLast(samples) {
+  const drawn = samples.filter((p) => typeof p.value === 'number');
+  return drawn.length ? String(drawn[drawn.length - 1].value) : '';
 }
 
 // The SMART history's time axis: its figures and attributes are arrays
@@ -213,8 +237,13 @@ function attributeTable(smart, history) {
     el('tbody', {}, attrs.map((a) => {
       const st = attributeStatus(a);
       const h = byId[a.id];
+      // Counters and packed raw values are drawn by the number smartctl shows;
+      // other attributes by their normalised value.
+      const shown = h && Array.isArray(h.raw_shown) ? h.raw_shown : [];
+      const byRaw = h && (BACKBLAZE[a.id] || shown.some((v, i) => typeof v === 'number' && v !== h.raw[i]));
       const samples = h ? at.map((t, i) => ({ at: t,
-        value: BACKBLAZE[a.id] && typeof h.raw[i] === 'number' ? h.raw[i] : h.value[i] })) : [];
+        value: byRaw && typeof shown[i] === 'number' ? shown[i]
+          : byRaw && typeof h.raw[i] === 'number' ? h.raw[i] : h.value[i] })) : [];
       const context = BACKBLAZE[a.id];
       return el('tr', { dataset: { attr: a.id }, class: context ? 'backblaze' : '' },
         el('td', { class: 'num' }, String(a.id)),
@@ -223,10 +252,10 @@ function attributeTable(smart, history) {
         el('td', { class: 'num' }, a.value ?? '–'),
         el('td', { class: 'num' }, a.worst ?? '–'),
         el('td', { class: 'num' }, a.thresh ?? '–'),
-        el('td', { class: 'num mono' }, a.raw_string || (a.raw ?? '–')),
+        rawCell(a),
         el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
-        el('td', {}, sparkline(samples, { width: 100, height: 22, empty: '–',
-          label: `${a.name} ${BACKBLAZE[a.id] ? 'raw' : 'normalised'} over time` })));
+        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–',
+          label: `${a.name} ${byRaw ? 'raw' : 'normalised'} over time` })));
     }))));
 }
 
@@ -305,11 +334,12 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   } catch (err) {
     chartsError = err;
   }
-  const [drive, alerts, runs, smartHistory, ...histories] = await Promise.allSettled([
+  const [drive, alerts, runs, smartHistory, zfs, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
     getRuns(driveId, 15),
     getSmartHistory(driveId, since),
+    getZfs(driveId),
     ...charts.map((c) => getHistory(driveId, c.test, c.metric)),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
@@ -370,7 +400,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     box.replaceChildren(...lastRun.childNodes);
     if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
   }
-  renderZfsSection(container.querySelector('#drive-zfs'), d.id);
+  renderZfsSection(container.querySelector('#drive-zfs'), zfs);
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));

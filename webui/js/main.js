@@ -55,6 +55,13 @@ function showHealth(health, error) {
   else banner({ title: 'The database is not answering.', detail: `diskpulsed says: ${health.db}. Figures may be missing or stale.` });
 }
 
+// The cards start hidden (index.html) and are shown once their first answer
+// is drawn, in page order: what comes later then appears below what is
+// already on screen instead of pushing it down.
+function reveal(...ids) {
+  for (const id of ids) document.getElementById(id).hidden = false;
+}
+
 function selectedDrive() {
   const m = /^#drive=(.+)$/.exec(window.location.hash);
   return m ? decodeURIComponent(m[1]) : '';
@@ -68,8 +75,29 @@ async function showPanel() {
     panel.replaceChildren();
     return;
   }
-  panel.hidden = false;
+  // Drawn whole before it is shown: an empty card that then grows would
+  // push everything below it twice.
   await renderDrivePanel(panel, id, { onChange: () => refresh() });
+  panel.hidden = false;
+}
+
+// Brings the drive page into view with its title focused (a click on a
+// card, or an address that names a drive). The scroll waits for a frame
+// drawn with the panel in place: scrolled in the frame that inserts it, what
+// the panel pushes down would count as moved under the reader's eyes.
+function focusPanel() {
+  requestAnimationFrame(() => requestAnimationFrame(scrollToPanel));
+}
+
+function scrollToPanel() {
+  const panel = document.getElementById('drive-panel');
+  if (panel.hidden) return;
+  panel.scrollIntoView({ block: 'start' });
+  const title = document.getElementById('drive-title');
+  if (title) {
+    title.tabIndex = -1;
+    title.focus({ preventScroll: true });
+  }
 }
 
 async function refreshAlerts() {
@@ -114,6 +142,7 @@ async function refresh() {
   }
   if (down) {
     // Keep what is shown; try again soon.
+    reveal('drives-card', 'pools-card');
     timer = setTimeout(refresh, RETRY_MS);
     return;
   }
@@ -139,26 +168,18 @@ async function refresh() {
     renderOverviewError(container, overview.reason);
     count.textContent = '';
   }
+  reveal('drives-card', 'pools-card');
   await Promise.allSettled([refreshAlerts(), refreshSchedule(), showPanel()]);
+  const first = document.getElementById('alerts-card').hidden;
+  reveal('alerts-card', 'schedule-card');
+  if (first && selectedDrive()) focusPanel();
   document.getElementById('updated').textContent =
     `updated ${new Date().toLocaleTimeString()}`;
   document.body.dataset.loaded = 'yes';
   timer = setTimeout(refresh, REFRESH_MS);
 }
 
-window.addEventListener('hashchange', () => {
-  showPanel().then(() => {
-    const panel = document.getElementById('drive-panel');
-    if (!panel.hidden) {
-      panel.scrollIntoView({ block: 'start' });
-      const title = document.getElementById('drive-title');
-      if (title) {
-        title.tabIndex = -1;
-        title.focus({ preventScroll: true });
-      }
-    }
-  });
-});
+window.addEventListener('hashchange', () => { showPanel().then(focusPanel); });
 
 document.getElementById('refresh').addEventListener('click', () => refresh());
 document.getElementById('alert-state').addEventListener('change', () => refreshAlerts());

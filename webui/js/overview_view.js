@@ -109,7 +109,7 @@ export function renderOverviewError(container, error) {
   container.dataset.state = 'error';
   container.append(
     el('div', { class: 'empty' },
-      el('h2', { class: 'error' }, 'Cannot load the drives'),
+      el('h3', { class: 'error' }, 'Cannot load the drives'),
       el('p', {}, error.message),
       el('p', {}, 'The page retries by itself; "Refresh" tries now.')),
   );

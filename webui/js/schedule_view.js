@@ -6,14 +6,18 @@ import { getJson, getTests, postWithToken } from './api.js';
 import { el } from './dom.js';
 import { formatAgo } from './format.js';
 
-// A <select> of the tests a drive can be asked for (the daemon's catalog,
-// GET /api/v1/tests; pool- and vdev-level ones take the pool from the drive's
-// membership). Filled when the catalog arrives; until then, or when it cannot
-// be had, it offers seq, the one test every drive has.
+// A <select> of the tests a drive can be asked for: the daemon's catalog
+// (GET /api/v1/tests) less the pool- and vdev-level tests. Those (pool-write,
+// parallel) run on a pool or a vdev, not on the drive a form names, so the
+// daemon refuses them for a drive; they run on their schedule or from the
+// CLI (`diskpulse run POOL --test pool-write`). pool-write is also the one
+// test that writes, and a drive's button is no place to start that. Filled
+// when the catalog arrives; until then, or when it cannot be had, it offers
+// seq, the one test every drive has.
 export function testSelect(attrs) {
   const select = el('select', attrs, el('option', { value: 'seq' }, 'seq'));
   getTests().then((catalog) => {
-    const names = (catalog.tests || []).map((t) => t.name);
+    const names = (catalog.tests || []).filter((t) => (t.scope || 'drive') === 'drive').map((t) => t.name);
     if (names.length === 0) return;
     const current = select.value;
     select.replaceChildren(...names.map((n) => el('option', { value: n, title: summaryOf(catalog, n) }, n)));
@@ -140,8 +144,10 @@ function runNowForm(drives, onDone) {
 // drives: the overview's drives (for names and the run-now form).
 export async function renderSchedule(container, drives, onDone) {
   const names = Object.fromEntries((drives || []).map((d) => [d.id, d.name || d.id]));
+  // The catalog too, so the form's test list is whole when it is drawn
+  // (a list that fills in later widens the select and moves the button).
   const [plan, runs] = await Promise.allSettled([
-    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=25')]);
+    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=25'), getTests()]);
   const keepForm = container.querySelector('#run-form');
   const busy = keepForm && keepForm.querySelector('#run-go').disabled;
   container.replaceChildren(

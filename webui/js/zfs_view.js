@@ -51,14 +51,19 @@ function histogramTable(h) {
     el('tbody', {}, rows));
 }
 
-export async function renderZfsSection(box, driveId) {
-  let z;
-  try {
-    z = await getJson(`/api/v1/drives/${encodeURIComponent(driveId)}/zfs?limit=12`);
-  } catch (err) {
-    box.replaceChildren(el('p', { class: 'error' }, `Cannot load ZFS samples: ${err.message}`));
+// Asked together with the rest of the drive page, so that the section is
+// drawn with it rather than pushed in between its parts afterwards.
+export const getZfs = (driveId) =>
+  getJson(`/api/v1/drives/${encodeURIComponent(driveId)}/zfs?limit=12`);
+
+// answer: a settled getZfs() ({status, value | reason}).
+export function renderZfsSection(box, answer) {
+  if (answer.status !== 'fulfilled') {
+    box.hidden = false;
+    box.replaceChildren(el('p', { class: 'error' }, `Cannot load ZFS samples: ${answer.reason.message}`));
     return;
   }
+  const z = answer.value;
   if (!z.samples || !z.samples.length) {
     box.replaceChildren();
     box.hidden = true;

@@ -76,6 +76,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   }
 
   DP_ASSIGN_OR_RETURN(d->store_, Store::Open(c.database));
+  d->store_->WatchWith(&d->heartbeats_.Add("database"));
   DP_ASSIGN_OR_RETURN(std::string check, d->store_->QuickCheck());
   if (check != "ok")
     return Corrupt("database " + c.database + " failed its integrity check: " + check);
@@ -187,8 +188,11 @@ Status Daemon::BuildSchedulerAndAlerts() {
           LogWarning("detect: cannot queue a confirmation re-test: " + id.status().ToString());
       });
   SchedulerOptions options;
-  options.on_run_finished = [this](const Run& run) {
+  options.heartbeat = &heartbeats_.Add("scheduler");
+  options.on_run_finished = [this, evaluating = &heartbeats_.Add("evaluator")](const Run& run) {
+    evaluating->Begin();
     auto verdicts = evaluator_->Evaluate(run);
+    evaluating->End();
     if (!verdicts.ok())
       LogError("detect: run " + std::to_string(run.id) + ": " + verdicts.status().ToString());
   };
@@ -231,7 +235,7 @@ Status Daemon::Start() {
         config_.user, {DatabaseDirectory(db), db, db + "-wal", db + "-shm", db + ".lock"}));
     LogInfo("running as user " + config_.user);
   }
-  server_->Start();
+  server_->Start(&heartbeats_.Add("http server"));
   LogInfo("serving " + url() + " (database " + config_.database + ")");
   dispatcher_->Start();
   DP_RETURN_IF_ERROR(scheduler_->Start());  // gets its inventory from the first discovery pass

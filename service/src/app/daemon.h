@@ -22,6 +22,7 @@
 
 #include "app/lock_file.h"
 #include "base/clock.h"
+#include "base/heartbeat.h"
 #include "base/command_runner.h"
 #include "base/result.h"
 #include "config/config.h"
@@ -99,6 +100,12 @@ class Daemon {
   AlertService* alerts() const { return alerts_.get(); }
   AlertDispatcher* dispatcher() const { return dispatcher_.get(); }
   Store* store() const { return store_.get(); }
+  // The working parts (scheduler loop, HTTP server, database, evaluator)
+  // without progress for longer than `limit` (base/heartbeat.h); the
+  // service manager's watchdog is fed only while there are none.
+  std::vector<std::string> Stalled(std::chrono::nanoseconds limit) const {
+    return heartbeats_.Stalled(limit);
+  }
 
  private:
   Daemon(Config config, DaemonOptions options);
@@ -108,6 +115,8 @@ class Daemon {
   DaemonOptions options_;
   SystemClock clock_;
   SysTime started_at_;
+  // Before every part that reports to it, so it outlives them.
+  HeartbeatBoard heartbeats_{clock_};
   std::unique_ptr<LockFile> database_lock_;
   std::unique_ptr<LockFile> pidfile_;
   std::unique_ptr<Store> store_;

@@ -21,6 +21,7 @@
 #include "app/demo_executor.h"
 #include "app/demo_mode.h"
 #include "app/service_notifier.h"
+#include "app/watchdog_feeder.h"
 #include "app/show_schedule.h"
 #include "app/signal_waiter.h"
 #include "base/log.h"
@@ -140,15 +141,25 @@ int main(int argc, char** argv) {
   // rest, hand start-up's and the last job's pages back (app/idle_memory.h):
   // once start-up discovery is done, then every five minutes.
   const auto watchdog = notifier.watchdog_interval();
+  // A part is stalled once it has made no progress for the manager's whole
+  // timeout, and never sooner than the longest wait that is still progress:
+  // the scheduler's probe waits on up to two tools (smartctl, zpool), each
+  // killed after tools.timeout_seconds, and a database call on SQLite's
+  // 10 s busy timeout.
+  const std::chrono::nanoseconds stall_limit =
+      std::max<std::chrono::nanoseconds>(watchdog ? *watchdog * 2 : std::chrono::seconds(0),
+                                         std::chrono::seconds(2 * (*daemon)->config().tools.timeout_seconds + 15));
+  dp::WatchdogFeeder feeder(notifier, [&] { return (*daemon)->Stalled(stall_limit); });
   if (watchdog)
     dp::LogInfo("service manager: watchdog ping every " + std::to_string(watchdog->count() / 1000) +
-                " ms");
+                " ms while no part of the daemon has been stuck for " +
+                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(stall_limit).count()) + " s");
   auto next_ping = std::chrono::steady_clock::now();
   auto next_trim = next_ping + std::chrono::seconds(30);
   while (true) {
     auto now = std::chrono::steady_clock::now();
     if (watchdog && now >= next_ping) {
-      notifier.Watchdog();
+      feeder.Feed();
       next_ping = now + *watchdog;
     }
     if (now >= next_trim) {

@@ -71,11 +71,14 @@ void PrintHuman(const SmartSnapshot& s) {
   }
   std::printf("\n%s", counters.Render().c_str());
   if (!s.attributes.empty()) {
-    TextTable t({"ID", "NAME", "VALUE", "WORST", "THRESH", "RAW", "FAILED"});
-    for (std::size_t c : {0u, 2u, 3u, 4u, 5u}) t.AlignRight(c);
+    // RAW as smartctl prints it ("26 (Min/Max 18/41)"), beside the 48-bit
+    // number it decodes, which packs several fields for some attributes.
+    TextTable t({"ID", "NAME", "VALUE", "WORST", "THRESH", "RAW", "RAW48", "FAILED"});
+    for (std::size_t c : {0u, 2u, 3u, 4u, 6u}) t.AlignRight(c);
     for (const auto& a : s.attributes) {
+      const std::string number = a.raw ? std::to_string(*a.raw) : "-";
       t.AddRow({std::to_string(a.id), a.name, Opt(a.value), Opt(a.worst), Opt(a.thresh),
-                a.raw ? std::to_string(*a.raw) : "-", OrDash(a.when_failed)});
+                a.raw_string.empty() ? number : a.raw_string, number, OrDash(a.when_failed)});
     }
     std::printf("\n%s", t.Render().c_str());
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "base/log.h"
+#include "base/mounts.h"
 #include "config/json_walker.h"
 #include "config/key_line.h"
 
@@ -15,6 +16,48 @@ namespace dp {
 namespace {
 
 using nlohmann::json;
+
+// bench.scratch_dir: {"POOL": "/DIR", ...}, one directory per pool, on that
+// pool; "" (or {}) turns pool-write off. One directory for every pool would
+// file one file system's figures under each pool's name, so a plain string
+// is refused, as are a directory shared by two pools and one that is on
+// another pool's dataset or another file system.
+void ReadScratchDirs(JsonWalker& b, std::map<std::string, std::string>& out) {
+  const json* v = b.Find("scratch_dir");
+  if (!v || (v->is_string() && v->get<std::string>().empty())) return;
+  if (!v->is_object()) {
+    b.Error("scratch_dir", std::string("expected an object of pool -> directory, e.g. "
+                                       "{\"tank\": \"/tank/diskpulse\"} (each pool-write test "
+                                       "writes on its own pool), found ") +
+                               JsonKind(*v));
+    return;
+  }
+  std::map<std::string, std::string> dirs;
+  if (!b.StringMap("scratch_dir", dirs)) return;
+  for (const auto& [pool, dir] : dirs) {
+    const std::string key = "scratch_dir." + pool;
+    if (dir.empty() || dir.front() != '/') {
+      b.Error(key, "expected an absolute directory on pool " + pool + ", found \"" + dir + "\"");
+      continue;
+    }
+    std::string shared;
+    for (const auto& [other, other_dir] : out) {
+      const bool inside = dir.rfind(other_dir + "/", 0) == 0 || other_dir.rfind(dir + "/", 0) == 0;
+      if (dir == other_dir || inside) shared = other;
+    }
+    if (!shared.empty()) {
+      b.Error(key, dir + " is (or shares a tree with) pool " + shared +
+                       "'s scratch directory: each pool-write test measures the pool its "
+                       "directory is on");
+      continue;
+    }
+    if (std::string why = ScratchDirMismatch(pool, dir); !why.empty()) {
+      b.Error(key, why);
+      continue;
+    }
+    out[pool] = dir;
+  }
+}
 
 bool SplitListen(const std::string& listen, std::string& host, std::uint16_t& port,
                  std::string& why) {
@@ -96,7 +139,7 @@ void ParseRoot(JsonWalker& r, Config& c) {
   });
   r.Object("bench", [&](JsonWalker& b) {
     b.Choice("engine", c.bench.engine, {"auto", "pread", "uring"});
-    b.String("scratch_dir", c.bench.scratch_dir);
+    ReadScratchDirs(b, c.bench.scratch_dir);
     b.Number("min_free_percent", c.bench.min_free_percent, 0, 99);
     b.Number("max_seconds", c.bench.max_seconds, 1, 86400);
     b.Number("max_bytes", c.bench.max_bytes, 1 << 20, 1e15);

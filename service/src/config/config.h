@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,7 +61,9 @@ struct InventoryConfig {
 
 struct BenchConfig {
   std::string engine = "auto";          // auto | pread | uring
-  std::string scratch_dir;              // pool-write target directory; "" = pool-write disabled
+  // pool-write: each pool's scratch directory, on that pool (a dataset of
+  // it); a pool without one gets no pool-write test. Empty = pool-write off.
+  std::map<std::string, std::string> scratch_dir;
   double min_free_percent = 10;         // pool-write refuses if free space would fall below this
   int max_seconds = 60;                 // per test, per drive
   std::uint64_t max_bytes = 8ULL << 30;  // per test, per drive

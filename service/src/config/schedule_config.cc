@@ -28,7 +28,8 @@ ScheduleConfig Make(std::string name, std::vector<std::string> tests, std::strin
   return s;
 }
 
-void ReadSchedule(JsonWalker& w, std::size_t index, const std::string& bench_scratch_dir,
+void ReadSchedule(JsonWalker& w, std::size_t index,
+                  const std::map<std::string, std::string>& bench_scratch_dir,
                   ScheduleConfig& s, std::vector<TargetConfig>& targets) {
   s.name = "schedule-" + std::to_string(index);
   std::string name;
@@ -68,6 +69,15 @@ void ReadSchedule(JsonWalker& w, std::size_t index, const std::string& bench_scr
   w.Strings("drives", s.select.drives);
   w.Strings("models", s.select.models);
   w.Strings("pools", s.select.pools);
+  if (std::find(s.tests.begin(), s.tests.end(), "pool-write") != s.tests.end() &&
+      !bench_scratch_dir.empty()) {
+    s.write_pools.emplace();
+    for (const auto& [pool, dir] : bench_scratch_dir) s.write_pools->push_back(pool);
+    for (const auto& pool : s.select.pools)
+      if (!bench_scratch_dir.count(pool))
+        w.Error("pools", "pool-write on '" + pool + "' needs its directory in bench.scratch_dir (\"" +
+                             pool + "\": \"/" + pool + "/diskpulse\")");
+  }
   std::vector<TargetConfig> own;
   ReadTargets(w, "targets", own);
   for (const TargetConfig& tc : own) {
@@ -198,7 +208,7 @@ std::vector<ScheduleConfig> DefaultSchedules() {
   };
 }
 
-void ReadSchedules(JsonWalker& root, const std::string& bench_scratch_dir,
+void ReadSchedules(JsonWalker& root, const std::map<std::string, std::string>& bench_scratch_dir,
                    std::vector<ScheduleConfig>& out, std::vector<TargetConfig>& targets) {
   if (root.Find("schedules")) out.clear();
   std::set<std::string> names;

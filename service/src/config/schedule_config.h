@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,9 @@ struct ScheduleConfig {
   std::int64_t jitter_seconds = 0;  // each drive starts at a fixed offset in [0, jitter)
   DriveSelection select;
   bool enabled = true;
+  // pool-write runs only on these pools (those with a bench.scratch_dir);
+  // nullopt: on any pool (a run asked for by hand).
+  std::optional<std::vector<std::string>> write_pools;
   bool operator==(const ScheduleConfig&) const = default;
 };
 
@@ -104,7 +108,7 @@ std::vector<ScheduleConfig> DefaultSchedules();
 // Reads the root's "schedules" array, when present, into `out` (replacing the
 // defaults), adding each schedule's "targets" to `targets` (once per path).
 // `bench_scratch_dir` is config bench.scratch_dir (pool-write needs it).
-void ReadSchedules(JsonWalker& root, const std::string& bench_scratch_dir,
+void ReadSchedules(JsonWalker& root, const std::map<std::string, std::string>& bench_scratch_dir,
                    std::vector<ScheduleConfig>& out, std::vector<TargetConfig>& targets);
 
 // Reads the "scheduler" object.

@@ -29,7 +29,7 @@
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
-#include "model/condition.h"
+#include "model/alert.h"
 #include "model/test_catalog.h"
 #include "runs/store_series_history.h"
 #include "store/store.h"
@@ -46,13 +46,7 @@ std::vector<std::string> DriveTests() {
   return out;
 }
 
-// The kinds of alert conditions ("slowdown:seq:...", "smart:pending", ...),
-// reported per drive even when none is open so that a rule sees 0, not nothing.
-constexpr const char* kAlertKinds[] = {"slowdown", "trend", "peer", "smart", "zfs"};
-
-std::string KindOf(const std::string& condition) {
-  return std::string(ConditionKindName(ConditionKindOf(condition)));
-}
+std::string KindOf(const std::string& condition) { return std::string(AlertKindOf(condition)); }
 
 // The figures of a bench point: detect's metric name, the Prometheus name
 // (base units) and the factor from the stored unit.
@@ -144,9 +138,9 @@ class DbScrape {
     if (!Ok(all)) return;
     std::map<std::string, int> opened, active_by_severity = {
                                             {"info", 0}, {"warning", 0}, {"critical", 0}};
-    for (const char* kind : kAlertKinds) opened[kind] = 0;
+    for (std::string_view kind : kAlertKinds) opened[std::string(kind)] = 0;
     for (const Drive& d : drives)
-      for (const char* kind : kAlertKinds) active_[{d.id, kind}] = 0;
+      for (std::string_view kind : kAlertKinds) active_[{d.id, std::string(kind)}] = 0;
     for (const Alert& a : *all) {
       opened[KindOf(a.condition)]++;
       if (a.state == "resolved") continue;
@@ -203,10 +197,10 @@ class DbScrape {
       m_.Gauge("diskpulse_drive_last_seen_timestamp_seconds",
                "When discovery last saw the drive, in unix seconds.",
                static_cast<double>(d.last_seen), id);
-    for (const char* kind : kAlertKinds)
+    for (std::string_view kind : kAlertKinds)
       m_.Gauge("diskpulse_drive_alerts_active",
                "Open or acknowledged alerts of the drive, by kind of condition.",
-               active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
+               active_[{d.id, std::string(kind)}], {{"drive", d.id}, {"kind", std::string(kind)}});
     AppendSmart(d);
     if (up_) AppendZfs(d);
     for (const std::string& test : DriveTests()) {

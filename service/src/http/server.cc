@@ -249,6 +249,8 @@ struct Server::Impl {
   std::optional<asio::thread_pool> handlers;
   tcp::acceptor acceptor{ioc};
   asio::steady_timer retry_timer{ioc};
+  asio::steady_timer beat_timer{ioc};
+  Heartbeat* heartbeat = nullptr;
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   std::thread thread;
   std::string host;
@@ -295,6 +297,15 @@ struct Server::Impl {
           ->Run();
     }
     Accept();
+  }
+
+  void Beat() {
+    beat_timer.expires_after(std::chrono::seconds(1));
+    beat_timer.async_wait([this](error_code e) {
+      if (e) return;
+      asio::post(*handlers, [h = heartbeat] { h->Beat(); });
+      Beat();
+    });
   }
 
   // A full server is worth a warning, but a flood of clients must not flood
@@ -400,11 +411,16 @@ Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
-void Server::Start() {
+void Server::Start(Heartbeat* heartbeat) {
   if (impl_->thread.joinable()) return;
   impl_->handlers.emplace(kHandlerThreads);
   impl_->shared->handlers = &*impl_->handlers;
   impl_->Accept();
+  if (heartbeat) {
+    heartbeat->Beat();
+    impl_->heartbeat = heartbeat;
+    impl_->Beat();
+  }
   impl_->thread = std::thread([impl = impl_.get()] {
     // Handlers never throw (Router catches); anything else here is a bug
     // worth dying loudly for, so no catch.

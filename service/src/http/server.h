@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "base/heartbeat.h"
 #include "base/result.h"
 #include "config/config.h"
 #include "http/http_limits.h"
@@ -45,8 +46,10 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Starts the network thread.
-  void Start();
+  // Starts the network thread. With a heartbeat, the network thread posts a
+  // beat to the handler threads every second: it beats only while the
+  // network thread turns and a handler thread is free to run it.
+  void Start(Heartbeat* heartbeat = nullptr);
   // Closes the listener and every connection and joins the thread. Requests
   // in flight are abandoned. Idempotent.
   void Stop();

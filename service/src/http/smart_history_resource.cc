@@ -10,7 +10,7 @@
 //    "reallocated_sectors", "pending_sectors", "offline_uncorrectable",
 //    "reported_uncorrectable", "command_timeouts", "udma_crc_errors",
 //    "nvme_percentage_used", "nvme_media_errors", "nvme_available_spare":
-//    [...]}, "attributes": [{"id", "name", "value": [...], "raw": [...]}]}
+//    [...]}, "attributes": [{"id", "name", "value": [...], "raw": [...], "raw_shown": [...]}]}
 // with null where a snapshot does not report the figure or the attribute
 // (ATA attributes in the order first seen).
 #include <map>
@@ -59,11 +59,12 @@ nlohmann::json Figures(const std::vector<std::pair<std::int64_t, SmartSnapshot>>
        Column(h, [&](const SmartSnapshot& s) { return nvme(s).available_spare; })}};
 }
 
-// Each attribute's value and raw, aligned with the snapshots.
+// Each attribute's value, raw and the number its raw.string shows (what a
+// chart of a packed raw value draws), aligned with the snapshots.
 nlohmann::json Attributes(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& history) {
   struct Track {
     std::string name;
-    nlohmann::json value, raw;
+    nlohmann::json value, raw, shown;
   };
   const std::size_t n = history.size();
   std::vector<int> order;
@@ -77,9 +78,11 @@ nlohmann::json Attributes(const std::vector<std::pair<std::int64_t, SmartSnapsho
         t.name = a.name;
         t.value = nlohmann::json::array_t(n, nullptr);
         t.raw = nlohmann::json::array_t(n, nullptr);
+        t.shown = nlohmann::json::array_t(n, nullptr);
       }
       t.value[i] = OrNull(a.value);
       t.raw[i] = OrNull(a.raw);
+      t.shown[i] = OrNull(RawShownNumber(a));
     }
   }
   nlohmann::json out = nlohmann::json::array();
@@ -88,7 +91,8 @@ nlohmann::json Attributes(const std::vector<std::pair<std::int64_t, SmartSnapsho
     out.push_back({{"id", id},
                    {"name", std::move(t.name)},
                    {"value", std::move(t.value)},
-                   {"raw", std::move(t.raw)}});
+                   {"raw", std::move(t.raw)},
+                   {"raw_shown", std::move(t.shown)}});
   }
   return out;
 }

@@ -9,19 +9,6 @@ ConditionKind ConditionKindOf(std::string_view condition) {
   return ConditionKind::kOther;
 }
 
-std::string_view ConditionKindName(ConditionKind kind) {
-  switch (kind) {
-    case ConditionKind::kSlowdown: return "slowdown";
-    case ConditionKind::kTrend: return "trend";
-    case ConditionKind::kPeer: return "peer";
-    case ConditionKind::kEnvironment: return "environment";
-    case ConditionKind::kSmart: return "smart";
-    case ConditionKind::kZfs: return "zfs";
-    case ConditionKind::kOther: break;
-  }
-  return "other";
-}
-
 RunTrigger RunTriggerOf(std::string_view trigger) {
   const std::string_view head = trigger.substr(0, trigger.find(':'));
   if (head == "schedule") return RunTrigger::kSchedule;

@@ -29,9 +29,20 @@ inline constexpr std::array<ConditionKind, 6> kConditionKinds = {
     ConditionKind::kSlowdown, ConditionKind::kTrend, ConditionKind::kPeer,
     ConditionKind::kEnvironment, ConditionKind::kSmart, ConditionKind::kZfs};
 
-ConditionKind ConditionKindOf(std::string_view condition);
 // "slowdown", "trend", "peer", "environment", "smart", "zfs"; "other".
-std::string_view ConditionKindName(ConditionKind kind);
+constexpr std::string_view ConditionKindName(ConditionKind kind) {
+  switch (kind) {
+    case ConditionKind::kSlowdown: return "slowdown";
+    case ConditionKind::kTrend: return "trend";
+    case ConditionKind::kPeer: return "peer";
+    case ConditionKind::kEnvironment: return "environment";
+    case ConditionKind::kSmart: return "smart";
+    case ConditionKind::kZfs: return "zfs";
+    case ConditionKind::kOther: break;
+  }
+  return "other";
+}
+ConditionKind ConditionKindOf(std::string_view condition);
 
 enum class RunTrigger { kSchedule, kConfirm, kApi, kCli, kOther };
 

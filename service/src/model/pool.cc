@@ -4,16 +4,17 @@
 
 namespace dp {
 
+bool HasMember(const Pool& pool, std::string_view drive_id) {
+  if (drive_id.empty()) return false;
+  for (const auto& vdev : pool.vdevs)
+    for (const auto& m : vdev.members)
+      if (m.drive_id == drive_id) return true;
+  return false;
+}
+
 const Pool* BusyPoolWithDrive(const std::vector<Pool>& pools, std::string_view drive_id) {
-  if (drive_id.empty()) return nullptr;
-  for (const auto& pool : pools) {
-    if (!pool.Busy()) continue;
-    for (const auto& vdev : pool.vdevs) {
-      for (const auto& m : vdev.members) {
-        if (m.drive_id == drive_id) return &pool;
-      }
-    }
-  }
+  for (const auto& pool : pools)
+    if (pool.Busy() && HasMember(pool, drive_id)) return &pool;
   return nullptr;
 }
 

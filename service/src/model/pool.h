@@ -60,6 +60,9 @@ struct Pool {
   bool Busy() const { return scan.state == "in_progress"; }
 };
 
+// Whether `drive_id` is a member of one of the pool's vdevs.
+bool HasMember(const Pool& pool, std::string_view drive_id);
+
 // The pool among `pools` that is scrubbing or resilvering and has a member
 // mapped to drive_id; nullptr when there is none (the drive may be tested).
 const Pool* BusyPoolWithDrive(const std::vector<Pool>& pools, std::string_view drive_id);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dp {
@@ -21,6 +22,13 @@ struct SmartAttribute {
   std::string when_failed;            // "", "now", "past"
   bool prefailure = false;
 };
+
+// The number a person reads in smartctl's raw.string, which is what the
+// attribute means where the 48-bit raw value packs several fields: 26 for
+// "26 (Min/Max 18/41)" (raw 176094511130), 167 for "167 (Average 166)",
+// 12345 for "12345h+06m+29.123s". The raw value itself when the string is
+// empty or does not start with a decimal count ("0x0012...").
+std::optional<std::uint64_t> RawShownNumber(const SmartAttribute& a);
 
 struct SmartSelfTest {
   std::string type;                  // "short", "extended", "conveyance", ...

@@ -58,6 +58,8 @@ nlohmann::json SmartSnapshotToJson(const SmartSnapshot& s) {
                           {"worst", OptOrNull(a.worst)},
                           {"thresh", OptOrNull(a.thresh)},
                           {"raw", OptOrNull(a.raw)},
+                          {"raw_string", StrOrNull(a.raw_string)},
+                          {"raw_shown", OptOrNull(RawShownNumber(a))},
                           {"when_failed", StrOrNull(a.when_failed)},
                           {"prefailure", a.prefailure}});
   }
@@ -141,6 +143,7 @@ Result<SmartSnapshot> SmartSnapshotFromJson(const nlohmann::json& j) {
       DP_RETURN_IF_ERROR(Read(aj, "worst", a.worst));
       DP_RETURN_IF_ERROR(Read(aj, "thresh", a.thresh));
       DP_RETURN_IF_ERROR(Read(aj, "raw", a.raw));
+      DP_RETURN_IF_ERROR(ReadStr(aj, "raw_string", a.raw_string));
       DP_RETURN_IF_ERROR(ReadStr(aj, "when_failed", a.when_failed));
       std::optional<bool> pre;
       DP_RETURN_IF_ERROR(Read(aj, "prefailure", pre));

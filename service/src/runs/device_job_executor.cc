@@ -1,5 +1,6 @@
 #include "runs/device_job_executor.h"
 
+#include "base/mounts.h"
 #include "bench/bench_options.h"
 #include "bench/bench_runner.h"
 #include "runs/smart_jobs.h"
@@ -45,9 +46,16 @@ Result<JobResult> DeviceJobExecutor::RunBenchJob(const Job& job, JobCancel& canc
   request.options = BenchOptionsFromConfig(config_.bench);
   request.options.tests = {test};
   if (test == BenchTest::kPoolWrite) {
-    if (config_.bench.scratch_dir.empty())
-      return FailedPrecondition("pool-write needs bench.scratch_dir in the configuration");
-    request.targets = {config_.bench.scratch_dir};
+    // Each pool's own directory, checked again now (a dataset may have been
+    // mounted elsewhere since the configuration was read).
+    auto dir = config_.bench.scratch_dir.find(job.pool);
+    if (dir == config_.bench.scratch_dir.end())
+      return FailedPrecondition("pool-write on " + job.pool +
+                                " needs a directory on it in bench.scratch_dir (\"" + job.pool +
+                                "\": \"/" + job.pool + "/diskpulse\")");
+    if (std::string why = ScratchDirMismatch(job.pool, dir->second); !why.empty())
+      return FailedPrecondition("pool-write on " + job.pool + ": " + why);
+    request.targets = {dir->second};
   } else if (test == BenchTest::kParallel) {
     for (const auto& id : job.member_ids) {
       DP_ASSIGN_OR_RETURN(std::optional<Drive> d, store_.GetDrive(id));

@@ -6,6 +6,7 @@
 
 #include "base/log.h"
 #include "bench/device_counters.h"
+#include "inventory/zpool_status_parser.h"
 #include "runs/smart_jobs.h"
 #include "store/store.h"
 
@@ -17,6 +18,37 @@ bool SmartApplies(const Drive& drive) {
   for (const char* p : {"loop", "ram", "zram", "md", "dm-", "nbd"})
     if (base.rfind(p, 0) == 0) return false;
   return true;
+}
+
+std::optional<PoolScan> DeviceStateProbe::CurrentScan(const std::string& pool) {
+  static const SystemClock system_clock;
+  const Clock& clock = options_.clock ? *options_.clock : system_clock;
+  const MonoTime now = clock.Monotonic();
+  {
+    std::lock_guard lock(mu_);
+    auto it = scans_.find(pool);
+    if (it != scans_.end() && now - it->second.at < options_.scan_cache) return it->second.scan;
+  }
+  std::optional<PoolScan> scan;
+  CommandSpec spec;
+  spec.argv = {config_.tools.zpool, "status", "-s", "-p", "-P", pool};
+  spec.timeout = std::chrono::seconds(config_.tools.timeout_seconds);
+  auto out = runner_.Run(spec);
+  if (out.ok() && out->exit_code == 0) {
+    auto parsed = ParseZpoolStatusText(out->stdout_text);
+    if (parsed.ok()) {
+      for (Pool& p : *parsed)
+        if (p.name == pool) scan = std::move(p.scan);
+    } else {
+      LogDebug("probe: zpool status " + pool + ": " + parsed.status().message());
+    }
+  } else {
+    LogDebug("probe: zpool status " + pool + ": " +
+             (out.ok() ? "exit status " + std::to_string(out->exit_code) : out.status().ToString()));
+  }
+  std::lock_guard lock(mu_);
+  scans_[pool] = AskedScan{now, scan};
+  return scan;
 }
 
 DeviceStateProbe::DeviceStateProbe(Config config, CommandRunner& runner, Store& store,
@@ -51,10 +83,21 @@ Result<DriveState> DeviceStateProbe::Probe(const std::string& drive_id) {
     if (last.ok() && *last) state.temperature_c = (*last)->temperature_c;
   }
 
-  // Pool scan as last recorded.
+  // Pool scan: asked now of each ZFS pool the drive is in (a scrub may have
+  // started after the last discovery); as last recorded otherwise.
   auto pools = store_.LatestPools();
-  if (pools.ok())
-    if (const Pool* busy = BusyPoolWithDrive(*pools, drive_id)) state.pool_scan = busy->scan.function;
+  if (pools.ok()) {
+    for (const Pool& pool : *pools) {
+      if (!HasMember(pool, drive_id)) continue;
+      PoolScan scan = pool.scan;
+      if (pool.kind == "zfs")
+        if (auto now = CurrentScan(pool.name)) scan = std::move(*now);
+      if (scan.state == "in_progress") {
+        state.pool_scan = scan.function;
+        break;
+      }
+    }
+  }
 
   if (state.asleep) return state;
 

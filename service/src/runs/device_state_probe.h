@@ -11,18 +11,28 @@
 //    time sees every shape of foreign I/O alike — a streaming reader, a small
 //    random one, small writes. The scheduler's own jobs never overlap on a
 //    drive (exclusion), so everything seen here is foreign;
-//  - pool scan: scrub/resilver of its pool as last recorded in the store.
+//  - pool scan: scrub/resilver of each ZFS pool it belongs to, asked of zpool
+//    at admission (`zpool status -s -p -P POOL`, one call per pool kept for
+//    `scan_cache`), so a scrub started since the last discovery defers the
+//    test; the store's record (the last discovery) where zpool cannot answer
+//    and for md arrays.
 //
 // Owned by the composition root; runner, store and opener must outlive it.
-// Thread-safe (every call is independent); Probe blocks for the window.
+// Thread-safe; Probe blocks for the window.
 #pragma once
 
 #include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
 
+#include "base/clock.h"
 #include "base/command_runner.h"
 #include "bench/block_device.h"
 #include "config/config.h"
 #include "model/drive.h"
+#include "model/pool.h"
 #include "sched/deferral.h"
 
 namespace dp {
@@ -34,6 +44,10 @@ struct DeviceStateProbeOptions {
   std::chrono::milliseconds window{1000};
   // Ask smartctl whether the drive sleeps (and its temperature). Default true.
   bool read_smart = true;
+  // How long one pool's `zpool status` answers for every drive of the pool.
+  std::chrono::seconds scan_cache{60};
+  // Time for that cache; null: the system clock.
+  const Clock* clock = nullptr;
 };
 
 class DeviceStateProbe final : public DriveStateProbe {
@@ -44,11 +58,21 @@ class DeviceStateProbe final : public DriveStateProbe {
   Result<DriveState> Probe(const std::string& drive_id) override;
 
  private:
+  // The pool's scan as zpool says now (or within scan_cache); nullopt when
+  // zpool could not say.
+  std::optional<PoolScan> CurrentScan(const std::string& pool);
+
   const Config config_;
   CommandRunner& runner_;
   Store& store_;
   DeviceOpener& opener_;
   const DeviceStateProbeOptions options_;
+  struct AskedScan {
+    MonoTime at;
+    std::optional<PoolScan> scan;
+  };
+  std::mutex mu_;
+  std::map<std::string, AskedScan> scans_;  // by pool name
 };
 
 // Whether smartctl can be asked about the drive at all (not a loop device,

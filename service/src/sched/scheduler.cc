@@ -121,6 +121,7 @@ void Scheduler::Loop() {
       std::lock_guard lock(mu_);
       if (stopping_) return;
     }
+    if (options_.heartbeat) options_.heartbeat->Beat();
     Tick();
     std::unique_lock lock(mu_);
     cv_.wait_for(lock, options_.tick, [this] { return stopping_ || wake_; });
@@ -401,7 +402,9 @@ void Scheduler::StartEligible(SysTime now) {
       if (!CanStart(it->second->job, RunningJobsLocked(), config_)) continue;
       job = it->second->job;
     }
-    // Probe outside the lock: it may run tools.
+    // Probe outside the lock: it may run tools. Each probe is a step of
+    // progress: a tick that probes many drives is not a stuck loop.
+    if (options_.heartbeat) options_.heartbeat->Beat();
     std::vector<Result<DriveState>> probed;
     for (const auto& drive_id : job.Drives()) probed.push_back(probe_.Probe(drive_id));
     std::vector<Run> done;

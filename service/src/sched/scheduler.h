@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/heartbeat.h"
 #include "base/result.h"
 #include "config/schedule_config.h"
 #include "model/drive.h"
@@ -47,6 +48,9 @@ struct SchedulerOptions {
   // cancelled), outside the scheduler's lock, on a scheduler thread; this is
   // where the daemon hands results to detection. Default: nothing.
   std::function<void(const Run&)> on_run_finished;
+  // Beaten on every turn of the loop and before each pre-run probe (the
+  // watchdog's view of it); optional.
+  Heartbeat* heartbeat = nullptr;
 };
 
 // A run-now request (CLI `diskpulse run`, `POST /api/v1/runs`, re-tests).

@@ -124,7 +124,10 @@ std::vector<ScheduleTarget> ExpandSchedule(const ScheduleConfig& s,
         members.push_back(m.drive_id);
   };
   for (const auto& pool : pools) {
-    if (!pool_tests.empty()) {
+    // pool-write writes into the pool's own scratch directory: a pool that
+    // has none is not written to.
+    const bool writable = !s.write_pools || Contains(*s.write_pools, pool.name);
+    if (!pool_tests.empty() && writable) {
       std::vector<std::string> members;
       for (const auto& v : pool.vdevs) present_members(v, members);
       if (PoolSelected(s.select, pool, members, drives, pools))

@@ -84,33 +84,43 @@ std::vector<SmartAttribute> SmartAttributesFromJson(const std::string& text) {
   return out;
 }
 
+namespace {
+constexpr const char* kWithRawString = "raw_string";
+}  // namespace
+
 std::string SmartAttributeValuesToJson(const std::vector<SmartAttribute>& attributes) {
-  json arr = json::array();
+  json arr = json::array({kWithRawString});
   auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
   for (const SmartAttribute& a : attributes) {
     arr.push_back(a.id);
     arr.push_back(opt(a.value));
     arr.push_back(opt(a.raw));
+    arr.push_back(a.raw_string.empty() ? json(nullptr) : json(a.raw_string));
   }
-  return arr.dump();
+  return arr.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::optional<std::vector<SmartAttribute>> SmartAttributeValuesFromJson(const std::string& text) {
   const json j = json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
-  if (!j.is_array() || j.size() % 3 != 0) return std::nullopt;
+  if (!j.is_array()) return std::nullopt;
+  const bool strings = !j.empty() && j[0] == kWithRawString;
+  const std::size_t first = strings ? 1 : 0, stride = strings ? 4 : 3;
+  if ((j.size() - first) % stride != 0) return std::nullopt;
   std::vector<SmartAttribute> out;
-  out.reserve(j.size() / 3);
-  for (std::size_t i = 0; i < j.size(); i += 3) {
+  out.reserve((j.size() - first) / stride);
+  for (std::size_t i = first; i < j.size(); i += stride) {
     const json& id = j[i];
     const json& value = j[i + 1];
     const json& raw = j[i + 2];
     if (!id.is_number_integer() || !(value.is_null() || value.is_number_integer()) ||
-        !(raw.is_null() || raw.is_number_unsigned()))
+        !(raw.is_null() || raw.is_number_unsigned()) ||
+        (strings && !(j[i + 3].is_null() || j[i + 3].is_string())))
       return std::nullopt;
     SmartAttribute a;
     a.id = id.get<int>();
     if (!value.is_null()) a.value = value.get<int>();
     if (!raw.is_null()) a.raw = raw.get<std::uint64_t>();
+    if (strings && j[i + 3].is_string()) a.raw_string = j[i + 3].get<std::string>();
     out.push_back(std::move(a));
   }
   return out;

@@ -19,11 +19,14 @@ std::vector<std::string> StringsFromJson(const std::string& text);
 std::string SmartAttributesToJson(const std::vector<SmartAttribute>& attributes);
 std::vector<SmartAttribute> SmartAttributesFromJson(const std::string& text);
 
-// smart_snapshots.attribute_values: each attribute's id, value and raw as one
-// flat array [id, value, raw, id, value, raw, ...] (null where not reported),
-// what a chart of the attributes over time reads; under a tenth of the
-// whole list's text. FromJson gives the attributes with only those three fields set, or
-// nullopt when the text is not such an array (read the whole list instead).
+// smart_snapshots.attribute_values: what a chart of the attributes over time
+// reads, as one flat array: "raw_string", then each attribute's id, value,
+// raw and smartctl's raw.string ([..., id, value, raw, "26 (Min/Max 18/41)",
+// ...]; null where not reported), a small part of the whole list's text; the
+// string is what a packed raw value means to a person. Rows written before
+// the strings were kept are [id, value, raw, ...] and are still read.
+// FromJson gives the attributes with only those fields set, or nullopt when
+// the text is neither (read the whole list instead).
 std::string SmartAttributeValuesToJson(const std::vector<SmartAttribute>& attributes);
 std::optional<std::vector<SmartAttribute>> SmartAttributeValuesFromJson(const std::string& text);
 

@@ -305,6 +305,9 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
       // A file made before incremental vacuum was turned on: converting it
       // takes one VACUUM (a copy of the file, briefly).
       LogInfo(path_ + ": converting to incremental vacuum (one VACUUM)");
+      // A copy of a large file can outlast the watchdog's limit while it
+      // moves; a restart would only start it again.
+      Heartbeat::Quiet long_call(mu_.heartbeat());
       DP_RETURN_IF_ERROR(db_->Exec("PRAGMA auto_vacuum = INCREMENTAL"));
       DP_RETURN_IF_ERROR(db_->Exec("VACUUM"));
     }

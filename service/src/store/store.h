@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/heartbeat.h"
 #include "base/result.h"
 #include "base/status.h"
 #include "config/retention_config.h"
@@ -131,6 +132,11 @@ class Store {
   //     schema version N is newer than this diskpulse (knows M); upgrade
   //     diskpulse").
   static Result<std::unique_ptr<Store>> Open(const std::string& path, StoreOptions options = {});
+
+  // Reports every call that holds the database (or waits on SQLite's busy
+  // timeout inside one) to `heartbeat`, so a call that hangs stops the
+  // watchdog. Set before other threads use the store.
+  void WatchWith(Heartbeat* heartbeat) { mu_.Watch(heartbeat); }
 
   ~Store();
   Store(const Store&) = delete;
@@ -281,7 +287,9 @@ class Store {
 
   const std::string path_;
   const StoreOptions options_;
-  std::mutex mu_;  // guards db_ and every statement in it
+  // Guards db_ and every statement in it; its holder is the store's call in
+  // progress for the watchdog (WatchWith).
+  WatchedMutex mu_;
   std::unique_ptr<SqliteDb> db_;
 };
 
