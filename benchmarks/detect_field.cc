@@ -66,11 +66,10 @@
 #include <vector>
 
 #include "alert/alert_lifecycle.h"
-#include "detect/change_detector.h"
-#include "detect/drive_shift.h"
-#include "detect/peer_detector.h"
+#include "detect/judge.h"
+#include "detect/memory_series_history.h"
 #include "detect/series.h"
-#include "detect/trend_detector.h"
+#include "model/condition.h"
 
 namespace dp::field {
 namespace {
@@ -117,26 +116,52 @@ bool Higher(int i) {
   return detect::DirectionOf(kSeries[i].metric) == detect::Direction::kHigherIsBetter;
 }
 
-struct SeriesRun {
-  detect::SeriesKey key;
-  std::vector<detect::Sample> history;
-  std::map<std::string, Alert> active;
-  double nu = 4;
-  double unit = 0;  // the unit's own level of the figure (log units)
-  // Its baseline formed without a prior, for its family's pooled spread,
-  // and the history size it was formed at.
-  detect::Baseline own;
-  std::size_t own_at = 0;
+// The point shape of series i, as the bench stores it: SeriesOf of the
+// point names the series again (zones by zone, seek by stroke, random and
+// seq by block size and queue depth).
+BenchPoint PointShapeOf(int i) {
+  BenchPoint p;
+  p.test = kSeries[i].test;
+  const std::string test = p.test, series = kSeries[i].series;
+  if (test == "zones") p.zone = series;
+  if (test == "seek") p.stroke = series;
+  if (test == "random") {
+    p.block_size = 4096;
+    p.queue_depth = series == "qd1-4k" ? 1 : 32;
+  }
+  if (test == "seq") {
+    p.block_size = 1 << 20;
+    p.queue_depth = 8;
+  }
+  return p;
+}
+
+// The index of a series in kSeries (-1: the joint series or none).
+int SeriesIndexOf(const std::string& test, const std::string& series, const std::string& metric) {
+  for (int i = 0; i < kN; ++i)
+    if (test == kSeries[i].test && series == kSeries[i].series && metric == kSeries[i].metric)
+      return i;
+  return -1;
+}
+int SeriesIndexOf(const Verdict& v) { return SeriesIndexOf(v.test, v.series, v.metric); }
+
+// A vdev as the daemon's store holds it: every member's runs, and the
+// alerts open on any of them (an environment alert is filed under one
+// member for the vdev).
+struct Box {
+  detect::MemorySeriesHistory history;
+  std::map<std::pair<std::string, std::string>, Alert> active;  // (drive, condition)
 };
 
-// One drive through its life: noise, interference, the pipeline, re-tests.
+// One drive through its life: noise, interference, re-tests, and each run
+// judged by detect::JudgeRun, the daemon's own judge, over the box's history.
 class Drive {
  public:
   // season_phase: the yearly swing's phase when the drive shares its room
   // with others (a vdev); its own otherwise.
-  Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed, std::string id = "d",
-        std::optional<double> season_phase = std::nullopt)
-      : m_(m), cfg_(cfg), rng_(seed), seed_(seed) {
+  Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed, Box& box,
+        std::string id = "d", std::optional<double> season_phase = std::nullopt)
+      : m_(m), cfg_(cfg), rng_(seed), seed_(seed), box_(box), id_(std::move(id)) {
     std::uniform_real_distribution<double> u(0, 2 * M_PI);
     phase_ = u(rng_);
     if (season_phase) phase_ = *season_phase;
@@ -144,21 +169,16 @@ class Drive {
     // rest of the drive's story is the same with or without it.
     std::mt19937_64 unit_rng(seed ^ 0x9e3779b97f4a7c15ULL);
     for (int i = 0; i < kN; ++i) {
-      SeriesRun s;
-      s.key = detect::SeriesKey{id, id, kSeries[i].test, kSeries[i].series, kSeries[i].metric};
-      s.nu = TailOf(i, rng_());
-      s.unit = m_.unit * std::normal_distribution<double>(0, 1)(unit_rng);
-      series_.push_back(std::move(s));
+      nu_[i] = TailOf(i, rng_());
+      unit_[i] = m_.unit * std::normal_distribution<double>(0, 1)(unit_rng);
     }
-    // The zones' joint series (detect/series.h), judged beside its members.
-    joint_.key = detect::SeriesKey{id, id, "zones", detect::kJointSeries, "mb_per_s"};
+    box_.history.AddDrive({id_, id_, "field-model-hdd"});
   }
 
-  // The other drives of its vdev, judged against (EvaluatePeers) at every run.
-  void SetSiblings(std::vector<Drive*> siblings) { siblings_ = std::move(siblings); }
+  const std::string& id() const { return id_; }
 
   struct Event {
-    int opened_slowdown = 0, opened_trend = 0, opened_peer = 0;
+    int opened_slowdown = 0, opened_trend = 0, opened_peer = 0, opened_environment = 0;
     int retests = 0;
     bool slowdown_on_scheduled = false;  // opened by the scheduled run, before any re-test
     // Of the changed series (factor != 1) at the scheduled run: the fewest
@@ -166,6 +186,7 @@ class Drive {
     // and the lowest noise CV (percent) any of them measured.
     int promised = 0;
     double least_noise = 0;
+    int Opened() const { return opened_slowdown + opened_trend + opened_peer + opened_environment; }
   };
 
   // One scheduled weekly run at `at` with the degradation `factor[i]` (1 =
@@ -253,179 +274,89 @@ class Drive {
     return Normal() / std::sqrt(chi(rng_) / nu) / std::sqrt(nu / (nu - 2));
   }
 
-  // One run of `test`: a sample of each of its series, judged as the daemon
-  // judges them (change, drive-wide hold, trend); true when it asks for a
-  // re-test.
-  bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
-               double interference, bool confirmation, Event& ev) {
-    std::vector<std::pair<int, Verdict>> changes;
-    std::vector<detect::SpreadPrior> priors;  // each change's, to judge it again
-    std::vector<double> scores, logs;  // the run's series' scores, for the drive-wide hold
-    std::vector<int> run;
-    // One run id for the test's points, as the daemon stores them.
-    const std::int64_t run_id = next_id_++;
+  // The run's points as the bench stores them, from the drawn figures.
+  std::vector<BenchPoint> Measure(const std::string& test, std::int64_t at,
+                                  const std::vector<double>& factor, double interference) {
+    std::vector<BenchPoint> points;
     for (int i = 0; i < kN; ++i) {
       if (test != kSeries[i].test) continue;
-      SeriesRun& s = series_[i];
       const double season = m_.season * std::sin(2 * M_PI * (at - kT0) / kYear + phase_);
       const double worse = shared_ + season + interference;
-      const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(s.nu));
+      const double noise = m_.noise * (m_.gaussian ? Normal() : StudentT(nu_[i]));
       const double sign = Higher(i) ? -1 : 1;
-      const double v = kSeries[i].base * factor[i] * std::exp(s.unit + noise + sign * worse);
-      s.history.push_back(detect::Sample{run_id, at, v});
-      run.push_back(i);
+      const double v = kSeries[i].base * factor[i] * std::exp(unit_[i] + noise + sign * worse);
+      BenchPoint shape = PointShapeOf(i);
+      auto same = std::find_if(points.begin(), points.end(), [&](const BenchPoint& p) {
+        return detect::SeriesName(p) == detect::SeriesName(shape);
+      });
+      BenchPoint& p = same == points.end() ? points.emplace_back(shape) : *same;
+      const std::string metric = kSeries[i].metric;
+      if (metric == "mb_per_s") p.mb_per_s = v;
+      if (metric == "iops") p.iops = v;
+      if (metric == "access_ms") p.access_ms = v;
+      if (metric == "p99_us") p.latency = LatencySummary{.p99_us = v};
     }
-    for (int i : run) {
-      SeriesRun& s = series_[i];
-      detect::SpreadPrior prior;
-      if (m_.pool) {
-        // The family's other members, each as its own runs alone see it (the
-        // evaluator reads them the same way).
-        std::vector<detect::Baseline> family;
-        for (int j = 0; j < kN; ++j)
-          if (detect::SameNoiseFamily(s.key, series_[j].key)) family.push_back(Own(j));
-        prior = detect::PoolSpread(family);
-      }
-      Verdict change = detect::EvaluateChange(s.key, s.history, cfg_, 0, prior);
-      if (!confirmation && factor[i] == 1 && !change.runs.empty() &&
-          (change.kind == VerdictKind::kClear || change.kind == VerdictKind::kNeedsConfirmation ||
-           change.kind == VerdictKind::kSlowdown)) {
-        const int kind = IsP99(i) ? 2 : std::string(kSeries[i].metric) == "access_ms" ? 1 : 0;
-        const int n = change.baseline_runs.value_or(0);
-        const int age = n <= 8 ? 0 : n <= 15 ? 1 : n <= 30 ? 2 : n < 100 ? 3 : 4;
-        ++band_judged_[kind][age];
-        if (change.runs.back().outside) ++band_outside_[kind][age];
-      }
-      if (change.details.contains("score")) scores.push_back(change.details["score"].get<double>());
-      if (auto d = detect::WorseLogOf(change)) logs.push_back(*d);
-      if (factor[i] != 1 && !confirmation) Promise(change, ev);
-      changes.emplace_back(i, std::move(change));
-      priors.push_back(prior);
+    return points;
+  }
+
+  // One run of `test`: its points stored in the box's history as the daemon
+  // stores them, then judged by JudgeRun and applied to the alerts; true
+  // when it asks for a re-test.
+  bool RunTest(const std::string& test, std::int64_t at, const std::vector<double>& factor,
+               double interference, bool confirmation, Event& ev) {
+    detect::RunToJudge run;
+    run.id = box_.history.NewRunId();
+    run.test = test;
+    run.started_at = at;
+    run.drive = {id_, id_, "field-model-hdd"};
+    run.points = Measure(test, at, factor, interference);
+    run.confirmation = confirmation;
+    box_.history.AddRun(id_, {run.id, test, at, false, false, {}}, run.points);
+    auto verdicts = detect::JudgeRun(run, box_.history, cfg_);
+    if (!verdicts.ok()) {
+      std::fprintf(stderr, "judge: %s\n", verdicts.status().ToString().c_str());
+      std::exit(1);
     }
-    if (m_.joint && detect::HasJointSeries(test)) {
-      std::vector<std::vector<detect::Sample>> members;
-      std::vector<detect::Baseline> members_own;
-      bool changed = false;
-      for (int i : run) {
-        members.push_back(series_[i].history);
-        members_own.push_back(Own(i));
-        changed = changed || factor[i] != 1;
-      }
-      joint_.history = detect::JointSamples(members);
-      priors.push_back(detect::JointSpreadFloor(members_own));
-      changes.emplace_back(-1, detect::EvaluateChange(joint_.key, joint_.history, cfg_, 0,
-                                                      priors.back()));
-      if (changed && !confirmation) Promise(changes.back().second, ev);
-    }
-    scores_.push_back({test, at, detect::TestScore(scores), detect::TestWorseLog(logs)});
-    if (scores_.size() > 64) scores_.erase(scores_.begin());
-    bool asks = false;
-    for (std::size_t c = 0; c < changes.size(); ++c) {
-      auto& [i, change] = changes[c];
-      SeriesRun& s = i < 0 ? joint_ : series_[i];
-      // Interference the hold kept from alerting is no evidence later
-      // (--keep-passed: the rule before, for side-by-side figures).
-      if (m_.drop_passed && change.kind == VerdictKind::kSlowdown &&
-          change.condition.starts_with("slowdown:")) {
-        const auto passed = detect::PassedInterference(change, test, scores_, cfg_);
-        if (!passed.empty()) {
-          change = detect::EvaluateChange(s.key, detect::WithoutRuns(s.history, passed), cfg_, 0,
-                                          priors[c]);
-          change.details["interference_left_out"] = passed;  // as the evaluator marks it
-        }
+    bool asks = false, changed_test = false;
+    for (int i = 0; i < kN; ++i) changed_test = changed_test || (test == kSeries[i].test && factor[i] != 1);
+    for (const Verdict& v : *verdicts) {
+      const int i = SeriesIndexOf(v);
+      const ConditionKind kind = ConditionKindOf(v.condition);
+      if (kind == ConditionKind::kSlowdown && !confirmation) {
+        if (i >= 0 && factor[i] == 1) Calibrate(i, v);
+        if (i >= 0 ? factor[i] != 1 : changed_test) Promise(v, ev);
       }
       if (verdicts_)
         std::fprintf(stderr, "  %s%s%s: %s\n", confirmation ? "(re-test) " : "",
-                     std::string(VerdictKindName(change.kind)).c_str(),
-                     change.details.contains("interference_left_out") ? " (runs left out)" : "",
-                     change.summary.c_str());
-      if (detect::IsHeldKind(change)) change = Hold(std::move(change), test, at, confirmation);
-      Verdict trend = detect::EvaluateTrend(s.key, s.history, cfg_);
-      if (Apply(s, change, at)) {
-        ++ev.opened_slowdown;
-        if (std::getenv("DP_FIELD_TRACE")) {
-          if (std::getenv("DP_FIELD_HIST")) PrintHistories(s);
-          // The other tests' scores the drive-wide check saw.
-          std::string others, runs;
-          for (const auto& r : change.runs)
-            runs += " " + std::to_string((r.at - kT0) / 3600) + "h:" +
-                    std::to_string(r.value).substr(0, 6) + (r.outside ? "*" : "");
-          const std::int64_t from = detect::ExcursionStart(change);
-          for (const auto& r : scores_)
-            if (r.test != test && r.at >= from - 86400 && r.at <= at)
-              others += " " + r.test + "@" + std::to_string((r.at - from) / 3600) + "h=" +
-                        std::to_string(r.score).substr(0, 4) + "/" +
-                        (r.worse_log ? std::to_string(*r.worse_log).substr(0, 5) : "?");
-          std::fprintf(stderr,
-                       "open drive %llu %s%s at %lld: wide=%d seg=%zu cusum=%.1f own CV %.1f%% %s | "
-                       "others:%s | runs:%s | %s\n",
+                     std::string(VerdictKindName(v.kind)).c_str(),
+                     v.interference_left_out.empty() ? "" : " (runs left out)", v.summary.c_str());
+      if (Apply(v, at)) {
+        if (kind == ConditionKind::kSlowdown) ++ev.opened_slowdown;
+        if (kind == ConditionKind::kTrend) ++ev.opened_trend;
+        if (kind == ConditionKind::kPeer) ++ev.opened_peer;
+        if (kind == ConditionKind::kEnvironment) ++ev.opened_environment;
+        if (std::getenv("DP_FIELD_TRACE"))
+          std::fprintf(stderr, "open drive %llu %s%s at %lld: %s\n",
                        static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
-                       change.condition.c_str(), static_cast<long long>(at),
-                       change.details.contains("drive_wide") ? 1 : 0, change.runs.size(),
-                       change.details.value("cusum", 0.0),
-                       change.details.value("noise_own_percent",
-                                            change.details.value("noise_percent", 0.0)),
-                       change.details.value("rule", "").c_str(),
-                       others.c_str(), runs.c_str(), change.summary.c_str());
-        }
+                       v.condition.c_str(), static_cast<long long>(at), v.summary.c_str());
       }
-      if (Apply(s, trend, at)) ++ev.opened_trend;
-      asks = asks || change.kind == VerdictKind::kNeedsConfirmation;
-    }
-    // The drive against its vdev siblings, series by series, as the
-    // evaluator does after every run.
-    if (!siblings_.empty()) {
-      for (int i : run) {
-        SeriesRun& s = series_[i];
-        std::vector<detect::PeerHistory> peers;
-        for (const Drive* o : siblings_)
-          peers.push_back({o->series_[i].key.drive_id, o->series_[i].key.drive_id,
-                           o->series_[i].history});
-        Verdict peer = detect::EvaluatePeers(s.key, s.history, peers, cfg_);
-        if (detect::IsHeldKind(peer)) peer = Hold(std::move(peer), test, at, confirmation);
-        if (Apply(s, peer, at)) {
-          ++ev.opened_peer;
-          if (std::getenv("DP_FIELD_TRACE"))
-            std::fprintf(stderr, "open drive %llu %s%s at %lld: noise %.1f%% (df %.0f): %s\n",
-                         static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
-                         peer.condition.c_str(), static_cast<long long>(at),
-                         peer.details.value("noise_percent", 0.0),
-                         peer.details.value("noise_df", 0.0), peer.summary.c_str());
-        }
-        asks = asks || peer.kind == VerdictKind::kNeedsConfirmation;
-      }
+      asks = asks || v.kind == VerdictKind::kNeedsConfirmation;
     }
     return asks;
   }
 
-  // DP_FIELD_HIST (with DP_FIELD_TRACE): at each alert, the alerted series'
-  // whole history and the first 12 runs of every series of the drive with
-  // the spread its own runs give it, so a trace shows what its family pooled.
-  void PrintHistories(const SeriesRun& alerted) {
-    std::string h;
-    for (const auto& x : alerted.history)
-      h += " " + std::to_string((x.at - kT0) / 3600) + "h:" + std::to_string(x.value).substr(0, 6);
-    std::fprintf(stderr, "history%s\n", h.c_str());
-    for (int j = 0; j < kN; ++j) {
-      std::string g;
-      for (std::size_t q = 0; q < series_[j].history.size() && q < 12; ++q)
-        g += " " + std::to_string(series_[j].history[q].value).substr(0, 6);
-      std::fprintf(stderr, "  %s %s %s own CV %.2f%%:%s\n", kSeries[j].test, kSeries[j].series,
-                   kSeries[j].metric, 100 * Own(j).own_log_sigma, g.c_str());
-    }
-  }
-
-  // Series j's baseline from its own runs alone (no prior), formed once per
-  // run of it: what its family pools and its joint series' floor reads.
-  const detect::Baseline& Own(int j) {
-    SeriesRun& o = series_[j];
-    if (o.own_at != o.history.size()) {
-      o.own = detect::ComputeBaseline(o.history, o.history.size(), cfg_, 0,
-                                      detect::DirectionOf(kSeries[j].metric),
-                                      detect::TailDfOf(kSeries[j].metric));
-      o.own_at = o.history.size();
-    }
-    return o.own;
+  // How often a healthy scheduled run fell outside its single-run band
+  // (HealthyFigures::band_judged / band_outside).
+  void Calibrate(int i, const Verdict& v) {
+    if (v.runs.empty() || !(v.kind == VerdictKind::kClear ||
+                            v.kind == VerdictKind::kNeedsConfirmation ||
+                            v.kind == VerdictKind::kSlowdown))
+      return;
+    const int kind = IsP99(i) ? 2 : std::string(kSeries[i].metric) == "access_ms" ? 1 : 0;
+    const int n = v.baseline_runs.value_or(0);
+    const int age = n <= 8 ? 0 : n <= 15 ? 1 : n <= 30 ? 2 : n < 100 ? 3 : 4;
+    ++band_judged_[kind][age];
+    if (v.runs.back().outside) ++band_outside_[kind][age];
   }
 
   // What a changed series' verdict promised about the probe change.
@@ -437,27 +368,18 @@ class Drive {
     if (ev.least_noise == 0 || noise < ev.least_noise) ev.least_noise = noise;
   }
 
-  // The drive-wide hold, as the evaluator applies it (detect/drive_shift.h).
-  Verdict Hold(Verdict v, const std::string& test, std::int64_t at, bool confirmation) const {
-    // --hold-any-shift: the rule before DriveWideExplains, for side-by-side figures.
-    auto wide_from = [&](std::int64_t from) {
-      return m_.explain ? detect::DriveWideExplains(v, test, from, at, scores_, cfg_)
-                        : detect::IsDriveWide(test, from, at, scores_, cfg_);
-    };
-    const bool wide = wide_from(detect::ExcursionStart(v));
-    const bool pair_wide = wide_from(detect::PairStart(v));
-    return detect::HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
-  }
-
-  bool Apply(SeriesRun& s, const Verdict& v, std::int64_t at) {
+  // The alert lifecycle the daemon's AlertService applies (alert/alert_lifecycle.h);
+  // true when the verdict opened an alert.
+  bool Apply(const Verdict& v, std::int64_t at) {
+    const auto key = std::make_pair(v.drive_id, v.condition);
     std::optional<Alert> existing;
-    if (auto it = s.active.find(v.condition); it != s.active.end()) existing = it->second;
+    if (auto it = box_.active.find(key); it != box_.active.end()) existing = it->second;
     AlertDecision d = Update(existing, v, FromUnixSeconds(at), AlertPolicy{});
     if (d.write == AlertDecision::Write::kNothing) return false;
     if (d.alert.state == "resolved")
-      s.active.erase(v.condition);
+      box_.active.erase(key);
     else
-      s.active[v.condition] = d.alert;
+      box_.active[key] = d.alert;
     return d.notify == NotifyKind::kOpened;
   }
 
@@ -469,16 +391,15 @@ class Drive {
     Event ev;
   };
   Pending pending_;
-  std::vector<Drive*> siblings_;
   const Model& m_;
   const DetectionConfig& cfg_;
   std::mt19937_64 rng_;
-  std::vector<SeriesRun> series_;
-  SeriesRun joint_;
-  std::vector<detect::TestRunScore> scores_;  // every test's recent runs, for the hold
+  double nu_[kN] = {};
+  double unit_[kN] = {};  // the unit's own level of each figure (log units)
   double phase_ = 0, shared_ = 0, week_ = 0;
-  std::int64_t next_id_ = 1;
   std::uint64_t seed_ = 0;  // names the drive in a trace
+  Box& box_;
+  std::string id_;
  public:
   bool verdicts_ = false;  // print every verdict (DP_FIELD_VERDICTS)
   // HealthyFigures::band_judged / band_outside of this drive's runs.
@@ -507,18 +428,19 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
       std::optional<double> phase;
       std::mt19937_64 room(seed * 7'919 + g);
       if (count > 1) phase = std::uniform_real_distribution<double>(0, 2 * M_PI)(room);
+      Box box;
       std::vector<std::unique_ptr<Drive>> vdev;
-      for (int j = 0; j < count; ++j)
-        vdev.push_back(std::make_unique<Drive>(m, cfg, seed * 1'000'003 + first + j,
+      std::vector<std::string> ids;
+      for (int j = 0; j < count; ++j) {
+        vdev.push_back(std::make_unique<Drive>(m, cfg, seed * 1'000'003 + first + j, box,
                                                "d" + std::to_string(j), phase));
+        ids.push_back(vdev.back()->id());
+      }
+      // The drives of a vdev are each other's siblings (EvaluatePeers,
+      // EvaluateEnvironment), as the daemon finds them in the pool.
+      if (count > 1) box.history.AddVdev("tank/raidz1-" + std::to_string(g), ids);
       // With DP_FIELD_VERDICTS too, every verdict of that vdev's runs.
       for (auto& d : vdev) d->verdicts_ = only && std::getenv("DP_FIELD_VERDICTS");
-      for (int j = 0; j < count; ++j) {
-        std::vector<Drive*> siblings;
-        for (int o = 0; o < count; ++o)
-          if (o != j) siblings.push_back(vdev[o].get());
-        vdev[j]->SetSiblings(std::move(siblings));
-      }
       std::vector<double> ones(kN, 1.0);
       const int runs = years * 52;
       std::vector<int> alerts(count, 0);
@@ -529,8 +451,9 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
           part[t].slowdown += ev.opened_slowdown;
           part[t].trend += ev.opened_trend;
           part[t].peer += ev.opened_peer;
+          part[t].environment += ev.opened_environment;
           part[t].retests += ev.retests;
-          const int opened = ev.opened_slowdown + ev.opened_trend + ev.opened_peer;
+          const int opened = ev.Opened();
           alerts[j] += opened;
           if (opened) ++part[t].alert_weeks;
         }
@@ -555,6 +478,7 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
     f.slowdown += p.slowdown;
     f.trend += p.trend;
     f.peer += p.peer;
+    f.environment += p.environment;
     f.retests += p.retests;
     f.scheduled_runs += p.scheduled_runs;
     f.drives_with_alert += p.drives_with_alert;
@@ -583,7 +507,8 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
     for (int k; (k = next++) < trials;) {
       if (only && std::atoi(only) != k) continue;
       std::mt19937_64 rng(seed * 7'777'777 + k);
-      Drive drive(m, cfg, seed * 1'000'003 + k + 500'000);
+      Box box;
+      Drive drive(m, cfg, seed * 1'000'003 + k + 500'000, box);
       // Weeks 8-47 for any baseline_runs up to 8, so that rules with another
       // baseline size are compared on the same changes (the default's
       // 5 + 3 + 40 draws); for a larger one from its first judged run.

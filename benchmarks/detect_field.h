@@ -15,18 +15,14 @@ struct Model {
   double interference = 0.02;  // share of scheduled runs hit by unseen interference
   std::int64_t retest_seconds = 6 * 3600;
   bool gaussian = false;       // normal noise instead of Student-t (the idealised drive)
-  bool pool = true;            // judge with the family's pooled spread (detect/baseline.h)
-  bool joint = true;           // judge the zones' joint series too (detect/series.h)
   int vdev = 3;                // healthy drives in vdevs of this many, judged against each
                                // other (EvaluatePeers); 1 = each drive alone
   double unit = 0.02;          // sd of a unit's own level of each figure among its siblings
-  bool explain = true;         // hold only what the shared shift explains (DriveWideExplains)
-  bool drop_passed = true;     // judge again without passed interference (PassedInterference)
 };
 
 struct HealthyFigures {
   double drive_years = 0;
-  long slowdown = 0, trend = 0, peer = 0, retests = 0, scheduled_runs = 0;
+  long slowdown = 0, trend = 0, peer = 0, environment = 0, retests = 0, scheduled_runs = 0;
   long drives_with_alert = 0;
   long alert_weeks = 0;  // drive-weeks with at least one alert opened: events a user sees
   // How often a healthy scheduled run fell outside its series' single-run
@@ -36,7 +32,7 @@ struct HealthyFigures {
   static constexpr int kKinds = 3, kAges = 5;
   long band_judged[kKinds][kAges] = {}, band_outside[kKinds][kAges] = {};
   double PerThousandDriveYears() const {
-    return drive_years > 0 ? 1000.0 * (slowdown + trend + peer) / drive_years : 0;
+    return drive_years > 0 ? 1000.0 * (slowdown + trend + peer + environment) / drive_years : 0;
   }
   double EventsPerThousandDriveYears() const {
     return drive_years > 0 ? 1000.0 * alert_weeks / drive_years : 0;

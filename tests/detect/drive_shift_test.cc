@@ -29,7 +29,7 @@ Verdict Slowdown(std::int64_t segment_start, std::int64_t at) {
 Verdict ZonesPair() {
   Verdict v = Slowdown(kT, kT + 6 * 3600);
   v.metric = "mb_per_s";
-  v.details["baseline_mean"] = 250.0;
+  v.baseline_center = 250.0;
   v.band_low = 235.0;
   v.band_high = 265.0;
   v.runs = {{1, kT, 212.0, true}, {2, kT + 6 * 3600, 210.0, true}};
@@ -142,12 +142,12 @@ TEST(DriveShiftTest, WorseLogOfIsTheLogRatioOnTheWorseSide) {
   Verdict v;
   v.metric = "mb_per_s";
   v.current = 200.0;
-  v.details["baseline_mean"] = 250.0;
+  v.baseline_center = 250.0;
   EXPECT_NEAR(*WorseLogOf(v), std::log(1.25), 1e-12);
   Verdict t = v;
   t.metric = "access_ms";
   t.current = 12.5;
-  t.details["baseline_mean"] = 10.0;
+  t.baseline_center = 10.0;
   EXPECT_NEAR(*WorseLogOf(t), std::log(1.25), 1e-12);
   t.current = 8.0;  // better: negative
   EXPECT_LT(*WorseLogOf(t), 0);
@@ -158,7 +158,7 @@ TEST(DriveShiftTest, WorseLogOfIsTheLogRatioOnTheWorseSide) {
   zero.current = 0.0;
   EXPECT_FALSE(WorseLogOf(zero).has_value());
   Verdict no_base = v;
-  no_base.details.erase("baseline_mean");
+  no_base.baseline_center.reset();
   EXPECT_FALSE(WorseLogOf(no_base).has_value());
 }
 
@@ -196,7 +196,7 @@ TEST(DriveShiftTest, AShiftFarSmallerThanTheDropDoesNotExplainIt) {
   // band 11% wide, seek 42% and random 32% worse. The mean shift explains
   // it; random's alone (the least path) would have released it.
   Verdict interfered = v;
-  interfered.details["baseline_mean"] = 200.0;
+  interfered.baseline_center = 200.0;
   interfered.band_low = 178.0;
   interfered.runs = {{1, kT, 129.56, true}, {2, kT + 6 * 3600, 132.54, true}};
   const std::vector<TestRunScore> hit = {{"seek", kT + 600, 4.0, 0.350},
@@ -224,7 +224,7 @@ TEST(DriveShiftTest, UnknownSizesFallBackToTheScores) {
   const std::vector<TestRunScore> season = {{"seek", kT + 600, 2.2, 0.03},
                                             {"random", kT + 1200, 2.1, 0.02}};
   Verdict peer = v;
-  peer.details.erase("baseline_mean");
+  peer.baseline_center.reset();
   EXPECT_TRUE(DriveWideExplains(peer, "zones", kT, v.at, season, cfg));
   Verdict single = v;
   single.runs.erase(single.runs.begin());
@@ -239,7 +239,7 @@ TEST(DriveShiftTest, UnknownSizesFallBackToTheScores) {
   // 20% above, others 5% worse: not explained; 57-65% worse: explained.
   Verdict p99 = v;
   p99.metric = "p99_us";
-  p99.details["baseline_mean"] = 1000.0;
+  p99.baseline_center = 1000.0;
   p99.band_high = 1200.0;
   p99.runs = {{1, kT, 1600.0, true}, {2, kT + 6 * 3600, 1650.0, true}};
   const std::vector<TestRunScore> others = {{"seek", kT + 600, 2.5, 0.05},
@@ -308,7 +308,7 @@ TEST(DriveShiftTest, ACusumBackInsideIsHeldByItsLastExcursion) {
   Verdict v = ZonesPair();
   const std::int64_t week = 7 * kDay, retest = 6 * 3600;
   v.details.erase("pair_mean");
-  v.details["baseline_mean"] = 181.0;
+  v.baseline_center = 181.0;
   v.band_low = 156.0;
   v.runs = {{1, kT, 130.0, true},         {2, kT + retest, 179.7, false},
             {3, kT + week, 139.4, true},  {4, kT + week + retest, 142.0, true},

@@ -19,6 +19,7 @@
 #include "support/daemon_process.h"
 #include "support/foreign_load.h"
 #include "support/http_client.h"
+#include "support/loop_daemon.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
 
@@ -53,23 +54,12 @@ class ContentionE2eTest : public ::testing::Test {
   // The daemon: the loop device as target "bench-a", a seq run every 2 s,
   // baseline after 3 good runs; `busy_above` is the scheduler's deferral bar.
   json Patch(double busy_above) const {
-    return {
-        {"targets", json::array({{{"path", loop_->path()}, {"name", "bench-a"}}})},
-        {"inventory",
-         {{"include", json::array({loop_->name()})},
-          {"sysfs_root", "/sys"},
-          {"dev_root", "/dev"},
-          {"udev_data_dir", "/run/udev/data"},
-          {"proc_root", "/proc"}}},
-        {"bench", {{"engine", "pread"}, {"max_seconds", 1}, {"max_bytes", 1ULL << 30}}},
-        {"schedules", json::array({{{"name", "e2e"},
-                                    {"tests", {"seq"}},
-                                    {"when", "@every 2s"},
-                                    {"drives", {"bench-a"}}}})},
-        {"scheduler",
-         {{"retry_every", "1s"}, {"defer_window", "1h"}, {"busy_above", busy_above}}},
-        {"alerts", {{"resolve_after_clear_runs", 2}, {"detection", {{"baseline_runs", 3}}}}},
-    };
+    LoopTargetOptions o;
+    o.busy_above = busy_above;
+    json patch = LoopTargetConfig(*loop_, o);
+    patch["log_level"] = "debug";  // the dump on failure says why each run was deferred
+    patch["alerts"] = {{"resolve_after_clear_runs", 2}, {"detection", {{"baseline_runs", 3}}}};
+    return patch;
   }
 
   Status StartDaemon(const json& patch) {
@@ -79,14 +69,9 @@ class ContentionE2eTest : public ::testing::Test {
     auto store = Store::Open(dir_.Path("var/diskpulse.db"));
     if (!store.ok()) return store.status();
     store_ = std::move(store).value();
-    bool found = Within(std::chrono::seconds(20), [&] {
-      auto drives = store_->ListDrives();
-      if (!drives.ok()) return false;
-      for (const auto& d : *drives)
-        if (d.name == "bench-a" && d.present) drive_id_ = d.id;
-      return !drive_id_.empty();
-    });
-    if (!found) return NotFound("discovery never saved bench-a:\n" + daemon_->Output());
+    auto id = WaitForDrive(*store_, "bench-a");
+    if (!id.ok()) return NotFound(id.status().message() + ":\n" + daemon_->Output());
+    drive_id_ = *id;
     return Status::Ok();
   }
 

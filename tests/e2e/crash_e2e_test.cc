@@ -27,6 +27,7 @@
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
+#include "support/loop_daemon.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
 
@@ -117,22 +118,11 @@ class CrashE2eTest : public ::testing::Test {
   }
 
   json Patch() const {
-    return {
-        {"log_level", "info"},
-        {"targets", json::array({{{"path", loop_->path()}, {"name", "crash-a"}}})},
-        {"inventory",
-         {{"include", json::array({loop_->name()})},
-          {"sysfs_root", "/sys"},
-          {"dev_root", "/dev"},
-          {"udev_data_dir", "/run/udev/data"},
-          {"proc_root", "/proc"}}},
-        {"bench", {{"engine", "pread"}, {"max_seconds", 1}, {"max_bytes", 64ULL << 20}}},
-        {"schedules", json::array({{{"name", "crash"},
-                                    {"tests", {"seq"}},
-                                    {"when", "@every 2s"},
-                                    {"drives", {"crash-a"}}}})},
-        {"scheduler", {{"retry_every", "1s"}, {"defer_window", "1h"}, {"busy_above", 0.9}}},
-    };
+    LoopTargetOptions o;
+    o.name = "crash-a";
+    o.max_bytes = 64ULL << 20;
+    o.busy_above = 0.9;
+    return LoopTargetConfig(*loop_, o);
   }
 
   // Runs that finished ok after `since` (unix seconds).

@@ -33,6 +33,7 @@
 #include "support/cgroup_throttle.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
+#include "support/loop_daemon.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
 
@@ -82,26 +83,11 @@ class SchedulerE2eTest : public ::testing::Test {
     json a = {{"resolve_after_clear_runs", 2},
               {"detection", {{"baseline_runs", 8}, {"retest_delay_minutes", 0}}}};
     a.merge_patch(alerts);
-    return {
-        {"log_level", "info"},
-        {"targets", json::array({{{"path", loop_->path()}, {"name", "bench-a"}}})},
-        // This machine's sysfs, so the loop device is discovered for real
-        // (DefaultConfig points discovery at empty stand-ins); its own
-        // disks are not selected by the schedule.
-        {"inventory",
-         {{"include", json::array({loop_->name()})},
-          {"sysfs_root", "/sys"},
-          {"dev_root", "/dev"},
-          {"udev_data_dir", "/run/udev/data"},
-          {"proc_root", "/proc"}}},
-        {"bench", {{"engine", "pread"}, {"max_seconds", 1}, {"max_bytes", 1ULL << 30}}},
-        {"schedules", json::array({{{"name", "e2e"},
-                                    {"tests", {"seq"}},
-                                    {"when", every},
-                                    {"drives", {"bench-a"}}}})},
-        {"scheduler", {{"retry_every", "1s"}, {"defer_window", "1h"}, {"busy_above", 0.3}}},
-        {"alerts", a},
-    };
+    LoopTargetOptions o;
+    o.every = every;
+    json patch = LoopTargetConfig(*loop_, o);
+    patch["alerts"] = a;
+    return patch;
   }
 
   Status StartDaemon(const json& patch) {
@@ -111,16 +97,9 @@ class SchedulerE2eTest : public ::testing::Test {
     auto store = Store::Open(dir_.Path("var/diskpulse.db"));
     if (!store.ok()) return store.status();
     store_ = std::move(store).value();
-    bool found = Eventually(
-        [&] {
-          auto drives = store_->ListDrives();
-          if (!drives.ok()) return false;
-          for (const auto& d : *drives)
-            if (d.name == "bench-a" && d.present) drive_id_ = d.id;
-          return !drive_id_.empty();
-        },
-        std::chrono::seconds(20));
-    if (!found) return NotFound("discovery never saved bench-a:\n" + daemon_->Output());
+    auto id = WaitForDrive(*store_, "bench-a");
+    if (!id.ok()) return NotFound(id.status().message() + ":\n" + daemon_->Output());
+    drive_id_ = *id;
     return Status::Ok();
   }
 

@@ -23,6 +23,7 @@
 #include "inventory/inventory.h"
 #include "replay/nas_recording_util.h"
 #include "runs/discovery.h"
+#include "runs/smart_jobs.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"

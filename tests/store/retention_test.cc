@@ -3,7 +3,7 @@
 #include <sys/stat.h>
 
 #include "detect/series.h"
-#include "runs/noise_family.h"
+#include "runs/store_series_history.h"
 #include "store/migrations.h"
 #include "store/sqlite_db.h"
 #include "store/store_test_util.h"

@@ -253,11 +253,6 @@ std::vector<SinkStats> AlertDispatcher::Stats() const {
   return out;
 }
 
-std::size_t AlertDispatcher::sink_count() const {
-  std::lock_guard lock(mu_);
-  return lanes_.size();
-}
-
 bool AlertDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
   return idle_cv_.wait_for(lock, timeout, [&] {

@@ -82,7 +82,6 @@ class AlertDispatcher final : public Notifier {
   std::vector<SinkTestResult> SendTest(const Notification& n);
 
   std::vector<SinkStats> Stats() const;
-  std::size_t sink_count() const;
   // Waits until every queue is empty and no attempt is in flight (tests).
   bool WaitIdle(std::chrono::milliseconds timeout);
 

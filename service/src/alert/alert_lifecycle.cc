@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/condition.h"
+
 namespace dp {
 namespace {
 
@@ -31,7 +33,7 @@ void MarkNotified(Alert& a, std::int64_t now) {
 // that its baseline has not absorbed keeps its alert until the user
 // re-baselines; a drive that recovers is back inside at once.
 bool StillBeyondFiringBand(const Alert& a, const Verdict& v) {
-  if (!a.condition.starts_with("slowdown:") || !v.current) return false;
+  if (ConditionKindOf(a.condition) != ConditionKind::kSlowdown || !v.current) return false;
   const auto evidence = nlohmann::json::parse(a.evidence_json, nullptr, false);
   if (!evidence.is_object()) return false;
   const auto band = evidence.find("band");

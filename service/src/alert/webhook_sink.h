@@ -2,11 +2,10 @@
 // The body is the notification's JSON document, or the configured template
 // rendered with {{placeholders}} (alert/notification.h) so ntfy, Gotify,
 // Slack-style and other endpoints can be fed; headers may be templates too.
-// HTTPS uses OpenSSL through Boost.Asio/Beast with peer and host name
-// verification against the system store or a configured CA file. Every
-// attempt has one deadline (resolve + connect + TLS + send + answer); any
-// 2xx answer is success, anything else an error naming the status. Redirects
-// are not followed. Thread behaviour: see AlertSink.
+// The exchange is net/http_client.h's (one deadline per attempt, HTTPS
+// verified against the system store or a configured CA file, redirects not
+// followed); any 2xx answer is success, anything else an error naming the
+// status. Thread behaviour: see AlertSink.
 #pragma once
 
 #include <chrono>
@@ -16,19 +15,14 @@
 #include "alert/alert_sink.h"
 #include "base/result.h"
 #include "config/alerts_config.h"
+#include "net/url.h"
 
 namespace dp {
 
-struct WebhookUrl {
-  bool tls = false;
-  std::string host;    // without brackets for IPv6 literals
-  std::string port;    // "80" / "443" by default
-  std::string target;  // "/path?query", "/" when empty
-  bool default_port = true;
-};
-// "https://ntfy.example:8443/disks?x=1" -> {tls, host, port, target}.
+// "https://ntfy.example:8443/disks?x=1": a scheme is required, the port is
+// the scheme's unless given, credentials in the URL are refused.
 // Errors: InvalidArgument naming what is wrong.
-Result<WebhookUrl> ParseWebhookUrl(std::string_view url);
+Result<net::Url> ParseWebhookUrl(std::string_view url);
 
 class WebhookSink final : public AlertSink {
  public:
@@ -44,11 +38,11 @@ class WebhookSink final : public AlertSink {
   std::string Body(const Notification& n) const;
 
  private:
-  WebhookSink(WebhookConfig config, WebhookUrl url)
+  WebhookSink(WebhookConfig config, net::Url url)
       : config_(std::move(config)), url_(std::move(url)) {}
 
   WebhookConfig config_;
-  WebhookUrl url_;
+  net::Url url_;
 };
 
 }  // namespace dp

@@ -20,6 +20,7 @@
 #include "bench/block_device.h"
 #include "config/reload_keys.h"
 #include "detect/pool_detector.h"
+#include "model/condition.h"
 #include "http/server.h"
 #include "inventory/inventory.h"
 #include "runs/device_job_executor.h"
@@ -176,7 +177,7 @@ Status Daemon::BuildSchedulerAndAlerts() {
         RunRequest req;
         req.target = drive_id;
         req.test = test;
-        req.trigger = "confirm:" + std::to_string(of_run);
+        req.trigger = ConfirmTrigger(of_run);
         req.delay = std::chrono::minutes(delay);
         auto id = scheduler_->RunNow(req);
         if (id.ok())

@@ -97,9 +97,6 @@ class SimulatedEngine final : public IoEngine {
   std::uint32_t in_flight() const override { return in_flight_; }
   std::uint32_t max_concurrency_seen() const override { return max_in_flight_; }
 
-  // Where the head is (the end of the last read served), for tests.
-  std::uint64_t head_position() const { return head_; }
-
  private:
   struct Op {
     IoRequest request;

@@ -1,7 +1,7 @@
-// DaemonClient: the CLI's blocking HTTP(S) client for diskpulsed's REST API
-// (`diskpulse status`, `run`, `alerts`). One request per connection, a
-// deadline on the whole exchange, the API token as a Bearer header, HTTPS
-// verified against the system's CAs or a given CA file.
+// DaemonClient: the CLI's client for diskpulsed's REST API (`diskpulse
+// status`, `run`, `alerts`) over net/http_client.h: one request per
+// connection, a deadline on the whole exchange, the API token as a Bearer
+// header, HTTPS verified against the system's CAs or a given CA file.
 // Immutable after Create(); each call is independent, safe from any thread.
 #pragma once
 
@@ -26,7 +26,7 @@ struct DaemonUrl {
 };
 
 // "http://127.0.0.1:8470", "https://nas.local:8470/", "127.0.0.1:8470",
-// "[::1]:8470". The port defaults to 8470.
+// "[::1]:8470" (net::ParseUrl). The scheme defaults to http, the port to 8470.
 Result<DaemonUrl> ParseDaemonUrl(std::string_view url);
 
 struct DaemonClientOptions {

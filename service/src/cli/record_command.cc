@@ -16,7 +16,7 @@
 #include "cli/local_tools.h"
 #include "inventory/file_tree_snapshot.h"
 #include "inventory/inventory.h"
-#include "runs/discovery.h"
+#include "runs/smart_jobs.h"
 #include "runs/zfs_latency_sampler.h"
 
 namespace dp::cli {

@@ -79,13 +79,14 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   const Band pair_band = PairBandOf(base, cfg);
   const auto& seg = replay.segment;
   bool pair_rule = false, cusum_rule = false;
-  double pair_mean = 0;
+  double pair_mean = 0, segment_mean_percent = 0;
   if (seg.size() >= 2 && seg.back().index == replay.last.index) {
     const SegmentRules rules = RulesOf(seg, replay.cusum, base, cfg, dir);
     pair_rule = rules.pair;
     cusum_rule = rules.cusum;
     pair_mean = std::sqrt(history[seg[seg.size() - 2].index].value * history[seg.back().index].value);
-    v.details["segment_mean_percent"] = 100 * (1 - std::exp(-rules.segment_deviation));
+    segment_mean_percent = 100 * (1 - std::exp(-rules.segment_deviation));
+    v.details["segment_mean_percent"] = segment_mean_percent;
   }
   const bool slowdown = pair_rule || cusum_rule;
 
@@ -93,6 +94,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.baseline_median = base.median;
   v.baseline_mad = base.mad;
   v.details["baseline_run_ids"] = base.run_ids;
+  v.baseline_center = base.center;
   v.details["baseline_mean"] = base.center;
   v.details["baseline_sigma"] = base.log_sigma * base.center;
   const double noise_pct = 100 * base.log_sigma;
@@ -109,6 +111,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   }
   v.details["cusum"] = replay.cusum;
   // The run's own worse-side score: what a drive-wide check reads of it.
+  v.score = replay.last.score;
   v.details["score"] = replay.last.score;
   v.details["cusum_h"] = cfg.cusum_h;
   // What this series can tell apart: a 15% drop of a throughput, a 1.5x rise
@@ -175,7 +178,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
       char text[200];
       std::snprintf(text, sizeof text,
                     " over its last %zu runs (CUSUM %.1f >= %.1f, mean %.0f%% %s)", seg.size(),
-                    replay.cusum, cfg.cusum_h, v.details["segment_mean_percent"].get<double>(),
+                    replay.cusum, cfg.cusum_h, segment_mean_percent,
                     worse_word);
       v.details["rule"] =
           "the runs' scores, summed by a one-sided CUSUM, crossed its decision interval";

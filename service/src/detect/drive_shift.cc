@@ -8,6 +8,7 @@
 #include "detect/baseline.h"
 #include "detect/robust_stats.h"
 #include "detect/sample.h"
+#include "model/condition.h"
 
 namespace dp::detect {
 
@@ -20,8 +21,8 @@ double TestScore(const std::vector<double>& series_scores) {
 }
 
 std::optional<double> WorseLogOf(const Verdict& v) {
-  if (!v.current || !v.details.contains("baseline_mean")) return std::nullopt;
-  const double d = WorseLog(*v.current, v.details["baseline_mean"].get<double>(),
+  if (!v.current || !v.baseline_center) return std::nullopt;
+  const double d = WorseLog(*v.current, *v.baseline_center,
                             DirectionOf(v.metric));
   if (!std::isfinite(d)) return std::nullopt;
   return d;
@@ -105,8 +106,8 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
                        std::int64_t to, const std::vector<TestRunScore>& others,
                        const DetectionConfig& cfg) {
   if (!IsDriveWide(test, from, to, others, cfg)) return false;
-  if (v.runs.size() < 2 || !v.details.contains("baseline_mean")) return true;
-  const double center = v.details["baseline_mean"].get<double>();
+  if (v.runs.size() < 2 || !v.baseline_center) return true;
+  const double center = *v.baseline_center;
   const Direction dir = DirectionOf(v.metric);
   const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
   auto worse = [&](double value) { return WorseLog(value, center, dir); };
@@ -180,8 +181,9 @@ std::int64_t PairStart(const Verdict& v) {
 }
 
 bool IsHeldKind(const Verdict& v) {
-  return (v.kind == VerdictKind::kSlowdown && v.condition.starts_with("slowdown:")) ||
-         (v.kind == VerdictKind::kPeerOutlier && v.condition.starts_with("peer:"));
+  const ConditionKind kind = ConditionKindOf(v.condition);
+  return (v.kind == VerdictKind::kSlowdown && kind == ConditionKind::kSlowdown) ||
+         (v.kind == VerdictKind::kPeerOutlier && kind == ConditionKind::kPeer);
 }
 
 Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,

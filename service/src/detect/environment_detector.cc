@@ -103,6 +103,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
                        {"outside", j->outside}});
   }
   v.details["members"] = members;
+  v.siblings_measured = measured;
   v.details["siblings_measured"] = measured;
   v.details["siblings_worse"] = worse;
   const double median = Median(changes);

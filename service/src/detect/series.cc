@@ -76,6 +76,14 @@ std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string&
   return out;
 }
 
+std::optional<double> FigureOf(const BenchPoint& p, const std::string& metric) {
+  if (metric == "mb_per_s" && p.mb_per_s > 0) return p.mb_per_s;
+  if (metric == "iops" && p.iops > 0) return p.iops;
+  if (metric == "access_ms" && p.access_ms) return *p.access_ms;
+  if (metric == "p99_us" && p.latency) return p.latency->p99_us;
+  return std::nullopt;
+}
+
 bool SameNoiseFamily(const SeriesKey& a, const SeriesKey& b) {
   const double tails = TailDfOf(a.metric);
   if (tails > 0 && tails < 10) return false;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ std::string SeriesName(const std::string& test, const std::string& zone, const s
 // (their samples are marked and skipped by the detectors).
 std::vector<SeriesSpec> SeriesOf(const std::string& drive_id, const std::string& drive_name,
                                  const BenchPoint& p);
+
+// The figure a point gives a metric (mb_per_s, iops, access_ms, p99_us), as
+// the store keeps it: nullopt where the point did not measure it (a
+// throughput or IOPS of 0, no access time, no latency).
+std::optional<double> FigureOf(const BenchPoint& p, const std::string& metric);
 
 // True when b is another series of a's noise family (baseline.h, SpreadPrior):
 // the same metric of the same drive, from a test that reads the drive the

@@ -2,8 +2,7 @@
 // what a failed read is answered with, requests refused once read, and the
 // conversions between Beast's messages and the router's socket-free Request
 // and Response. Pure functions. For server.cc and the request fuzzer
-// (fuzz/http_request_fuzzer.cc), which must parse exactly as the server does;
-// nothing else includes Beast.
+// (fuzz/http_request_fuzzer.cc), which must parse exactly as the server does.
 #pragma once
 
 #include <optional>
@@ -13,7 +12,7 @@
 
 #include "http/request.h"
 #include "http/response.h"
-#include "http/server.h"
+#include "http/http_limits.h"
 
 namespace dp::http {
 

@@ -11,22 +11,21 @@
 // "key" is detect::SeriesName, the series name alerts and verdicts carry
 // ("qd8-1m", "outer", "full"); zones MB/s has one more, "combined": the
 // geometric mean of its zones, which detection judges beside them
-// (detect/series.h). The baseline and band are the detector's own:
-// the series' samples as the evaluator reads them (DetectionHistory) through
-// the same replay (detect::ComputeBaseline), so the page draws the band the
-// next run is judged against, and says what change the series can tell apart.
+// (detect/series.h). The baseline and band are the judge's own
+// (detect::SeriesBands over the store: the samples it reads, its family's
+// pooled spread, the same replay), so the page draws the band the next run
+// is judged against, and says what change the series can tell apart.
 #include <algorithm>
 #include <map>
 #include <tuple>
 
 #include "detect/baseline.h"
+#include "detect/judge.h"
 #include "detect/sample.h"
 #include "detect/series.h"
 #include "http/api.h"
 #include "http/resource_json.h"
-#include "runs/noise_family.h"
-#include "runs/rebaseline.h"
-#include "store/detection_history.h"
+#include "runs/store_series_history.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -62,8 +61,6 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   hq.limit = *limit;
   auto samples = ctx.store->History(hq);
   if (!samples.ok()) return StatusResponse(samples.status());
-  auto since = BaselineSince(*ctx.store, drive->id, hq.test);
-  if (!since.ok()) return StatusResponse(since.status());
   // Group into series, keeping first-seen order and chronological samples.
   std::vector<std::string> order;
   std::map<std::string, std::vector<MeasurementSample>> by_key;
@@ -73,25 +70,40 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
     by_key[key].push_back(s);
   }
   const auto direction = detect::DirectionOf(hq.metric);
-  // The series that share a noise source with these: the detector pools
-  // their spread into each baseline, and so does the band drawn here.
-  auto family = NoiseFamilyMembers(*ctx.store, drive->id, hq.test, ctx.detection);
-  if (!family.ok()) return StatusResponse(family.status());
+  // Each series' band as the judge forms it (its family's spread pooled, the
+  // joint series floored by its members').
+  std::vector<detect::SeriesSpec> specs;
+  for (const std::string& key : order) {
+    const MeasurementSample& first = by_key[key].front();
+    detect::SeriesSpec spec;
+    spec.key = {drive->id, drive->name, hq.test,
+                detect::SeriesName(hq.test, first.zone, first.stroke, first.variant,
+                                   first.block_size, first.queue_depth),
+                hq.metric};
+    spec.zone = first.zone;
+    spec.stroke = first.stroke;
+    spec.variant = first.variant;
+    spec.block_size = first.block_size;
+    spec.queue_depth = first.queue_depth;
+    specs.push_back(std::move(spec));
+  }
+  StoreSeriesHistory judged(*ctx.store);
+  auto since = judged.BaselineSince(drive->id, hq.test);
+  if (!since.ok()) return StatusResponse(since.status());
+  auto bands = detect::SeriesBands(judged, drive->id, hq.test, specs, ctx.detection);
+  if (!bands.ok()) return StatusResponse(bands.status());
   nlohmann::json series = nlohmann::json::array();
-  auto baseline_json = [&](const std::vector<detect::Sample>& det,
-                           const detect::SpreadPrior& prior) -> nlohmann::json {
-    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, *since,
-                                                 direction, detect::TailDfOf(hq.metric), prior);
+  auto baseline_json = [&](const detect::SeriesBaseline& s) -> nlohmann::json {
+    const detect::Baseline& b = s.baseline;
     if (b.runs == 0) return nullptr;
-    detect::Band band = detect::BandOf(b, ctx.detection);
     const double probe = direction == detect::Direction::kHigherIsBetter ? 15 : 50;
     return {{"ready", b.ready},
             {"runs", b.runs},
             {"wanted", b.wanted},
             {"median", b.median},
             {"center", b.center},
-            {"low", band.low},
-            {"high", band.high},
+            {"low", s.band.low},
+            {"high", s.band.high},
             {"noise_percent", 100 * b.log_sigma},
             {"noise_own_percent", 100 * b.own_log_sigma},
             {"noise_pooled", b.prior_df > 0},
@@ -111,49 +123,25 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"unwritten", s.unwritten}});
     return points;
   };
-  // The members of the test's joint series (detect/series.h): every sample
-  // for the chart, the judged ones for its band.
-  const bool joint = detect::HasJointSeries(hq.test) && hq.metric == "mb_per_s";
-  std::vector<std::vector<detect::Sample>> joint_all, joint_judged;
-  for (const std::string& key : order) {
-    const auto& list = by_key[key];
+  // Every sample of the query for the chart; the judged ones for the band.
+  std::vector<std::vector<detect::Sample>> joint_all;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto& list = by_key[order[i]];
     const std::vector<detect::Sample> all = detect::ToSamples(list);
-    // The band is the detector's: the same samples (DetectionHistory, as the
-    // evaluator reads them) through the same replay, so it is the band the
-    // next run of this series is judged against.
     const MeasurementSample& first = list.front();
-    HistoryQuery exact = hq;
-    exact.since = 0;
-    exact.zone = first.zone;
-    exact.stroke = first.stroke;
-    exact.variant = first.variant;
-    exact.block_size = first.block_size;
-    exact.queue_depth = first.queue_depth;
-    auto judged =
-        DetectionHistory(*ctx.store, exact, *since, ctx.detection.baseline_max_runs);
-    if (!judged.ok()) return StatusResponse(judged.status());
-    auto det = detect::ToSamples(*judged);
-    const detect::SeriesKey series_key{
-        drive->id, drive->name, hq.test,
-        detect::SeriesName(hq.test, first.zone, first.stroke, first.variant, first.block_size,
-                           first.queue_depth),
-        hq.metric};
-    if (joint) {
-      joint_all.push_back(all);
-      joint_judged.push_back(det);
-    }
-    series.push_back({{"key", key},
+    if (bands->joint) joint_all.push_back(all);
+    series.push_back({{"key", order[i]},
                       {"zone", first.zone},
                       {"stroke", first.stroke},
                       {"variant", first.variant},
                       {"block_size", first.block_size},
                       {"queue_depth", first.queue_depth},
                       {"samples", samples_json(all)},
-                      {"baseline", baseline_json(det, FamilyPriorOf(series_key, *family))}});
+                      {"baseline", baseline_json(bands->series[i])}});
   }
-  // The joint series the evaluator judges beside them (not pooled; its
-  // spread floored by its members'), with the name its alerts carry.
-  if (joint && joint_all.size() >= 2) {
+  // The joint series the judge reads beside them, with the name its alerts
+  // carry.
+  if (bands->joint) {
     series.push_back({{"key", detect::kJointSeries},
                       {"zone", ""},
                       {"stroke", ""},
@@ -161,8 +149,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"block_size", 0},
                       {"queue_depth", 0},
                       {"samples", samples_json(detect::JointSamples(joint_all))},
-                      {"baseline", baseline_json(detect::JointSamples(joint_judged),
-                                                 JointFloorOf(hq.test, *family))}});
+                      {"baseline", baseline_json(*bands->joint)}});
   }
   return JsonResponse({{"drive_id", drive->id},
                        {"test", hq.test},

@@ -10,9 +10,8 @@
 // without any snapshot, has no series: absent, never 0), ZFS's newest
 // latency sampling of each pool member, the newest
 // successful figures of each read test, detection state (baseline and the
-// newest figure as a ratio of it, computed by detect's own ComputeBaseline
-// over the samples since the latest re-baseline, as the history endpoint
-// does), runs and alerts.
+// newest figure as a ratio of it: the judge's own band, detect::SeriesBands,
+// as the history endpoint and the overview draw it), runs and alerts.
 //
 // A database that does not answer (locked by another process, failing)
 // stops the database part at its first failed query: the scrape still
@@ -24,16 +23,15 @@
 #include "alert/alert_dispatcher.h"
 #include "base/clock.h"
 #include "detect/baseline.h"
+#include "detect/judge.h"
 #include "detect/sample.h"
 #include "detect/series.h"
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
-#include "model/alert.h"
+#include "model/condition.h"
 #include "model/test_catalog.h"
-#include "runs/noise_family.h"
-#include "runs/rebaseline.h"
-#include "store/detection_history.h"
+#include "runs/store_series_history.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -48,7 +46,9 @@ std::vector<std::string> DriveTests() {
   return out;
 }
 
-std::string KindOf(const std::string& condition) { return std::string(AlertKindOf(condition)); }
+std::string KindOf(const std::string& condition) {
+  return std::string(ConditionKindName(ConditionKindOf(condition)));
+}
 
 // The figures of a bench point: detect's metric name, the Prometheus name
 // (base units) and the factor from the stored unit.
@@ -71,14 +71,6 @@ const Figure* FigureOf(const std::string& metric) {
 }
 
 // The stored value of `metric` in a point; nullopt when the point has none.
-std::optional<double> ValueOf(const BenchPoint& p, const std::string& metric) {
-  if (metric == "mb_per_s" && p.mb_per_s > 0) return p.mb_per_s;
-  if (metric == "iops" && p.iops > 0) return p.iops;
-  if (metric == "access_ms" && p.access_ms) return *p.access_ms;
-  if (metric == "p99_us" && p.latency) return p.latency->p99_us;
-  return std::nullopt;
-}
-
 void AppendProcessMetrics(MetricsText& m, const ApiContext& ctx) {
   m.Gauge("diskpulse_up", "1 while diskpulsed is serving.", 1);
   m.Gauge("diskpulse_build_info", "Version of the running diskpulsed (value is always 1).", 1,
@@ -148,9 +140,10 @@ class DbScrape {
     if (!Ok(all)) return;
     std::map<std::string, int> opened, active_by_severity = {
                                             {"info", 0}, {"warning", 0}, {"critical", 0}};
-    for (std::string_view kind : kAlertKinds) opened[std::string(kind)] = 0;
+    for (ConditionKind kind : kConditionKinds) opened[std::string(ConditionKindName(kind))] = 0;
     for (const Drive& d : drives)
-      for (std::string_view kind : kAlertKinds) active_[{d.id, std::string(kind)}] = 0;
+      for (ConditionKind kind : kConditionKinds)
+        active_[{d.id, std::string(ConditionKindName(kind))}] = 0;
     for (const Alert& a : *all) {
       opened[KindOf(a.condition)]++;
       if (a.state == "resolved") continue;
@@ -207,10 +200,12 @@ class DbScrape {
       m_.Gauge("diskpulse_drive_last_seen_timestamp_seconds",
                "When discovery last saw the drive, in unix seconds.",
                static_cast<double>(d.last_seen), id);
-    for (std::string_view kind : kAlertKinds)
+    for (ConditionKind k : kConditionKinds) {
+      const std::string kind(ConditionKindName(k));
       m_.Gauge("diskpulse_drive_alerts_active",
                "Open or acknowledged alerts of the drive, by kind of condition.",
-               active_[{d.id, std::string(kind)}], {{"drive", d.id}, {"kind", std::string(kind)}});
+               active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
+    }
     AppendSmart(d);
     if (up_) AppendZfs(d);
     for (const std::string& test : DriveTests()) {
@@ -313,21 +308,16 @@ class DbScrape {
     if (!IsJudgedTest(test)) return;
     auto points = store_.RunPoints(run.id);
     if (!Ok(points)) return;
-    auto since = BaselineSince(store_, d.id, test);
-    if (!Ok(since)) return;
-    // The detector pools the spread of series that share a noise source.
-    auto family = NoiseFamilyMembers(store_, d.id, test, ctx_.detection);
-    if (!Ok(family)) return;
-    // The members of the test's joint series (detect/series.h): their judged
-    // samples and newest figures, for the combined series' own baseline.
-    const bool joint = detect::HasJointSeries(test);
-    std::vector<std::vector<detect::Sample>> members;
+    // The members of the test's joint series (detect/series.h) and their
+    // newest figures, for the combined series' own baseline.
+    std::vector<detect::SeriesSpec> specs;
+    std::vector<std::optional<double>> newest;
     bool whole = true;
     for (const BenchPoint& p : *points) {
       if (p.test != test) continue;
       MetricLabels l = {{"drive", d.id}, {"test", test}, {"series", detect::SeriesName(p)}};
       for (const Figure& f : kFigures)
-        if (auto v = ValueOf(p, f.metric))
+        if (auto v = detect::FigureOf(p, f.metric))
           m_.Gauge(std::string("diskpulse_drive_") + f.name,
                    std::string(f.help) + " in the newest successful run of the test.",
                    *v * f.scale, l);
@@ -335,43 +325,30 @@ class DbScrape {
         whole = false;
         continue;
       }
-      for (const detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
-        if (!up_) return;
-        auto samples = JudgedSamples(spec, *since);
-        if (!samples) return;
-        const auto newest = ValueOf(p, spec.key.metric);
-        if (joint && spec.key.metric == "mb_per_s") members.push_back(*samples);
-        AppendBaseline(spec.key, *samples, newest, *since, FamilyPriorOf(spec.key, *family));
+      for (detect::SeriesSpec& spec : detect::SeriesOf(d.id, d.name, p)) {
+        newest.push_back(detect::FigureOf(p, spec.key.metric));
+        specs.push_back(std::move(spec));
       }
     }
-    if (joint && whole && members.size() >= 2) {
+    if (!up_) return;
+    StoreSeriesHistory history(store_);
+    auto bands = detect::SeriesBands(history, d.id, test, specs, ctx_.detection);
+    if (!Ok(bands)) return;
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      AppendBaseline(specs[i].key, bands->series[i].baseline, bands->series[i].band, newest[i]);
+    if (whole && bands->joint) {
       const detect::SeriesKey key{d.id, d.name, test, detect::kJointSeries, "mb_per_s"};
-      const std::vector<detect::Sample> combined = detect::JointSamples(members);
-      std::optional<double> newest;  // the newest run's combined figure
-      if (!combined.empty() && combined.back().run_id == run.id) newest = combined.back().value;
-      AppendBaseline(key, combined, newest, *since, JointFloorOf(test, *family));
+      const std::vector<detect::Sample>& combined = bands->joint->samples;
+      std::optional<double> joint_newest;  // the newest run's combined figure
+      if (!combined.empty() && combined.back().run_id == run.id)
+        joint_newest = combined.back().value;
+      AppendBaseline(key, bands->joint->baseline, bands->joint->band, joint_newest);
     }
   }
 
-  // The samples detection judges a series on (DetectionHistory, as the
-  // evaluator reads them); nullopt after a store error (then up_ is false).
-  std::optional<std::vector<detect::Sample>> JudgedSamples(const detect::SeriesSpec& spec,
-                                                           std::int64_t since) {
-    auto history = DetectionHistory(store_, SeriesQuery(spec.key.drive_id, spec), since,
-                                    ctx_.detection.baseline_max_runs);
-    if (!Ok(history)) return std::nullopt;
-    return detect::ToSamples(*history);
-  }
-
-  // The series' baseline as detection forms it: the same samples the
-  // evaluator reads (JudgedSamples) through the same replay.
-  void AppendBaseline(const detect::SeriesKey& key, const std::vector<detect::Sample>& samples,
-                      std::optional<double> newest, std::int64_t since,
-                      const detect::SpreadPrior& prior) {
-    const DetectionConfig& cfg = ctx_.detection;
-    detect::Baseline b =
-        detect::ComputeBaseline(samples, samples.size(), cfg, since, detect::DirectionOf(key.metric),
-                                detect::TailDfOf(key.metric), prior);
+  // The series' baseline and band as the judge forms them.
+  void AppendBaseline(const detect::SeriesKey& key, const detect::Baseline& b,
+                      const detect::Band& band, std::optional<double> newest) {
     if (b.runs == 0) return;
     const std::string& metric = key.metric;
     MetricLabels l = {
@@ -380,7 +357,6 @@ class DbScrape {
              "1 once the series' baseline has its wanted number of good runs.", b.ready ? 1 : 0,
              l);
     m_.Gauge("diskpulse_drive_baseline_runs", "Good runs in the series' baseline.", b.runs, l);
-    detect::Band band = detect::BandOf(b, cfg);
     if (const Figure* f = FigureOf(metric)) {
       MetricLabels fl(l.begin(), l.end() - 1);  // the unit is in the name
       m_.Gauge(std::string("diskpulse_drive_baseline_") + f->name,

@@ -24,12 +24,14 @@
 
 #include "base/strings.h"
 #include "detect/baseline.h"
+#include "detect/judge.h"
 #include "detect/sample.h"
 #include "detect/series.h"
 #include "http/api.h"
 #include "http/pool_map_json.h"
 #include "http/resource_json.h"
-#include "runs/rebaseline.h"
+#include "model/condition.h"
+#include "runs/store_series_history.h"
 #include "store/store.h"
 
 namespace dp::http {
@@ -54,7 +56,7 @@ const char* BadgeName(Badge b) {
 
 // "slowdown:seq:qd8-1m:mb_per_s" -> "slowdown".
 std::string KindOf(const std::string& condition) {
-  return condition.substr(0, condition.find(':'));
+  return std::string(ConditionKindName(ConditionKindOf(condition)));
 }
 
 bool IsSpeedKind(const std::string& kind) {
@@ -126,19 +128,19 @@ Result<std::pair<nlohmann::json, nlohmann::json>> ReadFigure(const ApiContext& c
     for (const MeasurementSample& s : series)
       trend.push_back({s.at, std::round(s.value * 10) / 10, s.partial ? 2 : s.contended ? 1 : 0});
 
-    DP_ASSIGN_OR_RETURN(std::int64_t since, BaselineSince(*ctx.store, drive_id, test));
-    HistoryQuery base = q;
-    base.zone = shape.zone;
-    base.stroke = shape.stroke;
-    base.variant = shape.variant;
-    base.block_size = shape.block_size;
-    base.queue_depth = shape.queue_depth;
-    base.since = since;
-    base.oldest = true;
-    base.limit = 16 * std::max(ctx.detection.baseline_max_runs, ctx.detection.baseline_runs);
-    DP_ASSIGN_OR_RETURN(std::vector<MeasurementSample> oldest, ctx.store->History(base));
-    auto det = detect::ToSamples(oldest);
-    detect::Baseline b = detect::ComputeBaseline(det, det.size(), ctx.detection, since);
+    // The judge's own baseline of that series (detect::SeriesBands): the
+    // percent is of the band the next run is judged against.
+    detect::SeriesSpec spec;
+    spec.key = {drive_id, "", test, SeriesNameOf(test, shape), "mb_per_s"};
+    spec.zone = shape.zone;
+    spec.stroke = shape.stroke;
+    spec.variant = shape.variant;
+    spec.block_size = shape.block_size;
+    spec.queue_depth = shape.queue_depth;
+    StoreSeriesHistory history(*ctx.store);
+    DP_ASSIGN_OR_RETURN(detect::TestBaselines bands,
+                        detect::SeriesBands(history, drive_id, test, {spec}, ctx.detection));
+    const detect::Baseline& b = bands.series.front().baseline;
     const bool good = !shape.contended && !shape.partial;
     nlohmann::json percent = nullptr;
     if (good && b.runs > 0 && b.median > 0) percent = 100.0 * shape.value / b.median;

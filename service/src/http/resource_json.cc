@@ -105,12 +105,8 @@ Result<Drive> DriveByRef(Store& store, std::string_view ref) {
   if (!ref.empty()) {
     for (const Drive& d : *drives)
       if (d.id == ref) return d;
-    for (const Drive& d : *drives) {
-      std::string_view base = d.dev_path;
-      if (auto slash = base.rfind('/'); slash != std::string_view::npos)
-        base = base.substr(slash + 1);
-      if (d.name == ref || d.dev_path == ref || (!base.empty() && base == ref)) return d;
-    }
+    for (const Drive& d : *drives)
+      if (IsDriveRef(d, ref)) return d;
   }
   return NotFound("no drive '" + std::string(ref) + "'");
 }

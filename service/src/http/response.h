@@ -33,7 +33,4 @@ Response JsonResponse(const nlohmann::json& body, int status = 200);
 // `code` is a stable, machine-readable word; `message` is for people.
 Response ErrorResponse(int status, std::string_view code, std::string_view message);
 
-// "Not Found" for 404, ... ("" for unknown codes).
-std::string_view StatusReason(int status);
-
 }  // namespace dp::http

@@ -43,7 +43,6 @@ class Router {
   void Get(std::string_view pattern, Handler handler) { Add(Method::kGet, pattern, handler); }
   void Post(std::string_view pattern, Handler handler) { Add(Method::kPost, pattern, handler); }
   void Put(std::string_view pattern, Handler handler) { Add(Method::kPut, pattern, handler); }
-  void Delete(std::string_view pattern, Handler handler) { Add(Method::kDelete, pattern, handler); }
 
   // Serves GET/HEAD requests outside /api/ that no route matched.
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }

@@ -1,5 +1,5 @@
-// The only file of diskpulse's daemon that includes Beast (compile time).
-// Shape after Beast's advanced server example: an acceptor, one Session per
+// The HTTP server: Beast and Asio, kept to this file and the request
+// conversions of http/beast_request.h (compile time). Shape after Beast's advanced server example: an acceptor, one Session per
 // connection, a deadline on every read and write, error_codes not exceptions.
 #include "http/server.h"
 
@@ -24,7 +24,7 @@
 
 #include "base/log.h"
 #include "base/strings.h"
-#include "http/beast_names.h"
+#include "net/beast_names.h"
 #include "http/beast_request.h"
 #include "http/connection_slots.h"
 

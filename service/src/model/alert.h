@@ -4,11 +4,9 @@
 // (drive_id, condition). Times are unix seconds. Plain value type.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace dp {
 
@@ -31,18 +29,5 @@ struct Alert {
   // "re-baselined: firmware changed from A to B"; "" otherwise.
   std::string resolution;
 };
-
-// Every kind of alert condition: the part of `condition` before its first ':',
-// named by the detector that raised it (slowdown, trend and peer: a read
-// test's figures; smart: SMART counters, health, self-tests, temperature,
-// NVMe warnings; zfs: pool errors, ZFS latency, SLOW counts, sit-outs;
-// environment: a whole vdev slower at once). /metrics reports each per drive,
-// 0 when none is open, so a rule that forwards them sees every kind.
-inline constexpr std::array<std::string_view, 6> kAlertKinds = {
-    "slowdown", "trend", "peer", "smart", "zfs", "environment"};
-
-inline std::string_view AlertKindOf(std::string_view condition) {
-  return condition.substr(0, condition.find(':'));
-}
 
 }  // namespace dp

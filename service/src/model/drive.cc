@@ -30,4 +30,15 @@ std::string MakeDriveId(const std::optional<std::string>& wwn, const std::string
   return "path-" + dev_path;
 }
 
+std::string DeviceBasename(const std::string& dev_path) {
+  const std::size_t slash = dev_path.rfind('/');
+  return slash == std::string::npos ? dev_path : dev_path.substr(slash + 1);
+}
+
+bool IsDriveRef(const Drive& drive, std::string_view ref) {
+  if (ref.empty()) return false;
+  return ref == drive.id || ref == drive.name || ref == drive.dev_path ||
+         (!drive.dev_path.empty() && ref == DeviceBasename(drive.dev_path));
+}
+
 }  // namespace dp

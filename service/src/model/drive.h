@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dp {
@@ -38,5 +39,12 @@ struct Drive {
 // folded to '_'; when neither is known, "path-<dev_path>" (unstable, flagged so).
 std::string MakeDriveId(const std::optional<std::string>& wwn, const std::string& model,
                         const std::string& serial, const std::string& dev_path);
+
+// The device's file name: "sda" of "/dev/sda" ("" for an empty path).
+std::string DeviceBasename(const std::string& dev_path);
+
+// Whether a user means `drive` by `ref`: its id, name, /dev path or device
+// basename (schedules' drive lists, the API's {id}, the CLI's arguments).
+bool IsDriveRef(const Drive& drive, std::string_view ref);
 
 }  // namespace dp

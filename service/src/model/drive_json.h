@@ -17,6 +17,5 @@ namespace dp {
 nlohmann::json DriveToJson(const Drive& d);
 // {"drives": [...]}
 nlohmann::json DrivesToJson(const std::vector<Drive>& drives);
-Result<std::vector<Drive>> DrivesFromJson(const nlohmann::json& j);
 
 }  // namespace dp

@@ -73,7 +73,14 @@ struct Verdict {
   std::optional<double> p_value;                      // trend significance
   std::optional<double> peer_median;                  // peers
   std::vector<EvidenceRun> runs;                      // the runs behind the verdict, oldest first
-  nlohmann::json details = nlohmann::json::object();  // kind-specific extras
+  nlohmann::json details = nlohmann::json::object();  // kind-specific extras, for people
+
+  // What judging reads back of a verdict (detect/judge.h); details carries a
+  // copy of each for people, and is never read as logic input.
+  std::optional<double> baseline_center;  // the baseline's centre (value units; change)
+  std::optional<double> score;            // the judged run's worse-side normal score (change)
+  std::optional<int> siblings_measured;   // siblings measured in the window (environment)
+  std::vector<std::int64_t> interference_left_out;  // runs judged without: passed interference
 
   // True for the kinds that open or keep an alert.
   bool Firing() const;

@@ -3,7 +3,7 @@
 #include "base/mounts.h"
 #include "bench/bench_options.h"
 #include "bench/bench_runner.h"
-#include "runs/discovery.h"
+#include "runs/smart_jobs.h"
 #include "store/store.h"
 
 namespace dp {

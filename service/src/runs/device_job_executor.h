@@ -4,7 +4,7 @@
 // budgets and engine, and their points are saved under the job's run id
 // (Store::AddMeasurements); `smart` reads one SMART snapshot and saves it;
 // `smart-short` / `smart-long` start the drive's own self-test through the
-// discovery entry points (never on a busy pool's member, never waking a
+// SMART jobs of runs/smart_jobs.h (never on a busy pool's member, never waking a
 // sleeping disk). Contended and partial flags are carried into the JobResult.
 //
 // Owned by the composition root; the runner, store, clock and opener must

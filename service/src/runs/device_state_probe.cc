@@ -7,7 +7,7 @@
 #include "base/log.h"
 #include "bench/device_counters.h"
 #include "inventory/zpool_status_parser.h"
-#include "runs/discovery.h"
+#include "runs/smart_jobs.h"
 #include "store/store.h"
 
 namespace dp {

@@ -8,7 +8,7 @@
 #include "inventory/inventory.h"
 #include "inventory/pool_member_mapper.h"
 #include "runs/rebaseline.h"
-#include "smart/smart_reader.h"
+#include "runs/smart_jobs.h"
 #include "store/store.h"
 
 namespace dp {
@@ -39,36 +39,6 @@ std::string DiscoveryReport::Summary() const {
               ? ""
               : "; " + Plural(static_cast<int>(rebaselined.size()), "drive", "drives") +
                     " re-baselined (firmware changed)");
-}
-
-std::string SmartDevicePath(const Drive& drive) {
-  if (drive.explicit_target && drive.transport == "file") return drive.dev_path;
-  std::string base = std::filesystem::path(drive.dev_path).filename().string();
-  if (base.empty()) base = drive.name;
-  return "/dev/" + base;
-}
-
-Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner, const Drive& drive) {
-  if (drive.transport == "file") {
-    return Unsupported(drive.name + " is a file: no SMART");
-  }
-  return ReadSmart(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
-}
-
-Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at) {
-  if (reading.asleep) return Status::Ok();
-  const SmartSnapshot& s = reading.snapshot;
-  if (!s.serial.empty() && !drive.serial.empty() && FoldName(s.serial) != FoldName(drive.serial)) {
-    return FailedPrecondition(drive.name + ": smartctl reports serial '" + s.serial +
-                              "' but the drive is '" + drive.serial +
-                              "' (device name moved?); snapshot not saved");
-  }
-  if (s.wwn && drive.wwn && *s.wwn != *drive.wwn) {
-    return FailedPrecondition(drive.name + ": smartctl reports WWN " + *s.wwn + " but the drive is " +
-                              *drive.wwn + " (device name moved?); snapshot not saved");
-  }
-  auto id = store.InsertSmartSnapshot(drive.id, at, s);
-  return id.ok() ? Status::Ok() : id.status();
 }
 
 Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
@@ -175,20 +145,6 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
     }
   }
   return report;
-}
-
-Result<SelfTestStart> StartDriveSelfTest(const Config& config, CommandRunner& runner, Store& store,
-                                         const Drive& drive, SelfTestKind kind) {
-  if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
-  DP_ASSIGN_OR_RETURN(std::vector<Pool> pools, store.LatestPools());
-  return StartSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive), kind,
-                       drive.id, pools);
-}
-
-Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& runner,
-                                           const Drive& drive) {
-  if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
-  return PollSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
 }
 
 DiscoveryService::DiscoveryService(Config config, CommandRunner& runner, Store& store,

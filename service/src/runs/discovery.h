@@ -5,10 +5,8 @@
 // RunDiscovery is one pass; DiscoveryService runs it at start-up and then
 // every inventory.interval_seconds on its own thread.
 //
-// The scheduler calls the rest: ReadDriveSmart (a SMART job),
-// StartDriveSelfTest / PollDriveSelfTest (self-test jobs, refused on members
-// of a scrubbing/resilvering pool), and BusyPoolWithDrive (model/pool.h) with
-// Store::LatestPools() to skip tests on busy pools.
+// The SMART reads and self-tests the scheduler's jobs run are in
+// runs/smart_jobs.h; discovery's pass reads SMART through them too.
 #pragma once
 
 #include <atomic>
@@ -26,7 +24,6 @@
 #include "config/config.h"
 #include "model/drive.h"
 #include "model/pool.h"
-#include "smart/self_test.h"
 #include "smart/smartctl_parser.h"
 #include "runs/tool_pass.h"
 #include "store/store.h"
@@ -64,20 +61,6 @@ struct DiscoveryReport {
   std::string Summary() const;
 };
 
-// The device smartctl is pointed at for a drive: "/dev/<kernel name>" (also
-// when discovery ran against a test or replay tree), the configured path for
-// an explicit target.
-std::string SmartDevicePath(const Drive& drive);
-
-// One SMART read of one drive (not saved). Skips files and drives smartctl
-// cannot address with Unsupported.
-Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner, const Drive& drive);
-
-// Saves one SMART reading for drive: InsertSmartSnapshot unless asleep.
-// Refuses (FailedPrecondition) a snapshot whose serial or WWN contradicts the
-// drive's: the /dev name moved to another disk between inventory and read.
-Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at);
-
 // One pass: inventory (drives, pools, member mapping), SMART for every drive
 // when options.read_smart, then the store; a drive whose firmware changed is
 // re-baselined (its slowdown/trend alerts resolve, the change is logged).
@@ -85,13 +68,6 @@ Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& read
 // the store failed.
 Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
                                      const Clock& clock, const DiscoveryOptions& options = {});
-
-// Self-tests for the scheduler: refuses a drive in a busy pool (pools as
-// last recorded in the store), never wakes a sleeping disk.
-Result<SelfTestStart> StartDriveSelfTest(const Config& config, CommandRunner& runner, Store& store,
-                                         const Drive& drive, SelfTestKind kind);
-Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& runner,
-                                           const Drive& drive);
 
 // Runs RunDiscovery at Start() and then every config.inventory.interval_seconds
 // (or sooner after RequestRun(): the daemon asks for one on SIGHUP) on its own thread, logging a one-line summary

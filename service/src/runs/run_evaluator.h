@@ -1,15 +1,12 @@
-// RunEvaluator: the detection pipeline after a run. For a
-// finished run it loads the history of each series the run measured
-// (detect::SeriesOf, Store::History), asks detect for verdicts — own baseline
-// and confirmation, trend (detect::EvaluateSeries, from the drive's latest
-// re-baseline mark on: runs/rebaseline.h), peers (EvaluatePeers: drives of
-// the same model in the same vdev, when they have runs in the window) — or,
-// after a `smart` run, compares the new SMART snapshot with the previous one
-// (EvaluateSmart), and applies the verdicts to the alerts (AlertService:
-// opened, refreshed, resolved, notified). A verdict that needs confirmation
-// asks for a re-test through the callback (the daemon queues a run-now with
-// trigger "confirm:<run id>", after the configured delay). Runs that failed, were cancelled, contended or partial
-// are never evidence: they are not evaluated at all.
+// RunEvaluator: what happens after a run finishes. It loads the run and its
+// points, asks detect::JudgeRun (detect/judge.h: the one place that decides
+// what a benchmark run means, over the store through StoreSeriesHistory) or,
+// after a `smart` run, detect::EvaluateSmart for the verdicts, applies them
+// to the alerts (AlertService: opened, refreshed, resolved, notified) and,
+// when a verdict asks for one, queues a confirmation re-test through the
+// callback (the daemon queues a run-now with trigger "confirm:<run id>" after
+// the configured delay). Runs that failed, were cancelled, contended or
+// partial are never evidence: they are not evaluated at all.
 //
 // Owned by the composition root; called from the scheduler's threads
 // (Scheduler's on_run_finished). Thread-safe: no state of its own beyond
@@ -22,7 +19,6 @@
 
 #include "alert/alert_service.h"
 #include "config/alerts_config.h"
-#include "detect/drive_shift.h"
 #include "model/bench_result.h"
 #include "model/drive.h"
 #include "model/run.h"
@@ -49,11 +45,6 @@ class RunEvaluator {
  private:
   Result<std::vector<Verdict>> EvaluateBench(const Run& run);
   Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
-  // The drive's other judged tests' good runs in [from - 1 day, to], each with
-  // the worst worse-side score of its series: a drive-wide shift's evidence.
-  Result<std::vector<detect::TestRunScore>> OtherTestScores(const Drive& drive,
-                                                             const std::string& test,
-                                                             std::int64_t from, std::int64_t to);
 
   Store& store_;
   AlertService* alerts_;

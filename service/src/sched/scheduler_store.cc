@@ -15,7 +15,6 @@ Status MemorySchedulerStore::UpdateRun(const Run& run) {
   auto it = runs_.find(run.id);
   if (it == runs_.end()) return NotFound("run " + std::to_string(run.id));
   it->second = run;
-  ++updates_[run.id];
   return Status::Ok();
 }
 
@@ -55,12 +54,6 @@ std::vector<Run> MemorySchedulerStore::AllRuns() const {
   std::vector<Run> out;
   for (const auto& [id, r] : runs_) out.push_back(r);
   return out;
-}
-
-int MemorySchedulerStore::Updates(std::int64_t id) const {
-  std::lock_guard lock(mu_);
-  auto it = updates_.find(id);
-  return it == updates_.end() ? 0 : it->second;
 }
 
 }  // namespace dp

@@ -41,13 +41,10 @@ class MemorySchedulerStore final : public SchedulerStore {
 
   // Every run ever inserted, in id order, as last updated.
   std::vector<Run> AllRuns() const;
-  // How many UpdateRun calls each run saw (tests: "stored before read").
-  int Updates(std::int64_t id) const;
 
  private:
   mutable std::mutex mu_;
   std::map<std::int64_t, Run> runs_;
-  std::map<std::int64_t, int> updates_;
   std::map<std::string, std::string> state_;
   std::int64_t next_id_ = 1;
 };

@@ -7,11 +7,6 @@
 namespace dp {
 namespace {
 
-std::string Basename(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 bool Contains(const std::vector<std::string>& list, const std::string& s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
@@ -42,11 +37,8 @@ void AddController(Job& job, const std::string& controller) {
 bool SelectsDrive(const DriveSelection& select, const Drive& drive,
                   const std::vector<Pool>& pools) {
   if (select.empty()) return true;
-  for (const auto& w : select.drives) {
-    if (w == drive.id || w == drive.name || w == drive.dev_path ||
-        (!drive.dev_path.empty() && w == Basename(drive.dev_path)))
-      return true;
-  }
+  for (const auto& w : select.drives)
+    if (IsDriveRef(drive, w)) return true;
   for (const auto& glob : select.models) {
     if (fnmatch(glob.c_str(), drive.model.c_str(), 0) == 0) return true;
   }
@@ -70,7 +62,7 @@ Job MakeDriveJob(const std::string& test, const Drive& drive, const std::vector<
   Job j;
   j.test = test;
   j.drive_id = drive.id;
-  j.drive_name = drive.name.empty() ? Basename(drive.dev_path) : drive.name;
+  j.drive_name = drive.name.empty() ? DeviceBasename(drive.dev_path) : drive.name;
   j.dev_path = drive.dev_path;
   Placement p = PlacementOf(drive.id, pools);
   j.pool = p.pool;
@@ -97,7 +89,7 @@ std::vector<ScheduleTarget> ExpandSchedule(const ScheduleConfig& s,
   if (!drive_tests.empty()) {
     for (const auto& d : drives) {
       if (!d.present || !SelectsDrive(s.select, d, pools)) continue;
-      ScheduleTarget target{d.id, d.name.empty() ? Basename(d.dev_path) : d.name, {}};
+      ScheduleTarget target{d.id, d.name.empty() ? DeviceBasename(d.dev_path) : d.name, {}};
       for (const auto& t : drive_tests) {
         Job j = MakeDriveJob(t, d, pools);
         j.schedule = s.name;
@@ -157,9 +149,7 @@ const Drive* FindDrive(const std::vector<Drive>& drives, const std::string& whic
   for (const auto& d : drives)
     if (d.present && d.id == which) return &d;
   for (const auto& d : drives)
-    if (d.present && (d.name == which || d.dev_path == which ||
-                      (!d.dev_path.empty() && Basename(d.dev_path) == which)))
-      return &d;
+    if (d.present && IsDriveRef(d, which)) return &d;
   return nullptr;
 }
 

@@ -1,5 +1,5 @@
 // The short names for Boost.Asio and Boost.Beast that the daemon's HTTP server
-// and the CLI's client to it both use, declared once. Pull them in with
+// and the one HTTP client (net/http_client.h) use, declared once. Pull them in with
 // `using namespace dp::net;` inside a source file's own namespace.
 #pragma once
 

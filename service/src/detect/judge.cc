@@ -1,0 +1,374 @@
+#include "detect/judge.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <utility>
+
+#include "detect/change_detector.h"
+#include "detect/environment_detector.h"
+#include "detect/peer_detector.h"
+#include "detect/series.h"
+#include "model/condition.h"
+#include "model/test_catalog.h"
+
+namespace dp::detect {
+namespace {
+
+// A doubt or slowdown that another verdict accounts for (the vdev's
+// environment, the zones' combined series): evidence of that one, not an
+// alert of its own; the alert lifecycle leaves inconclusive verdicts alone.
+// `field` names, in the details, the verdict `by` that accounts for it.
+void NotJudgedAlone(Verdict& v, const char* reason, const char* field, const std::string& by,
+                    std::string summary) {
+  v.kind = VerdictKind::kInconclusive;
+  v.severity = Severity::kInfo;
+  v.details["reason"] = reason;
+  v.details[field] = by;
+  v.summary = std::move(summary);
+}
+
+bool IsSlowdownCondition(const Verdict& v) {
+  return ConditionKindOf(v.condition) == ConditionKind::kSlowdown;
+}
+
+// One run's judgement: the run, what it reads, and what it has found so far.
+class Judge {
+ public:
+  Judge(const RunToJudge& run, SeriesHistory& history, const DetectionConfig& cfg)
+      : run_(run), history_(history), cfg_(cfg) {}
+
+  Result<std::vector<Verdict>> Run();
+
+ private:
+  // Judges a series again without the runs named (passed interference).
+  using Again = std::function<Verdict(const std::vector<std::int64_t>&)>;
+
+  Status Prepare();
+  Status JudgeSeries(const SeriesSpec& spec);
+  Status ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
+                            const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
+  Status JudgeJoint();
+  void FoldIntoJoint(Verdict& joint);
+  Status Hold(Verdict& v, const Again& again = {});
+  Status LeaveOutPassed(Verdict& v, const Again& again);
+  Result<const std::vector<TestRunScore>*> ScoresFrom(std::int64_t from, std::int64_t to);
+  Result<std::vector<TestRunScore>> OtherTestScores(std::int64_t from, std::int64_t to);
+  Result<double> RunScore(const StoredRun& other, std::vector<double>& logs,
+                          std::map<std::string, std::vector<NoiseFamilyMember>>& families);
+
+  const RunToJudge& run_;
+  SeriesHistory& history_;
+  const DetectionConfig& cfg_;
+  std::int64_t since_ = 0;
+  std::vector<NoiseFamilyMember> family_;
+  VdevOfDrive vdev_;
+  std::map<std::int64_t, std::vector<TestRunScore>> other_scores_;  // by excursion start
+  // The members of the test's joint series and the vdev environment any of
+  // them was found in.
+  std::vector<std::vector<Sample>> joint_members_;
+  std::vector<std::string> joint_names_;
+  std::optional<Verdict> joint_environment_;
+  std::vector<Verdict> out_;
+};
+
+Result<std::vector<Verdict>> Judge::Run() {
+  DP_RETURN_IF_ERROR(Prepare());
+  bool whole = true;  // every point of the test judged
+  for (const BenchPoint& point : run_.points) {
+    if (point.test != run_.test) continue;
+    if (point.contended || point.partial) {
+      whole = false;
+      continue;
+    }
+    for (const SeriesSpec& spec : SeriesOf(run_.drive.id, run_.drive.name, point))
+      DP_RETURN_IF_ERROR(JudgeSeries(spec));
+  }
+  if (whole && joint_members_.size() >= 2) DP_RETURN_IF_ERROR(JudgeJoint());
+  return std::move(out_);
+}
+
+// What every series of the run is judged with: the drive's re-baseline mark
+// for the test, its noise family, its vdev.
+Status Judge::Prepare() {
+  DP_ASSIGN_OR_RETURN(since_, history_.BaselineSince(run_.drive.id, run_.test));
+  DP_ASSIGN_OR_RETURN(family_, NoiseFamily(history_, run_.drive.id, run_.test, cfg_));
+  auto vdev = history_.Vdev(run_.drive);
+  if (vdev.ok()) vdev_ = std::move(*vdev);  // no vdev known: judged alone
+  return Status::Ok();
+}
+
+// One series: its own history, the environment, its siblings.
+Status Judge::JudgeSeries(const SeriesSpec& spec) {
+  DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                      history_.Samples(run_.drive.id, spec, since_, cfg_.baseline_max_runs));
+  const SpreadPrior prior = FamilyPriorOf(spec.key, family_);
+  std::vector<Verdict> own = EvaluateSeries(spec.key, samples, cfg_, since_, prior);
+  for (Verdict& v : own)
+    DP_RETURN_IF_ERROR(Hold(v, [&](const std::vector<std::int64_t>& passed) {
+      return EvaluateChange(spec.key, WithoutRuns(samples, passed), cfg_, since_, prior);
+    }));
+  if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s") {
+    joint_members_.push_back(samples);
+    joint_names_.push_back(spec.key.series);
+  }
+  std::vector<PeerHistory> peers;
+  for (const DriveRef& s : vdev_.siblings) {
+    auto h = history_.PeerSamples(s.id, spec);
+    if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, std::move(*h)});
+  }
+  DP_RETURN_IF_ERROR(ConsultEnvironment(spec, samples, peers, own));
+  for (Verdict& v : own) out_.push_back(std::move(v));
+  if (!peers.empty()) {
+    Verdict peer = EvaluatePeers(spec.key, samples, peers, cfg_);
+    DP_RETURN_IF_ERROR(Hold(peer));
+    out_.push_back(std::move(peer));
+  }
+  return Status::Ok();
+}
+
+// A drop every measured sibling shares in the same window is the vdev's
+// environment: one verdict for the vdev, not one alert per drive.
+Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
+                                 const std::vector<PeerHistory>& peers,
+                                 std::vector<Verdict>& own) {
+  for (Verdict& v : own) {
+    if (!IsSlowdownCondition(v) || peers.empty()) continue;
+    const bool doubtful =
+        v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation;
+    if (!doubtful && v.kind != VerdictKind::kClear) continue;
+    Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
+                                      since_);
+    if (env.kind == VerdictKind::kEnvironment && doubtful) {
+      joint_environment_ = env;
+      NotJudgedAlone(v, "environment", "environment", env.condition,
+                     run_.drive.name + " " + spec.key.Label() + ": not judged alone: " +
+                         env.summary);
+    }
+    // The siblings have not run in this window yet: a scheduled run's drop
+    // waits for their runs (its re-test) before it is a slowdown.
+    if (env.kind == VerdictKind::kInconclusive && v.kind == VerdictKind::kSlowdown &&
+        !run_.confirmation && env.siblings_measured) {
+      v.kind = VerdictKind::kNeedsConfirmation;
+      v.severity = Severity::kInfo;
+      v.details["waiting_for"] = "vdev siblings measured in the same window";
+      v.summary += "; re-testing after its vdev siblings' runs (" + env.summary + ")";
+    }
+    if (env.kind == VerdictKind::kEnvironment || env.kind == VerdictKind::kClear)
+      out_.push_back(std::move(env));
+  }
+  return Status::Ok();
+}
+
+// The joint series, judged on its own spread, never below what its members'
+// noise implies (JointSpreadFloor; it is not pooled: its noise is below each
+// member's by design) and held like its members.
+Status Judge::JudgeJoint() {
+  const SeriesKey key{run_.drive.id, run_.drive.name, run_.test, kJointSeries, "mb_per_s"};
+  const std::vector<Sample> joint = JointSamples(joint_members_);
+  const SpreadPrior floor = JointFloorOf(run_.test, family_);
+  Verdict v = EvaluateChange(key, joint, cfg_, since_, floor);
+  DP_RETURN_IF_ERROR(Hold(v, [&](const std::vector<std::int64_t>& passed) {
+    return EvaluateChange(key, WithoutRuns(joint, passed), cfg_, since_, floor);
+  }));
+  v.details["joint_of"] = joint_names_;
+  if (joint_environment_ &&
+      (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation))
+    NotJudgedAlone(v, "environment", "environment", joint_environment_->condition,
+                   run_.drive.name + " " + key.Label() + ": not judged alone: " +
+                       joint_environment_->summary);
+  if (v.kind == VerdictKind::kSlowdown) FoldIntoJoint(v);
+  out_.push_back(std::move(v));
+  return Status::Ok();
+}
+
+// One event, one alert: the zones' own slowdowns of this run are the
+// combined one's evidence, not alerts of their own.
+void Judge::FoldIntoJoint(Verdict& joint) {
+  std::string parts;
+  for (Verdict& o : out_) {
+    if (o.test != run_.test || o.metric != joint.metric || o.kind != VerdictKind::kSlowdown ||
+        !IsSlowdownCondition(o))
+      continue;
+    char part[96];
+    std::snprintf(part, sizeof part, "%s%s %.0f%%", parts.empty() ? "" : ", ", o.series.c_str(),
+                  o.change_percent.value_or(0));
+    parts += part;
+    joint.details["members"].push_back(
+        {{"series", o.series}, {"change_percent", o.change_percent.value_or(0)}});
+    NotJudgedAlone(o, "combined", "covered_by", joint.condition,
+                   run_.drive.name + " " + run_.test + " " + o.series +
+                       " throughput: part of the zones' combined slowdown, alerted once");
+  }
+  if (!parts.empty()) joint.summary += "; the zones: " + parts + " worse";
+}
+
+// A slowdown or peer-outlier verdict held while every other test of the
+// drive was worse in its window (unseen interference), or until its re-test.
+Status Judge::Hold(Verdict& v, const Again& again) {
+  if (again) DP_RETURN_IF_ERROR(LeaveOutPassed(v, again));
+  if (!IsHeldKind(v)) return Status::Ok();
+  // The excursion's window, and its last two runs' (a CUSUM verdict's last
+  // run may be back inside, its pair then starts earlier).
+  const std::int64_t from = std::min(ExcursionStart(v), PairStart(v));
+  DP_ASSIGN_OR_RETURN(const std::vector<TestRunScore>* scores, ScoresFrom(from, v.at));
+  const bool wide = DriveWideExplains(v, run_.test, ExcursionStart(v), v.at, *scores, cfg_);
+  const bool pair_wide = DriveWideExplains(v, run_.test, PairStart(v), v.at, *scores, cfg_);
+  // Without re-tests every run stands on its own.
+  const bool confirmation = run_.confirmation || !run_.retests;
+  v = HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
+  return Status::Ok();
+}
+
+// A slowdown whose evidence holds interference that has passed is judged
+// again without it (PassedInterference).
+Status Judge::LeaveOutPassed(Verdict& v, const Again& again) {
+  if (v.kind != VerdictKind::kSlowdown || !IsSlowdownCondition(v)) return Status::Ok();
+  DP_ASSIGN_OR_RETURN(std::vector<TestRunScore> scores, OtherTestScores(EvidenceStart(v), v.at));
+  const std::vector<std::int64_t> passed = PassedInterference(v, run_.test, scores, cfg_);
+  if (passed.empty()) return Status::Ok();
+  v = again(passed);
+  v.interference_left_out = passed;
+  v.details["interference_left_out"] = passed;
+  v.summary += "; " + std::to_string(passed.size()) +
+               " earlier run(s) left out: every test of the drive was worse then "
+               "(interference that has passed)";
+  return Status::Ok();
+}
+
+// The zones' three series usually share one excursion: the drive's other
+// tests are read once for it.
+Result<const std::vector<TestRunScore>*> Judge::ScoresFrom(std::int64_t from, std::int64_t to) {
+  auto known = other_scores_.find(from);
+  if (known == other_scores_.end()) {
+    DP_ASSIGN_OR_RETURN(auto scores, OtherTestScores(from, to));
+    known = other_scores_.emplace(from, std::move(scores)).first;
+  }
+  return &known->second;
+}
+
+// The drive's other judged tests' good runs in [from - 1 day, to], each with
+// the worst worse-side score of its series: a drive-wide shift's evidence.
+Result<std::vector<TestRunScore>> Judge::OtherTestScores(std::int64_t from, std::int64_t to) {
+  std::vector<TestRunScore> out;
+  DP_ASSIGN_OR_RETURN(std::vector<StoredRun> runs,
+                      history_.GoodRuns(run_.drive.id, "", from - 86400, 64));
+  std::map<std::string, std::vector<NoiseFamilyMember>> families;  // by test
+  for (const StoredRun& other : runs) {
+    if (other.test == run_.test || !IsJudgedTest(other.test) || !other.Whole() ||
+        other.started_at > to)
+      continue;
+    std::vector<double> logs;
+    DP_ASSIGN_OR_RETURN(const double score, RunScore(other, logs, families));
+    out.push_back({other.test, other.started_at, score, TestWorseLog(std::move(logs))});
+  }
+  return out;
+}
+
+// How much worse another test's run was (TestScore of its series), each
+// series judged as it was judged then: its history up to that run.
+Result<double> Judge::RunScore(const StoredRun& other, std::vector<double>& logs,
+                               std::map<std::string, std::vector<NoiseFamilyMember>>& families) {
+  DP_ASSIGN_OR_RETURN(const std::int64_t since, history_.BaselineSince(run_.drive.id, other.test));
+  auto family = families.find(other.test);
+  if (family == families.end()) {
+    DP_ASSIGN_OR_RETURN(auto members, NoiseFamily(history_, run_.drive.id, other.test, cfg_));
+    family = families.emplace(other.test, std::move(members)).first;
+  }
+  std::vector<double> scores;
+  for (const SeriesSpec& spec : other.series) {
+    DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                        history_.Samples(run_.drive.id, spec, since, cfg_.baseline_max_runs));
+    std::erase_if(samples, [&](const Sample& s) {
+      return s.at > other.started_at && s.run_id != other.id;
+    });
+    auto at_run = std::find_if(samples.begin(), samples.end(),
+                               [&](const Sample& s) { return s.run_id == other.id; });
+    if (at_run == samples.end()) continue;
+    samples.erase(at_run + 1, samples.end());
+    SeriesKey key = spec.key;
+    key.drive_name = run_.drive.name;
+    Verdict v = EvaluateChange(key, samples, cfg_, since, FamilyPriorOf(key, family->second));
+    if (v.score) scores.push_back(*v.score);
+    if (auto d = WorseLogOf(v)) logs.push_back(*d);
+  }
+  return TestScore(std::move(scores));
+}
+
+}  // namespace
+
+Result<std::vector<Verdict>> JudgeRun(const RunToJudge& run, SeriesHistory& history,
+                                      const DetectionConfig& cfg) {
+  return Judge(run, history, cfg).Run();
+}
+
+Result<std::vector<NoiseFamilyMember>> NoiseFamily(SeriesHistory& history,
+                                                   const std::string& drive_id,
+                                                   const std::string& test,
+                                                   const DetectionConfig& cfg) {
+  std::vector<NoiseFamilyMember> out;
+  for (const TestInfo& info : TestCatalog()) {
+    const std::string& other = info.name;
+    if (!info.judged || !SameReadPath(test, other)) continue;
+    // The newest good, whole run of the test names its series.
+    DP_ASSIGN_OR_RETURN(std::vector<StoredRun> runs, history.GoodRuns(drive_id, other, 0, 8));
+    const StoredRun* newest = nullptr;
+    for (const StoredRun& r : runs)
+      if (r.Whole() && (!newest || r.started_at > newest->started_at)) newest = &r;
+    if (!newest) continue;
+    DP_ASSIGN_OR_RETURN(const std::int64_t since, history.BaselineSince(drive_id, other));
+    for (const SeriesSpec& spec : newest->series) {
+      DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                          history.Samples(drive_id, spec, since, cfg.baseline_max_runs));
+      out.push_back({spec.key, ComputeBaseline(samples, samples.size(), cfg, since,
+                                               DirectionOf(spec.key.metric),
+                                               TailDfOf(spec.key.metric))});
+    }
+  }
+  return out;
+}
+
+SpreadPrior FamilyPriorOf(const SeriesKey& key, const std::vector<NoiseFamilyMember>& members) {
+  std::vector<Baseline> family;
+  for (const NoiseFamilyMember& m : members)
+    if (SameNoiseFamily(key, m.key)) family.push_back(m.own);
+  return PoolSpread(family);
+}
+
+SpreadPrior JointFloorOf(const std::string& test, const std::vector<NoiseFamilyMember>& members) {
+  std::vector<Baseline> own;
+  for (const NoiseFamilyMember& m : members)
+    if (m.key.test == test && m.key.metric == "mb_per_s") own.push_back(m.own);
+  return JointSpreadFloor(own);
+}
+
+Result<TestBaselines> SeriesBands(SeriesHistory& history, const std::string& drive_id,
+                                  const std::string& test, const std::vector<SeriesSpec>& specs,
+                                  const DetectionConfig& cfg) {
+  TestBaselines out;
+  DP_ASSIGN_OR_RETURN(const std::int64_t since, history.BaselineSince(drive_id, test));
+  DP_ASSIGN_OR_RETURN(const auto family, NoiseFamily(history, drive_id, test, cfg));
+  auto form = [&](std::vector<Sample> samples, const std::string& metric,
+                  const SpreadPrior& prior) {
+    SeriesBaseline s;
+    s.baseline = ComputeBaseline(samples, samples.size(), cfg, since, DirectionOf(metric),
+                                 TailDfOf(metric), prior);
+    s.band = BandOf(s.baseline, cfg);
+    s.samples = std::move(samples);
+    return s;
+  };
+  std::vector<std::vector<Sample>> members;
+  for (const SeriesSpec& spec : specs) {
+    DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                        history.Samples(drive_id, spec, since, cfg.baseline_max_runs));
+    if (HasJointSeries(test) && spec.key.metric == "mb_per_s") members.push_back(samples);
+    out.series.push_back(
+        form(std::move(samples), spec.key.metric, FamilyPriorOf(spec.key, family)));
+  }
+  if (members.size() >= 2)
+    out.joint = form(JointSamples(members), "mb_per_s", JointFloorOf(test, family));
+  return out;
+}
+
+}  // namespace dp::detect

@@ -1,0 +1,61 @@
+// MemorySeriesHistory: a SeriesHistory held in memory, for tests and for the
+// field model (benchmarks/detect_field.cc), which feed it runs as the daemon
+// stores them and judge each with the same JudgeRun the daemon calls. Not
+// thread-safe: one per thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "detect/series_history.h"
+
+namespace dp::detect {
+
+class MemorySeriesHistory final : public SeriesHistory {
+ public:
+  // A drive the history knows (siblings are looked up here).
+  void AddDrive(const DriveRef& drive);
+  // A vdev: its group name and its members' ids (every member present).
+  void AddVdev(const std::string& group, const std::vector<std::string>& member_ids);
+  // A re-baseline mark of `test` ("" = every test) of the drive at `at`.
+  void AddRebaseline(const std::string& drive_id, const std::string& test, std::int64_t at);
+  // A run id not used before in this history.
+  std::int64_t NewRunId() { return ++last_run_id_; }
+  // A finished good run (id, test, time, flags; its series are filled in
+  // here) and its points, kept as the store keeps them: one sample of every
+  // series (SeriesOf) of each of the test's points that has the figure, with
+  // the point's flags. Runs of one drive are recorded in time order.
+  void AddRun(const std::string& drive_id, StoredRun run, const std::vector<BenchPoint>& points);
+
+  Result<std::int64_t> BaselineSince(const std::string& drive_id,
+                                     const std::string& test) override;
+  Result<std::vector<Sample>> Samples(const std::string& drive_id, const SeriesSpec& spec,
+                                      std::int64_t since, int baseline_max_runs) override;
+  Result<std::vector<StoredRun>> GoodRuns(const std::string& drive_id, const std::string& test,
+                                          std::int64_t since, int limit) override;
+  Result<VdevOfDrive> Vdev(const DriveRef& drive) override;
+  Result<std::vector<Sample>> PeerSamples(const std::string& drive_id,
+                                          const SeriesSpec& spec) override;
+
+  // Every sample of a series, oldest first (what Samples windows).
+  const std::vector<Sample>& All(const std::string& drive_id, const SeriesSpec& spec) const;
+
+ private:
+  // A series' identity within a drive: the test, the point's shape, the metric.
+  using SpecId = std::tuple<std::string, std::string, std::string, std::string, std::string,
+                            std::uint32_t, std::uint32_t, std::string>;
+  static SpecId IdOf(const std::string& drive_id, const SeriesSpec& spec);
+
+  std::map<std::string, DriveRef> drives_;
+  std::map<std::string, std::vector<std::string>> vdev_members_;  // by group
+  std::map<std::string, std::string> vdev_of_;                    // drive id -> group
+  std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> marks_;
+  std::map<std::string, std::vector<StoredRun>> runs_;  // by drive, oldest first
+  std::map<SpecId, std::vector<Sample>> samples_;
+  std::int64_t last_run_id_ = 0;
+};
+
+}  // namespace dp::detect

@@ -1,0 +1,36 @@
+#include "model/condition.h"
+
+namespace dp {
+
+ConditionKind ConditionKindOf(std::string_view condition) {
+  const std::string_view head = condition.substr(0, condition.find(':'));
+  for (ConditionKind k : kConditionKinds)
+    if (head == ConditionKindName(k)) return k;
+  return ConditionKind::kOther;
+}
+
+std::string_view ConditionKindName(ConditionKind kind) {
+  switch (kind) {
+    case ConditionKind::kSlowdown: return "slowdown";
+    case ConditionKind::kTrend: return "trend";
+    case ConditionKind::kPeer: return "peer";
+    case ConditionKind::kEnvironment: return "environment";
+    case ConditionKind::kSmart: return "smart";
+    case ConditionKind::kZfs: return "zfs";
+    case ConditionKind::kOther: break;
+  }
+  return "other";
+}
+
+RunTrigger RunTriggerOf(std::string_view trigger) {
+  const std::string_view head = trigger.substr(0, trigger.find(':'));
+  if (head == "schedule") return RunTrigger::kSchedule;
+  if (head == "confirm") return RunTrigger::kConfirm;
+  if (head == "api") return RunTrigger::kApi;
+  if (head == "cli") return RunTrigger::kCli;
+  return RunTrigger::kOther;
+}
+
+std::string ConfirmTrigger(std::int64_t of_run) { return "confirm:" + std::to_string(of_run); }
+
+}  // namespace dp
