@@ -1,6 +1,7 @@
 #include "alert/alert_service.h"
 
 #include "base/log.h"
+#include "model/condition.h"
 
 namespace dp {
 namespace {
@@ -104,14 +105,12 @@ Result<std::vector<Alert>> AlertService::ResolveActive(
 }
 
 bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
-  for (const char* kind : {"slowdown", "trend"}) {
-    const std::string prefix = std::string(kind) + ":";
-    if (!condition.starts_with(prefix)) continue;
-    if (test.empty()) return true;
-    const std::string rest = condition.substr(prefix.size());
-    return rest == test || rest.starts_with(test + ":");
-  }
-  return false;
+  const ConditionKind kind = ConditionKindOf(condition);
+  if (kind != ConditionKind::kSlowdown && kind != ConditionKind::kTrend) return false;
+  if (test.empty()) return true;
+  // "KIND:TEST:SERIES:METRIC": the test is the key's second part.
+  const std::string rest = condition.substr(condition.find(':') + 1);
+  return rest.substr(0, rest.find(':')) == test;
 }
 
 Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {

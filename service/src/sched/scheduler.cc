@@ -235,90 +235,105 @@ void Scheduler::FlushWrites() {
   for (std::int64_t id : stored_final) unflushed_.erase(id);
 }
 
-void Scheduler::EnqueueDue(SysTime now) {
-  // What is due is decided on one snapshot of the inventory; the states of
-  // slots seen for the first time are read from the store before mu_ is
-  // taken (tick_mu_ keeps another pass from adding them meanwhile).
-  struct Due {
-    const ScheduleConfig* schedule;
-    ScheduleTarget target;
-    std::string key;
-  };
-  std::vector<Due> targets;
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& s : schedules_) {
-      if (!s.enabled) continue;
-      for (auto& target : ExpandSchedule(s, drives_, pools_)) {
-        std::string key = DueStateKey(s.name, target.key);
-        targets.push_back({&s, std::move(target), std::move(key)});
-      }
-    }
-  }
-  std::map<std::string, DueState> loaded;
-  {
-    std::set<std::string> unknown;
-    {
-      std::lock_guard lock(mu_);
-      for (const Due& d : targets)
-        if (!pairs_.count(d.key)) unknown.insert(d.key);
-    }
-    for (const std::string& key : unknown) {
-      auto state = LoadDueState(store_, key);
-      if (!state.ok())
-        LogWarning("scheduler: reading state " + key + ": " + state.status().ToString());
-      loaded[key] = state.ok() ? *state : DueState{};
-    }
-  }
+// A (schedule, target) pair on the snapshot of the inventory a pass works on.
+struct Scheduler::Due {
+  const ScheduleConfig* schedule;
+  ScheduleTarget target;
+  std::string key;
+};
 
-  // Slots taken up: their jobs, to be stored as runs once mu_ is released.
-  struct Slot {
-    std::string key;
-    std::string schedule;
-    std::vector<Job> jobs;
-  };
-  std::vector<Slot> slots;
+// A slot taken up: its jobs, to be stored as runs once mu_ is released.
+struct Scheduler::Slot {
+  std::string key;
+  std::string schedule;
+  std::vector<Job> jobs;
+};
+
+// tick_mu_ keeps another pass from adding the states read here meanwhile.
+void Scheduler::EnqueueDue(SysTime now) {
+  std::vector<Due> targets = DueTargets();
+  std::map<std::string, DueState> loaded = LoadUnknownStates(targets);
+  std::vector<Slot> slots = TakeDueSlots(targets, loaded, now);
+  FlushWrites();
+  StoreSlotRuns(slots, now);
+}
+
+std::vector<Scheduler::Due> Scheduler::DueTargets() const {
+  std::vector<Due> targets;
+  std::lock_guard lock(mu_);
+  for (const auto& s : schedules_) {
+    if (!s.enabled) continue;
+    for (auto& target : ExpandSchedule(s, drives_, pools_)) {
+      std::string key = DueStateKey(s.name, target.key);
+      targets.push_back({&s, std::move(target), std::move(key)});
+    }
+  }
+  return targets;
+}
+
+std::map<std::string, DueState> Scheduler::LoadUnknownStates(
+    const std::vector<Due>& targets) const {
+  std::map<std::string, DueState> loaded;
+  std::set<std::string> unknown;
   {
     std::lock_guard lock(mu_);
-    for (Due& d : targets) {
-      const ScheduleConfig& s = *d.schedule;
-      auto it = pairs_.find(d.key);
-      if (it == pairs_.end()) {
-        Pair p;
-        p.state = loaded[d.key];
-        if (!p.state.last_run && !p.state.first_seen) {
-          p.state.first_seen = now;
-          QueueStateLocked(d.key, p.state);
-        }
-        it = pairs_.emplace(d.key, std::move(p)).first;
-      }
-      Pair& p = it->second;
-      DueState rebased = RebaseAfterClockJump(s, d.target.key, p.state, now);
-      if (!(rebased == p.state)) {
-        LogWarning("scheduler: the clock went back; " + d.key + " now counts from " +
-                   FormatUtc(now));
-        p.state = rebased;
+    for (const Due& d : targets)
+      if (!pairs_.count(d.key)) unknown.insert(d.key);
+  }
+  for (const std::string& key : unknown) {
+    auto state = LoadDueState(store_, key);
+    if (!state.ok())
+      LogWarning("scheduler: reading state " + key + ": " + state.status().ToString());
+    loaded[key] = state.ok() ? *state : DueState{};
+  }
+  return loaded;
+}
+
+std::vector<Scheduler::Slot> Scheduler::TakeDueSlots(std::vector<Due>& targets,
+                                                     std::map<std::string, DueState>& loaded,
+                                                     SysTime now) {
+  std::vector<Slot> slots;
+  std::lock_guard lock(mu_);
+  for (Due& d : targets) {
+    const ScheduleConfig& s = *d.schedule;
+    auto it = pairs_.find(d.key);
+    if (it == pairs_.end()) {
+      Pair p;
+      p.state = loaded[d.key];
+      if (!p.state.last_run && !p.state.first_seen) {
+        p.state.first_seen = now;
         QueueStateLocked(d.key, p.state);
       }
-      if (p.pending > 0) continue;  // the previous slot is still being worked off
-      auto due = NextDue(s, d.target.key, p.state, now);
-      if (!due || *due > now) continue;
-      p.before_slot = p.state;
-      p.state.last_run = RecordedRunTime(s, d.target.key, *due, now);
-      p.slot_started = false;
-      QueueStateLocked(d.key, p.state);
-      if (d.target.jobs.empty()) {
-        p.state = p.before_slot;  // nothing to store: retry later
-        continue;
-      }
-      // Reserved now, so a second pass cannot take the slot up again before
-      // the runs are stored.
-      p.pending = static_cast<int>(d.target.jobs.size());
-      slots.push_back({d.key, s.name, std::move(d.target.jobs)});
+      it = pairs_.emplace(d.key, std::move(p)).first;
     }
+    Pair& p = it->second;
+    DueState rebased = RebaseAfterClockJump(s, d.target.key, p.state, now);
+    if (!(rebased == p.state)) {
+      LogWarning("scheduler: the clock went back; " + d.key + " now counts from " +
+                 FormatUtc(now));
+      p.state = rebased;
+      QueueStateLocked(d.key, p.state);
+    }
+    if (p.pending > 0) continue;  // the previous slot is still being worked off
+    auto due = NextDue(s, d.target.key, p.state, now);
+    if (!due || *due > now) continue;
+    p.before_slot = p.state;
+    p.state.last_run = RecordedRunTime(s, d.target.key, *due, now);
+    p.slot_started = false;
+    QueueStateLocked(d.key, p.state);
+    if (d.target.jobs.empty()) {
+      p.state = p.before_slot;  // nothing to store: retry later
+      continue;
+    }
+    // Reserved now, so a second pass cannot take the slot up again before
+    // the runs are stored.
+    p.pending = static_cast<int>(d.target.jobs.size());
+    slots.push_back({d.key, s.name, std::move(d.target.jobs)});
   }
-  FlushWrites();
+  return slots;
+}
 
+void Scheduler::StoreSlotRuns(std::vector<Slot>& slots, SysTime now) {
   for (Slot& slot : slots) {
     std::vector<std::unique_ptr<Entry>> stored;
     for (auto& job : slot.jobs) {

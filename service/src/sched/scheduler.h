@@ -111,9 +111,21 @@ class Scheduler {
   struct Entry;
   struct Pair;
   struct Write;
+  struct Due;
+  struct Slot;
 
   void Loop();
+  // Takes up every due slot and stores its jobs as queued runs, in phases:
+  // what is due on one snapshot of the inventory (DueTargets), the states of
+  // slots seen for the first time read from the store (LoadUnknownStates,
+  // mu_ not held), the slots taken up under mu_ (TakeDueSlots), their runs
+  // stored once it is released (StoreSlotRuns).
   void EnqueueDue(SysTime now);
+  std::vector<Due> DueTargets() const;
+  std::map<std::string, DueState> LoadUnknownStates(const std::vector<Due>& targets) const;
+  std::vector<Slot> TakeDueSlots(std::vector<Due>& targets,
+                                 std::map<std::string, DueState>& loaded, SysTime now);
+  void StoreSlotRuns(std::vector<Slot>& slots, SysTime now);
   void StartEligible(SysTime now);
   // Starts, defers or skips a waiting entry as Admit decided; true when it
   // is to start (its worker is created once its state is stored). mu_ held.
