@@ -332,6 +332,8 @@ TEST_F(ServiceNotifierSocketTest, DaemonSpeaksTheProtocol) {
   EXPECT_EQ(daemon->WaitExit(10s), 0) << daemon->Output();
   EXPECT_NE(daemon->Output().find("watchdog ping every 200 ms"), std::string::npos)
       << daemon->Output();
+  // Every part beat while it served: the pings were never held back.
+  EXPECT_EQ(daemon->Output().find("watchdog: not pinging"), std::string::npos) << daemon->Output();
 }
 
 TEST_F(ServiceNotifierSocketTest, DaemonWithNonsenseEnvironmentServesAndSaysWhy) {

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "http/metrics_fleet_util.h"
-#include "model/alert.h"
+#include "model/condition.h"
 
 namespace dp::http {
 namespace {
@@ -160,7 +160,8 @@ TEST_F(MetricsResourceTest, ZonesCombinedSeriesHasItsBaseline) {
 // An open alert of every kind the detectors raise is counted on its drive,
 // the vdev-wide environment one included (it is filed under one member).
 TEST_F(MetricsResourceTest, EveryAlertKindIsReportedPerDrive) {
-  for (std::string_view kind : kAlertKinds) {
+  for (ConditionKind kind_kind : kConditionKinds) {
+    const std::string_view kind = ConditionKindName(kind_kind);
     Alert a;
     a.drive_id = fleet_.nvme.id;
     a.condition = std::string(kind) + ":tank/raidz2-0:seq:qd8-1m:mb_per_s";
@@ -171,7 +172,8 @@ TEST_F(MetricsResourceTest, EveryAlertKindIsReportedPerDrive) {
     ASSERT_TRUE(fleet_.store().InsertAlert(a).ok());
   }
   const std::string t = fleet_.Scrape();
-  for (std::string_view kind : kAlertKinds) {
+  for (ConditionKind kind_kind : kConditionKinds) {
+    const std::string_view kind = ConditionKindName(kind_kind);
     EXPECT_EQ(SampleValue(t, "diskpulse_drive_alerts_active{" + Id(fleet_.nvme) + ",kind=\"" +
                                  std::string(kind) + "\"}"),
               1)

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "http/metrics_fleet_util.h"
-#include "model/alert.h"
+#include "model/condition.h"
 #include "support/daemon_process.h"
 #include "support/temp_dir.h"
 
@@ -47,17 +47,18 @@ TEST(MonitoringContrib, EveryAlertKindReachesAlertmanager) {
   dp::testing::TempDir tmp;
   std::string yaml = "rule_files:\n  - " + kContrib +
                      "/prometheus/diskpulse_rules.yml\nevaluation_interval: 1m\ntests:\n";
-  for (std::string_view kind : kAlertKinds) {
+  for (ConditionKind kind_kind : kConditionKinds) {
+    const std::string_view kind = ConditionKindName(kind_kind);
     const std::string k(kind);
     yaml += "  - interval: 1m\n    input_series:\n"
             "      - series: 'diskpulse_drive_info{job=\"diskpulse\",instance=\"nas1:8470\","
             "drive=\"d1\",name=\"sda\",dev_path=\"/dev/sda\",model=\"M\",serial=\"S\","
             "firmware=\"F\",transport=\"sata\"}'\n        values: '1x10'\n";
-    for (std::string_view other : kAlertKinds)
+    for (ConditionKind other : kConditionKinds)
       yaml += "      - series: 'diskpulse_drive_alerts_active{job=\"diskpulse\","
               "instance=\"nas1:8470\",drive=\"d1\",kind=\"" +
-              std::string(other) + "\"}'\n        values: '" + (other == kind ? "1x10" : "0x10") +
-              "'\n";
+              std::string(ConditionKindName(other)) + "\"}'\n        values: '" +
+              (other == kind_kind ? "1x10" : "0x10") + "'\n";
     yaml += "    alert_rule_test:\n      - eval_time: 5m\n        alertname: DiskpulseDriveAlert\n"
             "        exp_alerts:\n          - exp_labels:\n              severity: warning\n"
             "              instance: nas1:8470\n              drive: d1\n              kind: " +
@@ -72,8 +73,8 @@ TEST(MonitoringContrib, EveryAlertKindReachesAlertmanager) {
   ExpectPromtoolOk({"test", "rules", path});
 }
 
-// The daemon's list of kinds is the detectors' own: every condition a
-// detector builds starts with a kind in the list.
+// The daemon's list of kinds (model/condition.h) is the detectors' own:
+// every condition a detector builds starts with a kind in the list.
 TEST(MonitoringContrib, AlertKindListCoversEveryDetector) {
   const std::regex made(R"re(condition = (?:JoinCondition\(\{)?"([a-z_]+)[:"])re");
   int found = 0;
@@ -85,8 +86,9 @@ TEST(MonitoringContrib, AlertKindListCoversEveryDetector) {
          it != std::sregex_iterator(); ++it) {
       ++found;
       const std::string kind = (*it)[1];
-      EXPECT_NE(std::find(kAlertKinds.begin(), kAlertKinds.end(), kind), kAlertKinds.end())
-          << entry.path().filename() << " raises '" << kind << "' alerts, missing from kAlertKinds";
+      EXPECT_NE(ConditionKindOf(kind + ":x"), ConditionKind::kOther)
+          << entry.path().filename() << " raises '" << kind
+          << "' alerts, a kind missing from model/condition.h";
     }
   }
   EXPECT_GE(found, 6);

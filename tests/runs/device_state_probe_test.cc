@@ -12,6 +12,7 @@
 #include "base/fake_clock.h"
 #include "base/replay_command_runner.h"
 #include "inventory/zpool_status_parser.h"
+#include "sched/admission.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -88,6 +89,41 @@ TEST_F(DeviceStateProbeTest, ScrubStartedSinceDiscoveryDefersAtAdmission) {
   EXPECT_EQ(zpool.calls().size(), 2u);
 }
 
+// A scrub the last discovery saw, ended (here cancelled) since: the probe
+// says so, and admission does not fall back on the stale record.
+TEST_F(DeviceStateProbeTest, ScrubEndedSinceDiscoveryDefersNothing) {
+  auto pools = ParseZpoolStatusText(
+      ReadFile(FixturePath("zpool/linux-mirror-scrub-canceled.txt")));
+  ASSERT_TRUE(pools.ok()) << pools.status().ToString();
+  Pool seen = pools->front();
+  ASSERT_EQ(seen.name, "neptune");
+  ASSERT_NE(seen.scan.state, "in_progress");
+  for (Vdev& v : seen.vdevs)
+    for (PoolMember& m : v.members) m.drive_id = "nvme-member";
+  const std::string canceled = ReadFile(FixturePath("zpool/linux-mirror-scrub-canceled.txt"));
+  seen.scan.state = "in_progress";  // as discovery saw it, before the cancel
+  ASSERT_TRUE(store_->RecordPools({seen}, 100).ok());
+  ReplayCommandRunner zpool;
+  zpool.AddOutput({"zpool", "status", "-s", "-p", "-P", "neptune"}, canceled);
+  DeviceStateProbe probe = MakeProbe(zpool);
+  auto s = probe.Probe("nvme-member");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->pool_scan, "");
+  EXPECT_TRUE(s->pool_scan_current);
+
+  Job job;
+  job.test = "seq";
+  job.drive_id = "nvme-member";
+  job.pool = "neptune";
+  Drive d;
+  d.id = "nvme-member";
+  d.present = true;
+  SchedulerConfig config;
+  const DeferDecision decision =
+      Admit(job, {*s}, {d}, {seen}, config, FromUnixSeconds(1'767'225'600));
+  EXPECT_EQ(decision.action, DeferAction::kRun) << decision.reason;
+}
+
 TEST_F(DeviceStateProbeTest, ZpoolThatCannotAnswerLeavesTheDiscoveredState) {
   ASSERT_TRUE(store_->RecordPools({before_}, 100).ok());
   ASSERT_EQ(before_.scan.state, "in_progress");  // the capture is of the scrub's start
@@ -96,6 +132,7 @@ TEST_F(DeviceStateProbeTest, ZpoolThatCannotAnswerLeavesTheDiscoveredState) {
   auto s = probe.Probe("nvme-member");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->pool_scan, "scrub");
+  EXPECT_FALSE(s->pool_scan_current);
   EXPECT_EQ(nothing.calls().size(), 1u);
 }
 

@@ -29,7 +29,7 @@
 #include "detect/zfs_latency_peers.h"
 #include "http/api.h"
 #include "http/metrics_text.h"
-#include "model/alert.h"
+#include "model/condition.h"
 #include "model/test_catalog.h"
 #include "runs/store_series_history.h"
 #include "store/store.h"
@@ -46,7 +46,9 @@ std::vector<std::string> DriveTests() {
   return out;
 }
 
-std::string KindOf(const std::string& condition) { return std::string(AlertKindOf(condition)); }
+std::string KindOf(const std::string& condition) {
+  return std::string(ConditionKindName(ConditionKindOf(condition)));
+}
 
 // The figures of a bench point: detect's metric name, the Prometheus name
 // (base units) and the factor from the stored unit.
@@ -138,9 +140,10 @@ class DbScrape {
     if (!Ok(all)) return;
     std::map<std::string, int> opened, active_by_severity = {
                                             {"info", 0}, {"warning", 0}, {"critical", 0}};
-    for (std::string_view kind : kAlertKinds) opened[std::string(kind)] = 0;
+    for (ConditionKind kind : kConditionKinds) opened[std::string(ConditionKindName(kind))] = 0;
     for (const Drive& d : drives)
-      for (std::string_view kind : kAlertKinds) active_[{d.id, std::string(kind)}] = 0;
+      for (ConditionKind kind : kConditionKinds)
+        active_[{d.id, std::string(ConditionKindName(kind))}] = 0;
     for (const Alert& a : *all) {
       opened[KindOf(a.condition)]++;
       if (a.state == "resolved") continue;
@@ -197,10 +200,12 @@ class DbScrape {
       m_.Gauge("diskpulse_drive_last_seen_timestamp_seconds",
                "When discovery last saw the drive, in unix seconds.",
                static_cast<double>(d.last_seen), id);
-    for (std::string_view kind : kAlertKinds)
+    for (ConditionKind k : kConditionKinds) {
+      const std::string kind(ConditionKindName(k));
       m_.Gauge("diskpulse_drive_alerts_active",
                "Open or acknowledged alerts of the drive, by kind of condition.",
-               active_[{d.id, std::string(kind)}], {{"drive", d.id}, {"kind", std::string(kind)}});
+               active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
+    }
     AppendSmart(d);
     if (up_) AppendZfs(d);
     for (const std::string& test : DriveTests()) {

@@ -4,13 +4,9 @@
 // (drive_id, condition). Times are unix seconds. Plain value type.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
-
-#include "model/condition.h"
 
 namespace dp {
 
@@ -33,23 +29,5 @@ struct Alert {
   // "re-baselined: firmware changed from A to B"; "" otherwise.
   std::string resolution;
 };
-
-// Every kind of alert condition: the part of `condition` before its first ':',
-// named by the detector that raised it (slowdown, trend and peer: a read
-// test's figures; smart: SMART counters, health, self-tests, temperature,
-// NVMe warnings; zfs: pool errors, ZFS latency, SLOW counts, sit-outs;
-// environment: a whole vdev slower at once). /metrics reports each per drive,
-// 0 when none is open, so a rule that forwards them sees every kind.
-// The names of model/condition.h's kinds, in its order.
-inline constexpr std::array<std::string_view, kConditionKinds.size()> kAlertKinds = [] {
-  std::array<std::string_view, kConditionKinds.size()> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = ConditionKindName(kConditionKinds[i]);
-  return names;
-}();
-
-// The kind of a condition by name ("other" for one of no known kind).
-inline std::string_view AlertKindOf(std::string_view condition) {
-  return ConditionKindName(ConditionKindOf(condition));
-}
 
 }  // namespace dp

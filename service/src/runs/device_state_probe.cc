@@ -87,16 +87,23 @@ Result<DriveState> DeviceStateProbe::Probe(const std::string& drive_id) {
   // started after the last discovery); as last recorded otherwise.
   auto pools = store_.LatestPools();
   if (pools.ok()) {
+    // Current when zpool answered for every pool of the drive: then a scan
+    // the last discovery saw but that has ended since defers nothing.
+    bool asked = false, answered = true;
     for (const Pool& pool : *pools) {
       if (!HasMember(pool, drive_id)) continue;
       PoolScan scan = pool.scan;
-      if (pool.kind == "zfs")
-        if (auto now = CurrentScan(pool.name)) scan = std::move(*now);
+      std::optional<PoolScan> now;
+      if (pool.kind == "zfs") now = CurrentScan(pool.name);
+      asked = true;
+      answered = answered && now.has_value();
+      if (now) scan = std::move(*now);
       if (scan.state == "in_progress") {
         state.pool_scan = scan.function;
         break;
       }
     }
+    state.pool_scan_current = asked && answered;
   }
 
   if (state.asleep) return state;

@@ -21,7 +21,7 @@ DeferDecision Admit(const Job& job, const std::vector<Result<DriveState>>& probe
     }
     DriveState s = *st;
     // Scrub/resilver state from the inventory when the probe did not say.
-    if (s.pool_scan.empty() && i < ids.size()) {
+    if (s.pool_scan.empty() && !s.pool_scan_current && i < ids.size()) {
       const std::string pool = job.pool.empty() ? PlacementOf(ids[i], pools).pool : job.pool;
       for (const auto& p : pools)
         if (p.name == pool && p.Busy()) s.pool_scan = p.scan.function;

@@ -28,8 +28,9 @@ inline constexpr const char* kMissingReason = "missing";
 //  - when the probe failed otherwise, the window rule for "state-unknown"
 //    (DeferOrSkip, detail: the error);
 //  - else DecideDeferral on the probed states, where a state that does not
-//    say whether its pool scrubs or resilvers takes it from `pools` (the
-//    job's pool, or the pool the drive is a member of).
+//    say whether its pool scrubs or resilvers, and is not current
+//    (DriveState::pool_scan_current), takes it from `pools` (the job's pool,
+//    or the pool the drive is a member of).
 // A forced job ignores the deferral rules, never the "missing" one.
 DeferDecision Admit(const Job& job, const std::vector<Result<DriveState>>& probed,
                     const std::vector<Drive>& drives, const std::vector<Pool>& pools,

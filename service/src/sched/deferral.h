@@ -24,10 +24,13 @@ struct DriveState {
   std::optional<int> temperature_c;  // nullopt: unknown (not a reason to defer)
   bool self_test_running = false;    // its own SMART self-test is in progress
   std::string pool_scan;             // "", "scrub" or "resilver": its pool's scan in progress
+  // pool_scan is what the pools said just now (not the last discovery's
+  // record): a scrub that has ended since is no reason to wait.
+  bool pool_scan_current = false;
 };
 
 // Supplies DriveState. The daemon's implementation reads /proc/diskstats or
-// devstat, smartctl -n standby, and the last zpool status; tests use a fake.
+// devstat, smartctl -n standby, and zpool status; tests use a fake.
 // Called from the scheduler thread; may take a little while (runs tools).
 class DriveStateProbe {
  public:
