@@ -53,6 +53,19 @@ TEST(BlockDeviceTest, OpensAFileReadOnlyDirect) {
             PatternBytes(3 << 20, 1 << 20));
 }
 
+// Direct-I/O buffers are aligned to the kernel's page, whatever its size
+// (arm64 kernels run with 4, 16 or 64 KiB pages), not to a fixed 4096.
+TEST(BlockDeviceTest, BuffersAreAlignedToThePage) {
+  const long page = ::sysconf(_SC_PAGESIZE);
+  ASSERT_GT(page, 0);
+  EXPECT_EQ(PageSize(), static_cast<std::size_t>(page));
+  PatternFile f(1 << 20);
+  auto dev = BlockDevice::Open(f.path());
+  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
+  EXPECT_EQ((*dev)->buffer_alignment() % PageSize(), 0u);
+  EXPECT_GE((*dev)->buffer_alignment(), (*dev)->info().logical_block_size);
+}
+
 TEST(BlockDeviceTest, RefusesUnalignedReads) {
   PatternFile f(4 << 20);
   auto dev = BlockDevice::Open(f.path());
