@@ -63,7 +63,7 @@ TEST(LoopBenchTest, EveryWorkloadIsReadOnly) {
   auto before = (*loop)->Stat();
   ASSERT_TRUE(before.ok());
   std::vector<EngineKind> engines = {EngineKind::kPread};
-  if (UringCompiledIn()) engines.push_back(EngineKind::kUring);
+  if (UringUsable()) engines.push_back(EngineKind::kUring);
   int fd_checks = 0;
   for (EngineKind e : engines) {
     BenchOptions o = Options(AllReadTests(1), 0.6);
@@ -105,7 +105,7 @@ TEST(LoopBenchTest, EnginesReadTheDevicesBytes) {
   EXPECT_EQ((*dev)->stats_key(), (*loop)->MajMin());
   SystemClock clock;
   for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
-    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    if (k == EngineKind::kUring && !UringUsable()) continue;
     auto e = MakeEngine(k, **dev, 2, clock);
     ASSERT_TRUE(e.ok());
     auto buf = AlignedBuffer::Allocate(4096, 4096);
@@ -168,7 +168,7 @@ TEST_F(ThrottledLoopTest, IopsThrottleMeasuredWithinFivePercentByBothEngines) {
   // auto picks pread under any read throttle.
   EXPECT_EQ(ResolveEngine(EngineKind::kAuto, **dev), EngineKind::kPread);
   for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
-    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    if (k == EngineKind::kUring && !UringUsable()) continue;
     BenchOptions o = Options({BenchTest::kRandom}, 2);
     o.queue_depth = 8;
     o.engine = k;
@@ -186,7 +186,7 @@ TEST_F(ThrottledLoopTest, QueueDepthIsHonoured) {
   ASSERT_TRUE(dev.ok());
   SystemClock clock;
   for (EngineKind k : {EngineKind::kPread, EngineKind::kUring}) {
-    if (k == EngineKind::kUring && !UringCompiledIn()) continue;
+    if (k == EngineKind::kUring && !UringUsable()) continue;
     auto e = MakeEngine(k, **dev, 8, clock);
     ASSERT_TRUE(e.ok());
     Workload w;
