@@ -36,10 +36,7 @@ bool UringCompiledIn() {
 }
 
 bool UringUsable(std::string* why) {
-  if (!UringCompiledIn()) {
-    if (why) *why = "io_uring not built in";
-    return false;
-  }
+#if DP_HAVE_URING
   static const std::string refusal = [] {
     SystemClock clock;
     auto ring = MakeUringEngine(-1, 1, clock);  // a one-entry ring, no file
@@ -47,6 +44,10 @@ bool UringUsable(std::string* why) {
   }();
   if (why) *why = refusal.empty() ? "io_uring" : refusal;
   return refusal.empty();
+#else
+  if (why) *why = "io_uring not built in";
+  return false;
+#endif
 }
 
 EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::string* why) {
