@@ -41,14 +41,11 @@ std::vector<std::pair<bool, bool>> DescriptorsOn(const std::string& path) {
     char target[512];
     ssize_t n = ::readlink(("/proc/self/fd/" + fd).c_str(), target, sizeof target - 1);
     if (n <= 0 || std::string(target, static_cast<std::size_t>(n)) != path) continue;
-    std::ifstream info("/proc/self/fdinfo/" + fd);
-    std::string key;
-    unsigned flags = 0;
-    while (info >> key)
-      if (key == "flags:") {
-        info >> std::oct >> flags;
-        break;
-      }
+    // fcntl rather than /proc/self/fdinfo's octal flags: those are the
+    // kernel's encoding, which is not this program's under qemu-user (arm64's
+    // O_DIRECT is x86-64's O_DIRECTORY); fcntl's answer is translated.
+    const int flags = ::fcntl(std::stoi(fd), F_GETFL);
+    if (flags < 0) continue;  // closed since the listing
     v.push_back({(flags & O_ACCMODE) == O_RDONLY, (flags & O_DIRECT) != 0});
   }
   if (d) ::closedir(d);
