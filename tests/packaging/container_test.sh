@@ -4,7 +4,8 @@
 #   1. a container with a loop device passed in (--device) serves the page,
 #      lists the device in /api/v1/drives and completes a `seq` run on it;
 #   2. a container with no device says in /api/v1/health (discovery.access)
-#      what it cannot see and how to pass it in.
+#      and on the page (its banner, where chromium is installed) what it
+#      cannot see and how to pass it in.
 # Prints the image's size and the daemon's idle memory (VmRSS) in the first.
 #   container_test.sh SOURCE_DIR BUILD_DIR
 # Exit 77 (ctest: skipped) with the reason where this box cannot: not root,
@@ -125,4 +126,15 @@ wait_health "$bport" || fail "the daemon without devices did not come up"
 grep -q '"access":\["[^]]*--device' "$work/health.json" ||
   fail "/api/v1/health does not say how to pass a device in: $(cat "$work/health.json")"
 echo "without devices, /api/v1/health says: $(grep -o '"access":\[[^]]*\]' "$work/health.json")"
+# The page says it too (its banner, filled in by the page's script), where a
+# browser is installed (scripts/test.sh installs chromium).
+if command -v chromium >/dev/null; then
+  timeout 60 chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 \
+    --dump-dom "http://127.0.0.1:$bport/" >"$work/page-dom.html" 2>/dev/null || true
+  grep -q 'diskpulsed cannot see everything.</strong> [^<]*--device' "$work/page-dom.html" ||
+    fail "the page shows no banner saying how to pass a device in"
+  echo "the page's banner says so too"
+else
+  echo "the page's banner not checked: chromium is not installed"
+fi
 echo "ok"
