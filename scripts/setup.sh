@@ -13,15 +13,34 @@ if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
 fi
 # What only the test command needs (scripts/test.sh sets it): the OpenAPI
 # response validator, node for the OpenAPI lint, and libfaketime to move the
-# wall clock of a running daemon (tests/e2e/clock_jump_e2e_test.cc).
+# wall clock of a running daemon (tests/e2e/clock_jump_e2e_test.cc);
+# clang 14 and libc++ 14's headers for the FreeBSD compile check
+# (tests/freebsd/compile_check.sh); podman, runc and mmdebstrap to build and
+# run the container image (tests/packaging/container_test.sh).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  pkgs+=(python3-jsonschema nodejs libfaketime)
+  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev podman runc mmdebstrap)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
 # package from another repository, which conflicts with Debian's npm) keeps it.
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ] || [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
+fi
+# The arm64 cross build and its tests under qemu (scripts/arm64.sh, the test
+# command's arm64 check): Debian's cross compiler, the arm64 libraries through
+# multiarch (the header-only Boost and nlohmann_json are the host's) and
+# qemu-user-static.
+if [ "${DP_SETUP_ARM64:-0}" = 1 ]; then
+  pkgs+=(g++-aarch64-linux-gnu qemu-user-static file libsqlite3-dev:arm64 zlib1g-dev:arm64
+         libssl-dev:arm64 liburing-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "setup: need root to add the arm64 architecture (dpkg --add-architecture arm64)" >&2
+      exit 1
+    fi
+    echo "setup: adding the arm64 architecture to dpkg (multiarch)"
+    dpkg --add-architecture arm64
+  fi
 fi
 if [ "${DP_SETUP_FUZZ:-0}" = 1 ]; then  # benchmarks/fuzz.sh only: clang with libFuzzer
   pkgs+=(clang-14 libclang-rt-14-dev)

@@ -4,7 +4,7 @@
 # fails twice (a test that fails once is run again alone, see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 bash scripts/setup.sh
+DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 DP_SETUP_ARM64=1 bash scripts/setup.sh
 export BUILD_DIR=${BUILD_DIR:-build}
 CMAKE_ARGS="-DDP_WERROR=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
 cd "$BUILD_DIR"

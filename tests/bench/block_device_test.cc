@@ -53,6 +53,19 @@ TEST(BlockDeviceTest, OpensAFileReadOnlyDirect) {
             PatternBytes(3 << 20, 1 << 20));
 }
 
+// Direct-I/O buffers are aligned to the kernel's page, whatever its size
+// (arm64 kernels run with 4, 16 or 64 KiB pages), not to a fixed 4096.
+TEST(BlockDeviceTest, BuffersAreAlignedToThePage) {
+  const long page = ::sysconf(_SC_PAGESIZE);
+  ASSERT_GT(page, 0);
+  EXPECT_EQ(PageSize(), static_cast<std::size_t>(page));
+  PatternFile f(1 << 20);
+  auto dev = BlockDevice::Open(f.path());
+  ASSERT_TRUE(dev.ok()) << dev.status().ToString();
+  EXPECT_EQ((*dev)->buffer_alignment() % PageSize(), 0u);
+  EXPECT_GE((*dev)->buffer_alignment(), (*dev)->info().logical_block_size);
+}
+
 TEST(BlockDeviceTest, RefusesUnalignedReads) {
   PatternFile f(4 << 20);
   auto dev = BlockDevice::Open(f.path());
@@ -129,7 +142,7 @@ TEST(IoEngineTest, EnginesReadTheSameBytesAsAPlainRead) {
   ASSERT_TRUE(dev.ok());
   SystemClock clock;
   std::vector<EngineKind> kinds = {EngineKind::kPread};
-  if (UringCompiledIn()) kinds.push_back(EngineKind::kUring);
+  if (UringUsable()) kinds.push_back(EngineKind::kUring);
   for (EngineKind k : kinds) {
     for (std::uint32_t qd : {1u, 8u}) {
       auto e = MakeEngine(k, **dev, qd, clock);
@@ -153,6 +166,17 @@ TEST(IoEngineTest, ShortReadAtTheEndIsReported) {
   ASSERT_TRUE((*e)->Reap(1, std::chrono::seconds(5), done).ok());
   ASSERT_EQ(done.size(), 1u);
   EXPECT_EQ(done[0].result, 4096);
+}
+
+// Whether io_uring runs here, said in the test output: where the kernel (or
+// an emulator: qemu-user implements no io_uring) refuses a ring, auto picks
+// pread and the engine tests above run pread only.
+TEST(EngineChoiceTest, IoUringRunsHereOrSaysWhyNot) {
+  if (!UringCompiledIn()) GTEST_SKIP() << "io_uring not built in: the bench tests run pread only";
+  std::string why;
+  if (!UringUsable(&why))
+    GTEST_SKIP() << why << ": the bench tests run the pread engine only, and auto picks it";
+  EXPECT_EQ(why, "io_uring");
 }
 
 TEST(EngineChoiceTest, ParsesNames) {

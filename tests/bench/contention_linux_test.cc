@@ -127,7 +127,7 @@ std::int64_t ExpectOwnBytesAreTheKernels(const KernelDelta& d, const BenchReport
 void ExpectOwnIoMatchesKernel(LoopDevice& loop, const char* what) {
   Quiesce(loop);
   std::vector<EngineKind> engines = {EngineKind::kPread};
-  if (UringCompiledIn()) engines.push_back(EngineKind::kUring);
+  if (UringUsable()) engines.push_back(EngineKind::kUring);
   for (EngineKind e : engines) {
     BenchOptions o = Options(AllReadTests(1), 0.6);
     o.engine = e;
@@ -199,7 +199,7 @@ TEST(ContentionTest, IdleRunsWithJobsCountEveryJobsReads) {
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   Quiesce(**loop);
   std::vector<EngineKind> engines = {EngineKind::kPread};
-  if (UringCompiledIn()) engines.push_back(EngineKind::kUring);
+  if (UringUsable()) engines.push_back(EngineKind::kUring);
   for (EngineKind e : engines) {
     BenchOptions o = Options({BenchTest::kSeq, BenchTest::kRandom}, 0.6);
     o.engine = e;

@@ -37,7 +37,7 @@ using testing::LoopDevice;
 
 std::vector<EngineKind> Engines() {
   std::vector<EngineKind> v = {EngineKind::kPread};
-  if (UringCompiledIn()) v.push_back(EngineKind::kUring);
+  if (UringUsable()) v.push_back(EngineKind::kUring);
   return v;
 }
 

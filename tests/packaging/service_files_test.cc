@@ -37,6 +37,19 @@ TEST(SystemdUnit, IsNotifyWithWatchdog) {
   EXPECT_NE(unit.find("ExecReload=/bin/kill -HUP $MAINPID"), std::string::npos);
 }
 
+// An appliance's read-only root: the whole file system read-only for the
+// daemon but its state folder, where the installed default database lives
+// (/var/lib/diskpulse/diskpulse.db); the run on a read-only prefix is
+// tests/packaging/readonly_root_test.sh.
+TEST(SystemdUnit, ReadOnlyRootWithAStateDirectory) {
+  std::string unit = ReadFile(std::string(DP_SOURCE_DIR) + "/systemd/diskpulsed.service");
+  EXPECT_NE(unit.find("\nProtectSystem=strict\n"), std::string::npos);
+  EXPECT_NE(unit.find("\nStateDirectory=diskpulse\n"), std::string::npos);
+  EXPECT_NE(unit.find("\nReadWritePaths=/var/lib/diskpulse\n"), std::string::npos);
+  std::string example = ReadFile(std::string(DP_SOURCE_DIR) + "/config/diskpulse.json");
+  EXPECT_NE(example.find("Default \"/var/lib/diskpulse/diskpulse.db\""), std::string::npos);
+}
+
 TEST(SystemdUnit, SystemdAnalyzeVerifyIsClean) {
   if (!Have("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed (package systemd)";
   TempDir tmp;

@@ -51,7 +51,11 @@ function showHealth(health, error) {
     : `database: ${health.db}`;
   status.title = `status ${health.status}, database ${health.db}`;
   document.getElementById('version').textContent = `diskpulse ${health.version}`;
-  if (ok) banner(null);
+  // What discovery could not see (no drives passed into a container, SMART
+  // refused), with how to let it: said on the page, not just as an empty list.
+  const access = (health.discovery && health.discovery.access) || [];
+  if (ok && access.length) banner({ title: 'diskpulsed cannot see everything.', detail: access.join(' ') });
+  else if (ok) banner(null);
   else banner({ title: 'The database is not answering.', detail: `diskpulsed says: ${health.db}. Figures may be missing or stale.` });
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <thread>
 
@@ -112,6 +113,22 @@ std::string SecondsText(std::chrono::milliseconds ms) {
 }
 
 }  // namespace
+
+// Whether `tool` names an executable: the path itself, or a file in $PATH
+// (what posix_spawnp would have run).
+bool Executable(const std::string& tool) {
+  if (tool.find('/') != std::string::npos) return access(tool.c_str(), X_OK) == 0;
+  const char* env = std::getenv("PATH");
+  const std::string path = env ? env : "/bin:/usr/bin";
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = path.find(':', start);
+    std::string dir = path.substr(start, colon == std::string::npos ? colon : colon - start);
+    if (dir.empty()) dir = ".";
+    if (access((dir + "/" + tool).c_str(), X_OK) == 0) return true;
+    if (colon == std::string::npos) return false;
+    start = colon + 1;
+  }
+}
 
 std::string FormatArgv(const std::vector<std::string>& argv) {
   std::string out;
@@ -254,9 +271,11 @@ Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(wstatus)) {
     result.exit_code = WEXITSTATUS(wstatus);
-    // posix_spawnp in glibc reports exec failure as exit 127 in some cases.
+    // posix_spawnp reports an exec failure as exit 127 where the child cannot
+    // tell the parent: glibc in some cases, and always under qemu-user (which
+    // runs glibc's vfork-style spawn as a plain fork), by path or by $PATH.
     if (result.exit_code == 127 && result.stdout_text.empty() && result.stderr_text.empty() &&
-        tool.find('/') != std::string::npos && access(tool.c_str(), X_OK) != 0) {
+        !Executable(tool)) {
       return NotFound(tool + " not found");
     }
   } else if (WIFSIGNALED(wstatus)) {

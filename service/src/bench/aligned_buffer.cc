@@ -1,11 +1,21 @@
 #include "bench/aligned_buffer.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 
 namespace dp {
+
+std::size_t PageSize() {
+  static const std::size_t page = [] {
+    long n = ::sysconf(_SC_PAGESIZE);
+    return n > 0 ? static_cast<std::size_t>(n) : std::size_t{4096};
+  }();
+  return page;
+}
 
 AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 

@@ -10,6 +10,11 @@
 
 namespace dp {
 
+// The kernel's page size (sysconf): 4 KiB on x86-64, 4, 16 or 64 KiB on
+// arm64 kernels. Direct-I/O buffers are aligned to at least this, so each
+// page of a buffer is one segment of the request.
+std::size_t PageSize();
+
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;

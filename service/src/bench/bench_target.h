@@ -11,6 +11,7 @@
 #include <string>
 
 #include "base/fake_clock.h"
+#include "bench/aligned_buffer.h"
 #include "bench/block_device.h"
 #include "bench/device_counters.h"
 #include "bench/engine_choice.h"
@@ -32,7 +33,7 @@ class BenchTarget {
   virtual Clock& clock() const = 0;
   // The device's I/O counters now; nullopt when there are none to watch.
   virtual std::optional<DeviceCounters> ReadCounters() = 0;
-  virtual std::size_t buffer_alignment() const { return 4096; }
+  virtual std::size_t buffer_alignment() const { return PageSize(); }
 };
 
 class DeviceTarget final : public BenchTarget {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "bench/aligned_buffer.h"
+
 namespace dp {
 
 BlockDevice::~BlockDevice() {
@@ -13,7 +15,7 @@ BlockDevice::~BlockDevice() {
 }
 
 std::size_t BlockDevice::buffer_alignment() const {
-  return std::max<std::size_t>(info_.logical_block_size, 4096);
+  return std::max<std::size_t>(info_.logical_block_size, PageSize());
 }
 
 Result<std::unique_ptr<BlockDevice>> BlockDevice::Open(const std::string& path) {

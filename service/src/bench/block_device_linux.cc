@@ -12,16 +12,17 @@
 #include <string>
 
 #include "bench/block_device.h"
+#include "bench/device_counters.h"
 
 namespace dp::internal {
 namespace {
 
 std::string DevKey(dev_t d) { return std::to_string(major(d)) + ":" + std::to_string(minor(d)); }
 
-// /sys/dev/block/MAJ:MIN/queue/rotational; a partition keeps its queue in
-// the parent's folder.
+// /sys/dev/block/MAJ:MIN/queue/rotational (SysfsBlockDir); a partition keeps
+// its queue in the parent's folder.
 std::optional<long> ReadQueueValue(dev_t d, const std::string& name) {
-  const std::string base = "/sys/dev/block/" + DevKey(d);
+  const std::string base = SysfsBlockDir(DevKey(d));
   for (const char* rel : {"/queue/", "/../queue/"}) {
     std::ifstream in(base + rel + name);
     long v = -1;

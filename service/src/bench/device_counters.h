@@ -46,6 +46,13 @@ struct DeviceCounters {
 // (device_counters_<os>.cc). NotFound when the device has no counters.
 Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key);
 
+#ifdef __linux__
+// The sysfs folder of the block device "MAJ:MIN": /sys/dev/block/MAJ:MIN,
+// else (Podman masks /sys/dev/block in containers) the /sys/class/block
+// entry whose `dev` file names it. Thread-safe.
+std::string SysfsBlockDir(const std::string& maj_min);
+#endif
+
 // Our own I/O during a measurement, as the kernel counted it (OwnIoMeter).
 struct OwnIo {
   std::uint64_t reads = 0;     // read calls we made (warm-up and calibration included)

@@ -2,16 +2,37 @@
 // 1 read I/Os, 2 read merges, 3 read sectors, 5 write I/Os, 6 write merges,
 // 7 write sectors (512-byte units, whatever the device's sector size),
 // 10 io_ticks (ms with I/O in flight). Loop devices and partitions have it too.
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <string>
 
+#include "bench/aligned_buffer.h"
 #include "bench/device_counters.h"
 
 namespace dp {
 
+std::string SysfsBlockDir(const std::string& maj_min) {
+  const std::string direct = "/sys/dev/block/" + maj_min;
+  std::error_code ec;
+  if (std::filesystem::exists(direct + "/dev", ec)) return direct;
+  // Found once per device: the contention guard reads the counters often.
+  static std::mutex mu;
+  static std::map<std::string, std::string> found;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = found.find(maj_min); it != found.end()) return it->second;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/class/block", ec)) {
+    std::ifstream dev(entry.path() / "dev");
+    std::string v;
+    if (dev >> v && v == maj_min) return found[maj_min] = entry.path().string();
+  }
+  return direct;
+}
+
 Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key) {
   if (stats_key.empty()) return NotFound("no device to read I/O counters from");
-  const std::string base = "/sys/dev/block/" + stats_key;
+  const std::string base = SysfsBlockDir(stats_key);
   std::ifstream in(base + "/stat");
   std::uint64_t f[10] = {};
   for (auto& v : f) {
@@ -28,16 +49,16 @@ Result<DeviceCounters> ReadDeviceCounters(const std::string& stats_key) {
   // A read is split at max_sectors_kb, and at max_segments scatter-gather
   // entries: a buffer whose pages are not physically contiguous needs a
   // segment per page, so only reads up to max_segments pages are surely one
-  // request (loop devices: 128 segments = 512 KiB). A partition keeps its
-  // queue in the parent's folder.
+  // request (loop devices: 128 segments = 512 KiB with 4 KiB pages, 8 MiB
+  // with 64 KiB ones). A partition keeps its queue in the parent's folder.
   for (const char* q : {"/queue/", "/../queue/"}) {
     std::uint64_t kb = 0, segments = 0;
     std::ifstream a(base + q + "max_sectors_kb"), b(base + q + "max_segments");
     if (!(a >> kb) || kb == 0) continue;
     c.max_request_bytes = kb * 1024;
     c.unsplit_bytes = c.max_request_bytes;
-    if (b >> segments && segments > 0 && segments * 4096 < c.unsplit_bytes)
-      c.unsplit_bytes = segments * 4096;
+    if (b >> segments && segments > 0 && segments * PageSize() < c.unsplit_bytes)
+      c.unsplit_bytes = segments * PageSize();
     break;
   }
   return c;

@@ -1,5 +1,6 @@
 #include "bench/engine_choice.h"
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "bench/pread_engine.h"
 #include "bench/uring_engine.h"
@@ -34,6 +35,21 @@ bool UringCompiledIn() {
 #endif
 }
 
+bool UringUsable(std::string* why) {
+#if DP_HAVE_URING
+  static const std::string refusal = [] {
+    SystemClock clock;
+    auto ring = MakeUringEngine(-1, 1, clock);  // a one-entry ring, no file
+    return ring.ok() ? std::string() : ring.status().message();
+  }();
+  if (why) *why = refusal.empty() ? "io_uring" : refusal;
+  return refusal.empty();
+#else
+  if (why) *why = "io_uring not built in";
+  return false;
+#endif
+}
+
 EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::string* why) {
   if (requested != EngineKind::kAuto) {
     if (why) *why = "engine chosen by the caller";
@@ -41,6 +57,10 @@ EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device, std::s
   }
   if (!UringCompiledIn()) {
     if (why) *why = "io_uring not built in; pread threads";
+    return EngineKind::kPread;
+  }
+  if (std::string refusal; !UringUsable(&refusal)) {
+    if (why) *why = refusal + "; pread threads";
     return EngineKind::kPread;
   }
   if (internal::ReadsThrottled(device.stats_key())) {

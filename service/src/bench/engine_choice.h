@@ -32,6 +32,12 @@ std::string_view EngineKindName(EngineKind kind);
 // True when the build has the io_uring engine.
 bool UringCompiledIn();
 
+// True when the build has it and this kernel gives this process a ring:
+// qemu-user (arm64 tests on x86-64), seccomp profiles and
+// kernel.io_uring_disabled refuse io_uring_setup. Probed once; `why` gets the
+// refusal ("io_uring unavailable: Function not implemented").
+bool UringUsable(std::string* why = nullptr);
+
 // Resolves kAuto for a device as described above (never returns kAuto).
 // `why` (optional) receives a sentence for logs/--verbose.
 EngineKind ResolveEngine(EngineKind requested, const BlockDevice& device,

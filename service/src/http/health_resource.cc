@@ -37,6 +37,7 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
           {"error", d.last_status.ok() ? nlohmann::json() : nlohmann::json(d.last_status.ToString())},
           {"drives", d.drive_problems},
           {"pools", d.pools_problem.empty() ? nlohmann::json() : nlohmann::json(d.pools_problem)},
+          {"access", d.access},
       };
     }
     return JsonResponse(body, db.ok() ? 200 : 503);

@@ -67,9 +67,11 @@ struct Shared {
 
 // One connection: read a request, answer it, repeat while keep-alive. It
 // holds one of the server's slots (ConnectionSlots) and tells it whether it
-// waits on its client (evictable) or is busy with a request.
+// waits on its client (evictable) or is busy with a request. Final: its
+// shared_ptr destroys it as a Session, never through the Evictable base
+// (whose destructor is not virtual; clang warns otherwise).
 template <class Stream>
-class Session : public std::enable_shared_from_this<Session<Stream>>,
+class Session final : public std::enable_shared_from_this<Session<Stream>>,
                 public ConnectionSlots::Evictable {
  public:
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;

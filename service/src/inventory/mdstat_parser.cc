@@ -1,10 +1,26 @@
 #include "inventory/mdstat_parser.h"
 
-#include <charconv>
+#include <locale>
+#include <optional>
 #include <regex>
 #include <sstream>
 
 namespace dp {
+namespace {
+
+// "12.5" -> 12.5; nullopt for anything that is not one whole number, "." and
+// a thousand digits (out of range) included. A stream in the classic locale
+// rather than floating-point std::from_chars, which libc++ only has from
+// LLVM 17 (older FreeBSD 13 releases' base compiler lacks it).
+std::optional<double> ParseDecimal(const std::string& digits) {
+  std::istringstream in(digits);
+  in.imbue(std::locale::classic());
+  double v = 0;
+  if (!(in >> v) || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
 
 Result<std::vector<Pool>> ParseMdstat(std::string_view text) {
   std::vector<Pool> out;
@@ -69,12 +85,8 @@ Result<std::vector<Pool>> ParseMdstat(std::string_view text) {
       p.scan.state = "in_progress";
       // The pattern lets "." and a thousand digits through; std::stod would
       // throw on both (out of the discovery thread). The share stays unknown.
-      double percent = 0;
-      const std::string digits = m[2].str();
-      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
-      if (ec == std::errc() && end == digits.data() + digits.size() && percent >= 0 &&
-          percent <= 100)
-        p.scan.percent = percent;
+      if (auto percent = ParseDecimal(m[2].str()); percent && *percent >= 0 && *percent <= 100)
+        p.scan.percent = *percent;
       p.scan.text = line.substr(line.find_first_not_of(" \t"));
     } else if (std::regex_search(line, m, kPending)) {
       p.scan.function = m[1].str();

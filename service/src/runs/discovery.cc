@@ -1,7 +1,9 @@
 #include "runs/discovery.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "base/log.h"
 #include "base/strings.h"
@@ -39,6 +41,52 @@ std::string DiscoveryReport::Summary() const {
               ? ""
               : "; " + Plural(static_cast<int>(rebaselined.size()), "drive", "drives") +
                     " re-baselined (firmware changed)");
+}
+
+bool InContainer() {
+  const char* v = std::getenv("DISKPULSE_CONTAINER");
+  return v && std::string_view(v) == "1";
+}
+
+std::vector<std::string> AccessNotes(const DiscoveryReport& report, bool in_container) {
+  // On a host, discovery's warnings and the drive list say it all; a
+  // container is where drives and capabilities are missing unless passed.
+  std::vector<std::string> notes;
+  if (!in_container) return notes;
+  if (report.drives.empty()) {
+    notes.push_back(
+        "No drives are visible in this container: pass each drive in with --device /dev/sdX "
+        "(compose: devices:); diskpulse only reads them.");
+    return notes;
+  }
+  std::string missing;
+  std::size_t n = 0;
+  for (const Drive& d : report.drives) {
+    std::error_code ec;
+    if (d.transport == "file" || d.dev_path.empty() || std::filesystem::exists(d.dev_path, ec))
+      continue;
+    missing += (missing.empty() ? "" : ", ") + d.dev_path;
+    ++n;
+  }
+  if (n > 0) {
+    notes.push_back(std::to_string(n) + " of " + std::to_string(report.drives.size()) +
+                    " drives have no device node in this container (" + missing +
+                    "): pass them in with --device, or leave them out with inventory.exclude.");
+  }
+  // Only refusals: a drive smartctl cannot drive at all (a loop device) is
+  // not a missing capability.
+  std::size_t refused = 0;
+  for (const auto& [id, problem] : report.drive_problems) {
+    if (problem.find("ermission denied") != std::string::npos ||
+        problem.find("not permitted") != std::string::npos)
+      ++refused;
+  }
+  if (refused > 0) {
+    notes.push_back("SMART was refused for " + std::to_string(refused) +
+                    " drives: in a container smartctl needs --cap-add SYS_RAWIO (NVMe drives "
+                    "also SYS_ADMIN); benchmarks work without.");
+  }
+  return notes;
 }
 
 Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
@@ -85,6 +133,8 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
       readings.emplace_back(i, std::move(r).value());
     }
   }
+
+  report.access = AccessNotes(report, InContainer());
 
   // A firmware update can change a drive's performance: a drive whose
   // firmware version changed since the last pass is re-baselined. A pass that
@@ -176,7 +226,7 @@ Status DiscoveryService::last_status() const {
 
 DiscoveryService::Health DiscoveryService::health() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return Health{passes_, last_at_, last_status_, drive_problems_, pools_problem_};
+  return Health{passes_, last_at_, last_status_, drive_problems_, pools_problem_, access_};
 }
 
 void DiscoveryService::Pass() {
@@ -199,6 +249,7 @@ void DiscoveryService::Pass() {
   if (report.ok()) {
     drive_problems_ = report->drive_problems;
     pools_problem_ = report->pools_problem;
+    access_ = report->access;
   }
 }
 

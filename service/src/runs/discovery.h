@@ -52,6 +52,9 @@ struct DiscoveryReport {
   // after 60 s; killed"), and why the pools were not read ("" = read).
   std::map<std::string, std::string> drive_problems;
   std::string pools_problem;
+  // What this box cannot see and how to let it (AccessNotes): no drives at
+  // all, drives the kernel lists without a device node here, SMART refused.
+  std::vector<std::string> access;
   // Drives whose firmware version changed since the last pass: each got a
   // re-baseline mark (runs/rebaseline.h), reason "firmware changed from X to Y".
   std::vector<RebaselineMark> rebaselined;
@@ -60,6 +63,18 @@ struct DiscoveryReport {
   // re-baselined (firmware changed)" when one was)
   std::string Summary() const;
 };
+
+// True in diskpulse's container image, which sets DISKPULSE_CONTAINER=1
+// (packaging/container/Containerfile). Declared by the image rather than
+// guessed from /.dockerenv or /run/.containerenv: a build or CI machine that
+// is itself a container must not get the notes meant for the image's users.
+bool InContainer();
+
+// Sentences for the health endpoint and the page on what discovery could not
+// use: in a container sysfs shows every disk of the host while /dev holds only
+// the devices passed in, and smartctl needs a capability the default set
+// lacks, so each note says how to pass the drive or the capability in.
+std::vector<std::string> AccessNotes(const DiscoveryReport& report, bool in_container);
 
 // One pass: inventory (drives, pools, member mapping), SMART for every drive
 // when options.read_smart, then the store; a drive whose firmware changed is
@@ -101,6 +116,7 @@ class DiscoveryService {
     Status last_status;        // the newest pass as a whole
     std::map<std::string, std::string> drive_problems;
     std::string pools_problem;
+    std::vector<std::string> access;
   };
   Health health() const;
 
@@ -116,6 +132,7 @@ class DiscoveryService {
   std::int64_t last_at_ = 0;
   std::map<std::string, std::string> drive_problems_;
   std::string pools_problem_;
+  std::vector<std::string> access_;
   PeriodicThread thread_;
 };
 
