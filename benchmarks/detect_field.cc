@@ -65,7 +65,9 @@
 #include <thread>
 #include <vector>
 
+#include "alert/alert_events.h"
 #include "alert/alert_lifecycle.h"
+#include "alert/alert_service.h"
 #include "detect/judge.h"
 #include "detect/memory_series_history.h"
 #include "detect/series.h"
@@ -172,6 +174,8 @@ class Drive {
       nu_[i] = TailOf(i, rng_());
       unit_[i] = m_.unit * std::normal_distribution<double>(0, 1)(unit_rng);
     }
+    housekeeping_ = m_.housekeeping > 0 &&
+                    std::uniform_real_distribution<double>(0, 1)(unit_rng) < m_.housekeeping;
     box_.history.AddDrive({id_, id_, "field-model-hdd"});
   }
 
@@ -179,6 +183,7 @@ class Drive {
 
   struct Event {
     int opened_slowdown = 0, opened_trend = 0, opened_peer = 0, opened_environment = 0;
+    int notified = 0, notified_slowdown = 0, notified_environment = 0, absorbed = 0;
     int retests = 0;
     bool slowdown_on_scheduled = false;  // opened by the scheduled run, before any re-test
     // Of the changed series (factor != 1) at the scheduled run: the fewest
@@ -215,15 +220,27 @@ class Drive {
                      100 * std::expm1(interference), lasts / 3600);
     }
     week_ = m_.shared * Normal();  // the week's environment, shared by every test
+    // Housekeeping, from a stream of its own so the rest of the week is the
+    // same with or without it; it slows the random reads only.
+    double housekeeping = 0, hk_lasts = 0;
+    if (housekeeping_) {
+      Reseed(at, 997);
+      if (Uniform() < m_.housekeeping_rate) {
+        housekeeping = std::log1p(0.20 + 0.25 * Uniform());
+        hk_lasts = 8 * 3600 * std::exp(0.7 * Normal());
+      }
+    }
     std::vector<std::string> retest;  // tests that asked for one, in run order
     for (const std::string& test : Tests()) {
       Reseed(at, 1 + 2 * TestIndex(test));
       shared_ = week_ + m_.shared / 2 * Normal();
-      if (RunTest(test, at, factor, interference, false, ev)) retest.push_back(test);
+      const double hk = test == "random" ? housekeeping : 0;
+      if (RunTest(test, at, factor, interference + hk, false, ev)) retest.push_back(test);
     }
     ev.slowdown_on_scheduled = ev.opened_slowdown > 0;
     pending_.retest = std::move(retest);
     pending_.still = lasts > m_.retest_seconds ? interference : 0;
+    pending_.housekeeping = hk_lasts > m_.retest_seconds ? housekeeping : 0;
   }
 
   Event Finish() {
@@ -233,7 +250,8 @@ class Drive {
       ++ev.retests;
       Reseed(pending_.at + m_.retest_seconds, 2 + 2 * TestIndex(test));
       shared_ = week_ + m_.shared / 2 * Normal();
-      RunTest(test, pending_.at + m_.retest_seconds, pending_.factor, pending_.still, true, ev);
+      RunTest(test, pending_.at + m_.retest_seconds, pending_.factor,
+              pending_.still + (test == "random" ? pending_.housekeeping : 0), true, ev);
     }
     return ev;
   }
@@ -330,17 +348,20 @@ class Drive {
         std::fprintf(stderr, "  %s%s%s: %s\n", confirmation ? "(re-test) " : "",
                      std::string(VerdictKindName(v.kind)).c_str(),
                      v.interference_left_out.empty() ? "" : " (runs left out)", v.summary.c_str());
-      if (Apply(v, at)) {
-        if (kind == ConditionKind::kSlowdown) ++ev.opened_slowdown;
-        if (kind == ConditionKind::kTrend) ++ev.opened_trend;
-        if (kind == ConditionKind::kPeer) ++ev.opened_peer;
-        if (kind == ConditionKind::kEnvironment) ++ev.opened_environment;
-        if (std::getenv("DP_FIELD_TRACE"))
-          std::fprintf(stderr, "open drive %llu %s%s at %lld: %s\n",
-                       static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
-                       v.condition.c_str(), static_cast<long long>(at), v.summary.c_str());
-      }
       asks = asks || v.kind == VerdictKind::kNeedsConfirmation;
+    }
+    Apply(*verdicts, at, confirmation, ev);
+    // A lasting shift the siblings share: the daemon's evaluator keeps an
+    // automatic re-baseline mark (runs/run_evaluator.h, AbsorbedShift).
+    for (const Verdict& v : *verdicts) {
+      if (!v.rebaseline_from) continue;
+      box_.history.AddRebaseline(id_, test, *v.rebaseline_from);
+      for (auto it = box_.active.begin(); it != box_.active.end();)
+        it = it->first.first == id_ && ClosedByRebaseline(it->second, test)
+                 ? box_.active.erase(it)
+                 : std::next(it);
+      ++ev.absorbed;
+      break;
     }
     return asks;
   }
@@ -368,19 +389,45 @@ class Drive {
     if (ev.least_noise == 0 || noise < ev.least_noise) ev.least_noise = noise;
   }
 
-  // The alert lifecycle the daemon's AlertService applies (alert/alert_lifecycle.h);
-  // true when the verdict opened an alert.
-  bool Apply(const Verdict& v, std::int64_t at) {
-    const auto key = std::make_pair(v.drive_id, v.condition);
-    std::optional<Alert> existing;
-    if (auto it = box_.active.find(key); it != box_.active.end()) existing = it->second;
-    AlertDecision d = Update(existing, v, FromUnixSeconds(at), AlertPolicy{});
-    if (d.write == AlertDecision::Write::kNothing) return false;
-    if (d.alert.state == "resolved")
-      box_.active.erase(key);
-    else
-      box_.active[key] = d.alert;
-    return d.notify == NotifyKind::kOpened;
+  // The run's verdicts through alert/alert_events.h's ApplyVerdicts, as the
+  // daemon's AlertService applies them: alerts opened and notified counted
+  // by kind.
+  void Apply(const std::vector<Verdict>& verdicts, std::int64_t at, bool confirmation,
+             Event& ev) {
+    AlertLookup lookup;
+    lookup.find = [this](const std::string& drive, const std::string& condition)
+        -> Result<std::optional<Alert>> {
+      auto it = box_.active.find({drive, condition});
+      if (it == box_.active.end()) return std::optional<Alert>();
+      return std::optional<Alert>(it->second);
+    };
+    auto apply = [&](AlertDecision d) {
+      if (d.write == AlertDecision::Write::kNothing) return Status::Ok();
+      const auto key = std::make_pair(d.alert.drive_id, d.alert.condition);
+      if (d.alert.state == "resolved") box_.active.erase(key);
+      else box_.active[key] = d.alert;
+      const ConditionKind kind = ConditionKindOf(d.alert.condition);
+      if (d.write == AlertDecision::Write::kInsert) {
+        if (kind == ConditionKind::kSlowdown) ++ev.opened_slowdown;
+        if (kind == ConditionKind::kTrend) ++ev.opened_trend;
+        if (kind == ConditionKind::kPeer) ++ev.opened_peer;
+        if (kind == ConditionKind::kEnvironment) ++ev.opened_environment;
+      }
+      if (d.notify == NotifyKind::kOpened) {
+        ++ev.notified;
+        if (kind == ConditionKind::kSlowdown) ++ev.notified_slowdown;
+        if (kind == ConditionKind::kEnvironment) ++ev.notified_environment;
+      }
+      if (std::getenv("DP_FIELD_TRACE") &&
+          (d.write == AlertDecision::Write::kInsert || d.notify == NotifyKind::kOpened))
+        std::fprintf(stderr, "%s drive %llu %s%s at %lld: %s\n",
+                     d.notify == NotifyKind::kOpened ? "notify" : "open",
+                     static_cast<unsigned long long>(seed_), confirmation ? "(re-test) " : "",
+                     d.alert.condition.c_str(), static_cast<long long>(at),
+                     d.alert.summary.c_str());
+      return Status::Ok();
+    };
+    (void)ApplyVerdicts(verdicts, lookup, FromUnixSeconds(at), AlertPolicy{}, apply);
   }
 
   struct Pending {
@@ -388,6 +435,7 @@ class Drive {
     std::vector<double> factor;
     std::vector<std::string> retest;
     double still = 0;  // interference still in force at the re-tests
+    double housekeeping = 0;  // and housekeeping (random reads)
     Event ev;
   };
   Pending pending_;
@@ -400,6 +448,7 @@ class Drive {
   std::uint64_t seed_ = 0;  // names the drive in a trace
   Box& box_;
   std::string id_;
+  bool housekeeping_ = false;  // a drive that does hours-long housekeeping
  public:
   bool verdicts_ = false;  // print every verdict (DP_FIELD_VERDICTS)
   // HealthyFigures::band_judged / band_outside of this drive's runs.
@@ -441,17 +490,30 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
       if (count > 1) box.history.AddVdev("tank/raidz1-" + std::to_string(g), ids);
       // With DP_FIELD_VERDICTS too, every verdict of that vdev's runs.
       for (auto& d : vdev) d->verdicts_ = only && std::getenv("DP_FIELD_VERDICTS");
-      std::vector<double> ones(kN, 1.0);
+      std::vector<double> ones(kN, 1.0), stepped(kN, 1.0);
       const int runs = years * 52;
+      // The box-wide step: every series of every drive, from a week in the
+      // second year on (after the baselines have formed), for good.
+      int step_at = runs;
+      if (m.box_step > 0 && runs > 60) {
+        step_at = 52 + static_cast<int>(room() % static_cast<std::uint64_t>(runs - 60));
+        for (int i = 0; i < kN; ++i)
+          stepped[i] = Higher(i) ? 1 - m.box_step : 1 / (1 - m.box_step);
+        ++part[t].box_events;
+      }
       std::vector<int> alerts(count, 0);
       for (int r = 0; r < runs; ++r) {
-        for (int j = 0; j < count; ++j) vdev[j]->Begin(kT0 + r * kWeek + j * 1800, ones);
+        const std::vector<double>& level = r >= step_at ? stepped : ones;
+        for (int j = 0; j < count; ++j) vdev[j]->Begin(kT0 + r * kWeek + j * 1800, level);
         for (int j = 0; j < count; ++j) {
           auto ev = vdev[j]->Finish();
           part[t].slowdown += ev.opened_slowdown;
           part[t].trend += ev.opened_trend;
           part[t].peer += ev.opened_peer;
           part[t].environment += ev.opened_environment;
+          part[t].notified += ev.notified;
+          part[t].environment_notices += ev.notified_environment;
+          part[t].absorbed += ev.absorbed;
           part[t].retests += ev.retests;
           const int opened = ev.Opened();
           alerts[j] += opened;
@@ -480,6 +542,10 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
     f.peer += p.peer;
     f.environment += p.environment;
     f.retests += p.retests;
+    f.notified += p.notified;
+    f.environment_notices += p.environment_notices;
+    f.box_events += p.box_events;
+    f.absorbed += p.absorbed;
     f.scheduled_runs += p.scheduled_runs;
     f.drives_with_alert += p.drives_with_alert;
     f.alert_weeks += p.alert_weeks;
@@ -520,10 +586,12 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       }
       int runs_since = 0, promised = 0;
       double least_noise = 0;
-      bool found = false;
+      bool found = false, notified = false;
       // Twenty weeks, or as long as the runs the verdict promised (a noisy
       // series may promise more runs than twenty weeks hold).
-      for (int r = 0; !found && (r < change_at + 20 || (r < change_at + 60 && runs_since < promised));
+      for (int r = 0;
+           (!found || (!notified && r <= change_at + 1)) &&
+           (r < change_at + 20 || (r < change_at + 60 && runs_since < promised));
            ++r) {
         const bool degraded = r >= change_at;
         drive.verdicts_ = degraded && only && std::getenv("DP_FIELD_VERDICTS");
@@ -532,14 +600,20 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
           if (ev.opened_slowdown + ev.opened_trend) ++part[t].early_alerts;
           continue;
         }
+        if (!notified && ev.notified_slowdown > 0) {
+          notified = true;
+          if (r <= change_at + 1) ++part[t].notified_within2_weeks;
+        }
         if (r == change_at) {
           promised = ev.promised;
           least_noise = ev.least_noise;
         }
         // The scheduled run, then its re-test when one was asked for.
-        runs_since += 1;
-        if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
-        if (ev.opened_slowdown) {
+        if (!found) {
+          runs_since += 1;
+          if (!ev.slowdown_on_scheduled && ev.retests > 0) runs_since += 1;
+        }
+        if (!found && ev.opened_slowdown) {
           if (std::getenv("DP_FIELD_DELAY"))
             std::fprintf(stderr,
                          "seed %llu trial %d change %d found after %d (promised %d, least CV "
@@ -589,6 +663,7 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
     f.detected += p.detected;
     f.runs_sum += p.runs_sum;
     f.early_alerts += p.early_alerts;
+    f.notified_within2_weeks += p.notified_within2_weeks;
     f.promised += p.promised;
     f.kept += p.kept;
     f.promised2 += p.promised2;

@@ -18,12 +18,30 @@ struct Model {
   int vdev = 3;                // healthy drives in vdevs of this many, judged against each
                                // other (EvaluatePeers); 1 = each drive alone
   double unit = 0.02;          // sd of a unit's own level of each figure among its siblings
+  // A benign permanent box-wide change (new HBA driver or firmware, a kernel
+  // whose I/O scheduler differs): every series of every drive of a vdev this
+  // much worse for good from a week drawn per vdev in its second year on (0: none).
+  double box_step = 0;
+  // Hours-long housekeeping (SMR shingle cleaning, SSD garbage collection, a
+  // media scan) on this share of drives: on housekeeping_rate of their weeks
+  // the random-read series are 20-45% worse for a log-normal time (median
+  // 8 h, log-sd 0.7: two in three outlast a 6 h re-test, 6% a day), gone by
+  // the next week (0: none).
+  double housekeeping = 0;
+  double housekeeping_rate = 0.1;
 };
 
 struct HealthyFigures {
   double drive_years = 0;
   long slowdown = 0, trend = 0, peer = 0, environment = 0, retests = 0, scheduled_runs = 0;
   long drives_with_alert = 0;
+  // What the owner hears: event alerts notified as opened (a watch that
+  // cleared first is not), of which environment notices; box-wide steps
+  // modelled; automatic re-baseline marks kept.
+  long notified = 0, environment_notices = 0, box_events = 0, absorbed = 0;
+  double NotifiedPerThousandDriveYears() const {
+    return drive_years > 0 ? 1000.0 * notified / drive_years : 0;
+  }
   long alert_weeks = 0;  // drive-weeks with at least one alert opened: events a user sees
   // How often a healthy scheduled run fell outside its series' single-run
   // band on the worse side, by kind of figure (kKinds: MB/s and IOPS, access
@@ -41,6 +59,9 @@ struct HealthyFigures {
 
 struct DelayFigures {
   int trials = 0, within2 = 0, within3 = 0, within4 = 0, detected = 0, early_alerts = 0;
+  // Trials whose drive's slowdown was notified (not only opened as a watch)
+  // at the scheduled week the change began or the next.
+  int notified_within2_weeks = 0;
   double runs_sum = 0;
   // What the verdicts promised when the change began ("a 15% drop is seen
   // within ~N runs", the fewest over the changed series): trials with a

@@ -560,16 +560,20 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
       "weekly factor %.1f%%, seasonal swing %.1f%%, unseen interference on %.1f%% of runs "
       "(10-60%% worse, median 30 min, log-sd 1.5), re-test %.0f h after a doubtful run; %d "
       "drives x %d years healthy in vdevs of %d (peers judged; a unit's own level sd %.1f%%), %d "
-      "trials per change on a drive alone; each run judged by detect::JudgeRun; seed %llu\n\n",
+      "trials per change on a drive alone; each run judged by detect::JudgeRun and applied by "
+      "alert/alert_events.h's ApplyVerdicts; box-wide step %.0f%%; hours-long housekeeping on "
+      "%.0f%% of drives; seed %llu\n\n",
       base.gaussian ? "inf: Gaussian" : "30 MB/s and IOPS, 10 access times, 3-5 p99", 100 * base.shared, 100 * base.season,
       100 * base.interference, retest_hours, drives, years, base.vdev, 100 * base.unit, trials,
-      static_cast<unsigned long long>(seed));
+      100 * base.box_step, 100 * base.housekeeping, static_cast<unsigned long long>(seed));
   std::printf(
-      "| noise CV | false alert events per 1000 drive-years (drive-weeks with an alert) | "
-      "false alerts per 1000 drive-years (slowdown + trend + peer + environment) | re-tests per "
-      "drive-year | 15%% drop: within 2 runs / 4 / mean (no interference) | 15%% drop: within 2 "
-      "/ 4 / mean (interference) | p99 x1.5: within 2 / 3 / mean (no interference) | p99 x1.5: "
-      "within 3 (interference) |\n|---|---|---|---|---|---|---|---|\n");
+      "| noise CV | notified per 1000 drive-years (environment notices / box steps) | false "
+      "alert events per 1000 drive-years (drive-weeks with an alert) | "
+      "alerts opened per 1000 drive-years (slowdown + trend + peer + environment) | re-tests, %% "
+      "of scheduled runs | 15%% drop: within 2 runs / 4 / mean (no interference) | 15%% drop: "
+      "within 2 / 4 / mean (interference) | 15%% drop notified within 2 weeks (no interference / "
+      "interference) | p99 x1.5: within 2 / 3 / mean (no interference) | p99 x1.5: "
+      "within 3 (interference) |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (double level : levels) {
     field::Model m = base;
     m.noise = level / 100;
@@ -583,13 +587,18 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
     auto p1 = field::RunDelay(m, cfg, field::Change::kP99Rise, trials, seed + 4, threads);
     auto mean = [](const field::DelayFigures& d) { return d.detected ? d.runs_sum / d.detected : 0; };
     std::printf(
-        "| %4.1f%% | %.1f (%ld) | %.2f (%ld + %ld + %ld + %ld in %.0f drive-years, %ld drives) | %.2f | "
+        "| %4.1f%% | %.2f (%ld in %.0f drive-years; %ld / %ld) | %.1f (%ld) | %.2f (%ld + %ld + "
+        "%ld + %ld, %ld drives) | %.1f%% | "
         "%5.1f%% / %5.1f%% "
-        "/ %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% |\n",
-        level, h.EventsPerThousandDriveYears(), h.alert_weeks, h.PerThousandDriveYears(), h.slowdown, h.trend, h.peer, h.environment, h.drive_years, h.drives_with_alert,
-        h.drive_years > 0 ? h.retests / h.drive_years : 0, Pct(d0.within2, d0.trials),
+        "/ %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% / %5.1f%% | %5.1f%% / %5.1f%% / %.1f | "
+        "%5.1f%% |\n",
+        level, h.NotifiedPerThousandDriveYears(), h.notified, h.drive_years,
+        h.environment_notices, h.box_events, h.EventsPerThousandDriveYears(), h.alert_weeks,
+        h.PerThousandDriveYears(), h.slowdown, h.trend, h.peer, h.environment,
+        h.drives_with_alert, h.scheduled_runs ? 100.0 * h.retests / h.scheduled_runs : 0.0, Pct(d0.within2, d0.trials),
         Pct(d0.within4, d0.trials), mean(d0), Pct(d1.within2, d1.trials),
-        Pct(d1.within4, d1.trials), mean(d1), Pct(p0.within2, p0.trials),
+        Pct(d1.within4, d1.trials), mean(d1), Pct(d0.notified_within2_weeks, d0.trials),
+        Pct(d1.notified_within2_weeks, d1.trials), Pct(p0.within2, p0.trials),
         Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials));
     std::fflush(stdout);
     // The single-run band's calibration by baseline size: nominal is the
@@ -668,6 +677,10 @@ int Main(int argc, char** argv) {
       model.gaussian = true;
     else if (!std::strcmp(argv[i], "--vdev") && i + 1 < argc)
       model.vdev = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--box-step") && i + 1 < argc)
+      model.box_step = std::atof(argv[++i]) / 100;
+    else if (!std::strcmp(argv[i], "--housekeeping") && i + 1 < argc)
+      model.housekeeping = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--unit") && i + 1 < argc)
       model.unit = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--retest-hours") && i + 1 < argc)
@@ -695,7 +708,7 @@ int Main(int argc, char** argv) {
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
           "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n"
-          "         [--vdev N] [--unit PCT]\n");
+          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES]\n");
       return 2;
     }
   }

@@ -20,6 +20,14 @@ Verdict V(VerdictKind kind, Severity sev = Severity::kWarning) {
   return v;
 }
 
+// The lifecycle with slowdown alerts notified at once (no watch), as the
+// generic rules below are written for.
+AlertPolicy AtOnce() {
+  AlertPolicy p;
+  p.persist_before_notify = std::chrono::seconds(0);
+  return p;
+}
+
 // Applies decisions like a store would.
 struct Book {
   std::optional<Alert> active;
@@ -36,7 +44,7 @@ struct Book {
 
 TEST(AlertLifecycle, OpensOnceThenUpdatesWithoutDuplicates) {
   FakeClock clock;
-  AlertPolicy policy;
+  AlertPolicy policy = AtOnce();
   Book b;
   b.Apply(Update(b.active, V(VerdictKind::kSlowdown), clock.Now(), policy));
   ASSERT_TRUE(b.active);
@@ -56,7 +64,7 @@ TEST(AlertLifecycle, NonFiringVerdictsWithoutAlertDoNothing) {
   FakeClock clock;
   for (auto k : {VerdictKind::kClear, VerdictKind::kNeedsConfirmation, VerdictKind::kBaselining,
                  VerdictKind::kInconclusive}) {
-    AlertDecision d = Update(std::nullopt, V(k), clock.Now(), AlertPolicy{});
+    AlertDecision d = Update(std::nullopt, V(k), clock.Now(), AtOnce());
     EXPECT_EQ(d.write, AlertDecision::Write::kNothing);
     EXPECT_EQ(d.notify, NotifyKind::kNone);
   }
@@ -64,7 +72,7 @@ TEST(AlertLifecycle, NonFiringVerdictsWithoutAlertDoNothing) {
 
 TEST(AlertLifecycle, RemindersDiminish1_2_4_8Days) {
   FakeClock clock;
-  AlertPolicy policy;
+  AlertPolicy policy = AtOnce();
   Book b;
   const SysTime t0 = clock.Now();
   b.Apply(Update(b.active, V(VerdictKind::kSlowdown), clock.Now(), policy));
@@ -82,7 +90,7 @@ TEST(AlertLifecycle, RemindersDiminish1_2_4_8Days) {
 }
 
 TEST(AlertLifecycle, ReminderIntervalIsCappedAndCanBeOff) {
-  AlertPolicy policy;
+  AlertPolicy policy = AtOnce();
   policy.max_reminder = hours(48);
   Alert a;
   a.state = "open";
@@ -96,7 +104,7 @@ TEST(AlertLifecycle, ReminderIntervalIsCappedAndCanBeOff) {
 
 TEST(AlertLifecycle, AcknowledgedAlertsGetNoReminders) {
   FakeClock clock;
-  AlertPolicy policy;
+  AlertPolicy policy = AtOnce();
   Book b;
   b.Apply(Update(b.active, V(VerdictKind::kSlowdown), clock.Now(), policy));
   auto ack = Acknowledge(*b.active, clock.Now());
@@ -116,7 +124,7 @@ TEST(AlertLifecycle, AcknowledgedAlertsGetNoReminders) {
 
 TEST(AlertLifecycle, AutoResolvesAfterNClearRunsAndDoubtsResetTheStreak) {
   FakeClock clock;
-  AlertPolicy policy;  // 3 clear runs
+  AlertPolicy policy = AtOnce();  // 3 clear runs
   Book b;
   b.Apply(Update(b.active, V(VerdictKind::kSlowdown), clock.Now(), policy));
   b.Apply(Update(b.active, V(VerdictKind::kClear), clock.Now(), policy));
@@ -154,7 +162,7 @@ Verdict Judged(VerdictKind kind, double current, double low, double high,
 
 TEST(AlertLifecycle, ASlowdownResolvesOnlyOnRunsBackInsideTheBandItFiredWith) {
   FakeClock clock;
-  AlertPolicy policy;  // 3 clear runs
+  AlertPolicy policy = AtOnce();  // 3 clear runs
   Book b;
   // Fired against a baseline whose band is 232-380 MB/s.
   b.Apply(Update(b.active, Judged(VerdictKind::kSlowdown, 172, 232, 380), clock.Now(), policy));
@@ -198,7 +206,7 @@ TEST(AlertLifecycle, ASlowdownResolvesOnlyOnRunsBackInsideTheBandItFiredWith) {
 
 TEST(AlertLifecycle, HigherSeverityEscalates) {
   FakeClock clock;
-  AlertPolicy policy;
+  AlertPolicy policy = AtOnce();
   Book b;
   b.Apply(Update(b.active, V(VerdictKind::kSlowdown, Severity::kWarning), clock.Now(), policy));
   AlertDecision d =

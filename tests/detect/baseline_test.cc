@@ -132,8 +132,8 @@ TEST(Baseline, TightStartWidensThroughTheAdmissionLag) {
 }
 
 // Later runs enter within the screen; contended/partial/failed never; a gross
-// outlier never; the cap holds.
-TEST(Baseline, GrowsWithScreenedGoodRunsUpToTheCap) {
+// outlier never; past the cap the oldest leave (a sliding window).
+TEST(Baseline, GrowsWithScreenedGoodRunsThenSlides) {
   DetectionConfig cfg;
   cfg.baseline_max_runs = 8;
   auto h = Series({200, 204, 198, 201, 199, 150, 203, 260, 197, 0, NAN, -5});
@@ -146,7 +146,22 @@ TEST(Baseline, GrowsWithScreenedGoodRunsUpToTheCap) {
   for (int i = 0; i < 5; ++i) h.push_back(Sample{20 + i, h.back().at + 1, 200});
   b = ComputeBaseline(h, h.size(), cfg, 0);
   EXPECT_EQ(b.runs, 8);
-  EXPECT_EQ(b.run_ids.back(), 21);
+  EXPECT_EQ(b.run_ids, (std::vector<std::int64_t>{4, 5, 9, 20, 21, 22, 23, 24}));
+}
+
+// A legitimate permanent level change that the screen admits run by run is
+// followed: after the window has turned over, the centre is the new level
+// (a baseline frozen after its first runs judged against the old one forever).
+TEST(Baseline, WindowFollowsALevelItAdmits) {
+  DetectionConfig cfg;
+  cfg.baseline_max_runs = 20;
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) v.push_back(200 * (i % 2 ? 1.01 : 0.99));
+  // 3% lower: well inside the screen, so every run is admitted.
+  for (int i = 0; i < 40; ++i) v.push_back(194 * (i % 2 ? 1.01 : 0.99));
+  Baseline b = ComputeBaseline(Series(v), v.size(), cfg, 0);
+  EXPECT_EQ(b.runs, 20);
+  EXPECT_NEAR(b.center, 194, 1);
 }
 
 // A baseline whose first runs happened to be tight is not starved: the screen

@@ -4,6 +4,8 @@
 // slowdown. RunEvaluator over a real SQLite store with a recorded pool.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "runs/run_evaluator.h"
@@ -77,11 +79,12 @@ class VdevEnvironmentTest : public ::testing::Test {
 
   // One weekly window: every member measured 20 minutes apart, each doubtful
   // member re-tested an hour after the last; level(member) is its MB/s.
+  // members: how many of the vdev run this week (the first ones).
   template <typename Level>
-  void Week(int week, Level level) {
+  void Week(int week, Level level, int members = kMembers) {
     const std::int64_t t = 1'700'000'000 + static_cast<std::int64_t>(week) * 7 * 86400;
     retests_.clear();
-    for (int i = 0; i < kMembers; ++i)
+    for (int i = 0; i < members; ++i)
       SeqRun(i, t + i * 1200, level(i) * (1 + 0.01 * ((week + i) % 3 - 1)), "schedule:weekly");
     auto again = retests_;
     for (std::size_t k = 0; k < again.size(); ++k)
@@ -89,9 +92,12 @@ class VdevEnvironmentTest : public ::testing::Test {
              level(std::stoi(again[k].substr(4))), "confirm:0");
   }
 
-  std::vector<Alert> Active() {
+  std::vector<Alert> Active() { return All("active"); }
+
+  // Every alert ("") or the active ones, newest first.
+  std::vector<Alert> All(const std::string& state = "") {
     AlertFilter f;
-    f.state = "active";
+    f.state = state;
     f.limit = 0;
     auto a = store_->ListAlerts(f);
     EXPECT_TRUE(a.ok());
@@ -114,8 +120,10 @@ TEST_F(VdevEnvironmentTest, WholeVdevSlowingTogetherIsOneEnvironmentAlert) {
   for (int w = 8; w < 11; ++w) Week(w, [](int) { return 160.0; });  // the HBA got hot
   auto active = Active();
   ASSERT_EQ(active.size(), 1u);
-  EXPECT_EQ(active[0].condition, "environment:tank/raidz1-0:seq:qd8-1m:mb_per_s");
-  EXPECT_EQ(active[0].drive_id, "wwn-0");  // filed under the vdev's first member
+  EXPECT_EQ(active[0].condition, "environment:box");
+  EXPECT_EQ(active[0].drive_id, "");  // the box's, no drive's
+  EXPECT_NE(active[0].evidence_json.find("environment:tank/raidz1-0:seq:qd8-1m:mb_per_s"),
+            std::string::npos);
   EXPECT_NE(active[0].summary.find("every measured member"), std::string::npos)
       << active[0].summary;
   for (const auto& a : active) EXPECT_EQ(a.condition.find("slowdown:"), std::string::npos);
@@ -131,9 +139,71 @@ TEST_F(VdevEnvironmentTest, OneDriveSlowingAloneIsItsOwnSlowdown) {
   bool slowdown = false;
   for (const auto& a : active) {
     EXPECT_EQ(a.condition.find("environment:"), std::string::npos) << a.condition;
-    if (a.drive_id == "wwn-2" && a.condition == "slowdown:seq:qd8-1m:mb_per_s") slowdown = true;
+    if (a.drive_id == "wwn-2" && a.condition == "slowdown:drive") slowdown = true;
   }
   EXPECT_TRUE(slowdown);
+  EXPECT_TRUE(store_->ListRebaselines("wwn-2", 0)->empty());  // its own drop is never absorbed
+}
+
+// A benign permanent change of the whole box (a new HBA driver): one
+// environment alert, notified once; every member's baseline re-forms on the
+// new level by an automatic mark; no drive alert follows and re-tests return
+// to normal.
+TEST_F(VdevEnvironmentTest, PermanentBoxWideShiftIsAbsorbedOnce) {
+  for (int w = 0; w < 8; ++w) Week(w, [](int) { return 200.0; });
+  int retests_late = 0;
+  for (int w = 8; w < 40; ++w) {
+    Week(w, [](int) { return 184.0; });
+    if (w >= 20) retests_late += static_cast<int>(retests_.size());
+  }
+  int environment = 0, drive_alerts = 0;
+  for (const Alert& a : All()) {
+    if (a.condition == "environment:box") ++environment;
+    else ++drive_alerts;
+  }
+  EXPECT_EQ(environment, 1);
+  EXPECT_EQ(drive_alerts, 0);
+  EXPECT_TRUE(Active().empty());
+  EXPECT_EQ(retests_late, 0);
+  for (int i = 0; i < kMembers; ++i) {
+    auto marks = store_->ListRebaselines("wwn-" + std::to_string(i), 0);
+    ASSERT_TRUE(marks.ok());
+    ASSERT_EQ(marks->size(), 1u) << "member " << i;
+    EXPECT_EQ((*marks)[0].test, "seq");
+    EXPECT_EQ((*marks)[0].reason.rfind("automatic: ", 0), 0u) << (*marks)[0].reason;
+    // From the first shifted run of the drive on.
+    EXPECT_GE((*marks)[0].at, 1'700'000'000 + 8 * 7 * 86400);
+    EXPECT_LT((*marks)[0].at, 1'700'000'000 + 9 * 7 * 86400);
+  }
+}
+
+// Bad input: a vdev of two has too few siblings for an environment verdict:
+// each drive is judged alone, one alert per drive at most, no storm.
+TEST_F(VdevEnvironmentTest, TwoMembersAreJudgedAloneWithoutAStorm) {
+  cfg_.peer_min_siblings = 2;
+  for (int w = 0; w < 8; ++w) Week(w, [](int m) { return m < 2 ? 200.0 : 0.0; }, 2);
+  for (int w = 8; w < 14; ++w) Week(w, [](int m) { return m < 2 ? 170.0 : 0.0; }, 2);
+  std::map<std::string, int> per_drive;
+  for (const Alert& a : All()) ++per_drive[a.drive_id + " " + a.condition];
+  for (const auto& [key, n] : per_drive) EXPECT_EQ(n, 1) << key;
+  EXPECT_LE(per_drive.size(), 2u);
+}
+
+// Bad input: a drive missing while the box shifted, and a replacement that
+// joins after it: no crash, no drive alert for the returning drive's shared
+// shift once it is absorbed, the replacement forms its baseline on the new level.
+TEST_F(VdevEnvironmentTest, MissingAndReplacementDrivesAroundAShift) {
+  for (int w = 0; w < 8; ++w) Week(w, [](int) { return 200.0; });
+  // wwn-3 is away for weeks 8-11 (no runs), the box shifted at week 8.
+  for (int w = 8; w < 12; ++w) Week(w, [](int) { return 184.0; }, 3);
+  for (int w = 12; w < 30; ++w) Week(w, [](int) { return 184.0; });
+  int environment = 0;
+  for (const Alert& a : All()) {
+    EXPECT_TRUE(a.condition == "environment:box") << a.drive_id << " " << a.summary;
+    environment += a.condition == "environment:box";
+  }
+  EXPECT_LE(environment, 2);
+  EXPECT_TRUE(Active().empty());
 }
 
 }  // namespace

@@ -48,6 +48,13 @@ bool StillBeyondFiringBand(const Alert& a, const Verdict& v) {
   return lower_is_better ? *v.current > limit : *v.current < limit;
 }
 
+std::string EvidenceOf(const Verdict& v) {
+  return VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A watch: opened, never notified (AlertPolicy::persist_before_notify).
+bool Watching(const Alert& a) { return a.notify_count == 0 && a.state != "resolved"; }
+
 }  // namespace
 
 AlertPolicy AlertPolicy::FromConfig(const AlertsConfig& c) {
@@ -55,7 +62,40 @@ AlertPolicy AlertPolicy::FromConfig(const AlertsConfig& c) {
   p.resolve_after_clear_runs = c.resolve_after_clear_runs;
   p.first_reminder = std::chrono::hours(c.first_reminder_hours);
   p.max_reminder = std::chrono::hours(24 * c.max_reminder_days);
+  p.persist_before_notify = std::chrono::hours(c.persist_before_notify_hours);
   return p;
+}
+
+bool DeferredKind(std::string_view condition) {
+  const ConditionKind k = ConditionKindOf(condition);
+  return k == ConditionKind::kSlowdown || k == ConditionKind::kPeer ||
+         k == ConditionKind::kEnvironment;
+}
+
+void AddHistory(Alert& a, std::int64_t at, std::string_view what, const std::string& summary) {
+  auto h = nlohmann::json::parse(a.history_json.empty() ? "[]" : a.history_json, nullptr, false);
+  if (!h.is_array()) h = nlohmann::json::array();
+  h.push_back({{"at", at}, {"what", what}, {"summary", summary}});
+  if (h.size() > static_cast<std::size_t>(kAlertHistoryKept))
+    h.erase(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(h.size() - kAlertHistoryKept));
+  a.history_json = h.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+AlertDecision Resolve(const Alert& a, SysTime now, const std::string& resolution) {
+  const std::int64_t t = ToUnixSeconds(now);
+  AlertDecision d;
+  d.write = AlertDecision::Write::kUpdate;
+  d.alert = a;
+  d.alert.state = "resolved";
+  d.alert.resolved_at = t;
+  d.alert.updated_at = t;
+  d.alert.resolution = resolution;
+  AddHistory(d.alert, t, "resolved", resolution);
+  if (!Watching(a)) {
+    MarkNotified(d.alert, t);
+    d.notify = NotifyKind::kResolved;
+  }
+  return d;
 }
 
 std::string_view NotifyKindName(NotifyKind k) {
@@ -77,7 +117,7 @@ std::string_view NotifyKindName(NotifyKind k) {
 }
 
 std::optional<SysTime> NextReminderAt(const Alert& a, const AlertPolicy& policy) {
-  if (a.state != "open" || policy.max_reminder.count() <= 0) return std::nullopt;
+  if (a.state != "open" || policy.max_reminder.count() <= 0 || Watching(a)) return std::nullopt;
   std::int64_t last = a.last_notified_at.value_or(a.opened_at);
   int k = std::max(a.notify_count, 1);  // reminder k after k notifications
   std::int64_t wait = policy.first_reminder.count();
@@ -104,6 +144,7 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
   const std::int64_t t = ToUnixSeconds(now);
   const bool active = existing && existing->state != "resolved";
   if (v.Firing()) {
+    const bool critical = v.severity == Severity::kCritical;
     if (!active) {
       Alert a;
       a.drive_id = v.drive_id;
@@ -111,26 +152,43 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       a.severity = std::string(SeverityName(v.severity));
       a.state = "open";
       a.summary = v.summary;
-      a.evidence_json =
-          VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      a.evidence_json = EvidenceOf(v);
+      a.opened_summary = a.summary;
+      a.opened_evidence_json = a.evidence_json;
       a.opened_at = t;
       a.updated_at = t;
       a.clear_streak = 0;
-      MarkNotified(a, t);
       d.write = AlertDecision::Write::kInsert;
+      if (!critical && policy.persist_before_notify.count() > 0 && DeferredKind(v.condition)) {
+        AddHistory(a, t, "watching", a.summary);
+      } else {
+        AddHistory(a, t, "opened", a.summary);
+        MarkNotified(a, t);
+        d.notify = NotifyKind::kOpened;
+      }
       d.alert = std::move(a);
-      d.notify = NotifyKind::kOpened;
       return d;
     }
     Alert a = *existing;
+    if (a.summary != v.summary) AddHistory(a, t, "refreshed", v.summary);
     a.summary = v.summary;
-    a.evidence_json =
-        VerdictToJson(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    a.evidence_json = EvidenceOf(v);
     a.updated_at = t;
     a.clear_streak = 0;
     d.write = AlertDecision::Write::kUpdate;
-    if (SeverityRank(std::string(SeverityName(v.severity))) > SeverityRank(a.severity)) {
-      a.severity = std::string(SeverityName(v.severity));
+    const bool higher =
+        SeverityRank(std::string(SeverityName(v.severity))) > SeverityRank(a.severity);
+    if (higher) a.severity = std::string(SeverityName(v.severity));
+    if (Watching(a)) {
+      // A watch is notified once it has outlasted what housekeeping lasts.
+      if (critical || t - a.opened_at >= policy.persist_before_notify.count()) {
+        AddHistory(a, t, "notified", "still there " + std::to_string((t - a.opened_at) / 3600) +
+                                         " h after it opened: " + v.summary);
+        MarkNotified(a, t);
+        d.notify = NotifyKind::kOpened;
+      }
+    } else if (higher) {
+      AddHistory(a, t, "escalated", v.summary);
       MarkNotified(a, t);
       d.notify = NotifyKind::kEscalated;
     } else if (auto due = NextReminderAt(a, policy); due && now >= *due) {
@@ -152,11 +210,9 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       a.clear_streak += 1;
       a.updated_at = t;
       if (a.clear_streak >= policy.resolve_after_clear_runs) {
-        a.state = "resolved";
-        a.resolved_at = t;
-        a.summary = v.summary;
-        MarkNotified(a, t);
-        d.notify = NotifyKind::kResolved;
+        d = Resolve(a, now, "cleared: " + v.summary);
+        d.alert.clear_streak = a.clear_streak;
+        return d;
       }
       d.write = AlertDecision::Write::kUpdate;
       d.alert = std::move(a);

@@ -1,5 +1,8 @@
 #include "alert/alert_service.h"
 
+#include <algorithm>
+
+#include "alert/alert_events.h"
 #include "base/log.h"
 #include "model/condition.h"
 
@@ -19,6 +22,7 @@ Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
     a.updated_at = at;
     a.clear_streak = 0;
     a.resolution = resolution;
+    AddHistory(a, at, "resolved", resolution);
     Status s = repo.UpdateAlert(a);
     if (!s.ok()) {
       LogError("alert #" + std::to_string(a.id) + " not resolved: " + s.ToString());
@@ -55,24 +59,34 @@ Result<std::optional<Alert>> AlertService::Apply(AlertDecision d) {
 }
 
 Result<std::optional<Alert>> AlertService::OnVerdict(const Verdict& verdict) {
-  std::lock_guard lock(mu_);
-  // Only verdicts that can change an alert need the repository.
-  if (!verdict.Firing() && verdict.kind != VerdictKind::kClear &&
-      verdict.kind != VerdictKind::kNeedsConfirmation)
-    return std::optional<Alert>();
-  DP_ASSIGN_OR_RETURN(std::optional<Alert> existing,
-                      repo_.OpenAlertFor(verdict.drive_id, verdict.condition));
-  if (!existing && !verdict.Firing()) return std::optional<Alert>();
-  return Apply(Update(existing, verdict, clock_.Now(), options_.policy));
+  std::optional<Alert> stored;
+  DP_RETURN_IF_ERROR(ApplyLocked({verdict}, &stored));
+  return stored;
 }
 
 Status AlertService::OnVerdicts(const std::vector<Verdict>& verdicts) {
-  Status first;
-  for (const auto& v : verdicts) {
-    auto r = OnVerdict(v);
-    if (!r.ok() && first.ok()) first = r.status();
-  }
-  return first;
+  return ApplyLocked(verdicts, nullptr);
+}
+
+Status AlertService::ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last) {
+  std::lock_guard lock(mu_);
+  AlertLookup lookup;
+  lookup.find = [this](const std::string& drive_id, const std::string& condition) {
+    return repo_.OpenAlertFor(drive_id, condition);
+  };
+  // A drive slower while a SMART alert of it is active is no housekeeping.
+  lookup.urgent = [this](const std::string& drive_id) -> Result<bool> {
+    DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());
+    return std::any_of(active.begin(), active.end(), [&](const Alert& a) {
+      return a.drive_id == drive_id && ConditionKindOf(a.condition) == ConditionKind::kSmart;
+    });
+  };
+  return ApplyVerdicts(verdicts, lookup, clock_.Now(), options_.policy,
+                       [this, last](AlertDecision d) -> Status {
+                         DP_ASSIGN_OR_RETURN(std::optional<Alert> a, Apply(std::move(d)));
+                         if (last && a) *last = std::move(a);
+                         return Status::Ok();
+                       });
 }
 
 Status AlertService::CheckReminders() {
@@ -113,6 +127,16 @@ bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
   return rest.substr(0, rest.find(':')) == test;
 }
 
+bool ClosedByRebaseline(const Alert& a, const std::string& test) {
+  if (a.condition != kDriveSlowdownEvent && a.condition != kDriveTrendEvent)
+    return ClosedByRebaseline(a.condition, test);
+  // A drive's event: when it holds a member of the test (any member of a
+  // slowdown or trend kind when every test is re-baselined).
+  return EventHasMember(a, [&](const std::string& condition, const std::string& member_test) {
+    return ClosedByRebaseline(condition, "") && (test.empty() || member_test == test);
+  });
+}
+
 Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {
   std::lock_guard lock(mu_);
   if (mark.reason.empty()) mark.reason = "re-baseline requested";
@@ -124,7 +148,7 @@ Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {
           FormatUtc(FromUnixSeconds(mark.at)) + ": " + mark.reason +
           (mark.who.empty() ? "" : " [" + mark.who + "]"));
   auto match = [&mark](const Alert& a) {
-    return a.drive_id == mark.drive_id && ClosedByRebaseline(a.condition, mark.test);
+    return a.drive_id == mark.drive_id && ClosedByRebaseline(a, mark.test);
   };
   DP_ASSIGN_OR_RETURN(out.resolved,
                       ResolveActiveAlerts(repo_, match, "re-baselined: " + mark.reason, mark.at));

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct RebaselineOutcome {
 // which compare a drive with its own past. Peer, SMART and pool alerts are
 // left alone.
 bool ClosedByRebaseline(const std::string& condition, const std::string& test);
+// The same for a stored alert: a drive's slowdown or trend event
+// (alert/alert_events.h) when one of its active members is.
+bool ClosedByRebaseline(const Alert& a, const std::string& test);
 
 class AlertService {
  public:
@@ -43,10 +47,14 @@ class AlertService {
   AlertService(AlertRepository& repo, Notifier* notifier, const Clock& clock,
                AlertServiceOptions options);
 
-  // Applies one verdict (after a run, a SMART snapshot, a pool status).
-  // Returns the alert as stored when one was opened/updated/resolved.
+  // Applies one verdict (after a run, a SMART snapshot, a pool status), as
+  // OnVerdicts does. Returns the alert as stored when one was
+  // opened/updated/resolved (for a slowdown, peer, trend or environment
+  // verdict: its event's, alert/alert_events.h).
   Result<std::optional<Alert>> OnVerdict(const Verdict& verdict);
-  Status OnVerdicts(const std::vector<Verdict>& verdicts);  // all applied; first error returned
+  // One run's verdicts, gathered into events (ApplyVerdicts); all applied,
+  // the first error returned.
+  Status OnVerdicts(const std::vector<Verdict>& verdicts);
   // Sends due reminders of open alerts; call periodically (e.g. every 10 min).
   Status CheckReminders();
   // POST /api/v1/alerts/{id}/ack. NotFound for an unknown id,
@@ -73,6 +81,7 @@ class AlertService {
 
  private:
   Result<std::optional<Alert>> Apply(AlertDecision d);
+  Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last);
 
   std::mutex mu_;
   AlertRepository& repo_;

@@ -25,6 +25,7 @@ void ReadDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("confirm_min_percent", d.confirm_min_percent, 0, 90);
   f.Number("retest_delay_minutes", d.retest_delay_minutes, 0, 7 * 24 * 60);
   f.Number("drive_wide_hold_days", d.drive_wide_hold_days, 0, 60);
+  f.Number("environment_absorb_days", d.environment_absorb_days, 0, 365);
   f.Number("drive_wide_score", d.drive_wide_score, 0, 20);
   f.Number("drive_wide_least_score", d.drive_wide_least_score, 0, 20);
   if (d.drive_wide_least_score > d.drive_wide_score)
@@ -131,6 +132,7 @@ void ReadAlerts(JsonWalker& f, AlertsConfig& c) {
   f.Bool("enabled", c.enabled);
   f.Number("resolve_after_clear_runs", c.resolve_after_clear_runs, 1, 1000);
   f.Number("first_reminder_hours", c.first_reminder_hours, 1, 24 * 365);
+  f.Number("persist_before_notify_hours", c.persist_before_notify_hours, 0, 24 * 60);
   f.Number("max_reminder_days", c.max_reminder_days, 0, 3650);
   f.Number("queue_capacity", c.queue_capacity, 1, 100000);
   Sinks(f, "webhooks", "webhook", c.webhooks, ReadWebhook);

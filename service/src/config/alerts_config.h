@@ -21,7 +21,7 @@ class JsonWalker;
 // Thresholds of the detect module. Methods are documented in detect/*.h.
 struct DetectionConfig {
   int baseline_runs = 5;            // good, uncontended runs before a series is judged
-  int baseline_max_runs = 100;      // the baseline grows with screened runs up to this many
+  int baseline_max_runs = 100;      // the baseline holds the newest this many screened runs
   double band_sigmas = 2.25;        // single-run band: sigmas of a prediction for one run
   double min_band_percent = 6;      // single-run band half-width at least this % of the baseline
   double confirm_sigmas = 4.5;      // pair band (slowdown): sigmas of a mean of two runs
@@ -59,6 +59,11 @@ struct DetectionConfig {
   double peer_sigmas = 2;                  // and this many robust sigmas of the siblings' spread
   int peer_min_siblings = 2;               // siblings measured in the same window needed to judge
   int peer_window_seconds = 43200;         // siblings' runs within +/- this of the drive's run
+  // A shift every measured vdev sibling shares that has lasted this long
+  // (it was there a scheduled run ago) is absorbed: the drive's baselines of
+  // the test re-form from its first shifted run (an automatic re-baseline
+  // mark). 0 = never absorb.
+  double environment_absorb_days = 6;
   int temperature_max_c = 60;              // SATA/SAS drive temperature ceiling
   int nvme_temperature_max_c = 75;         // NVMe temperature ceiling
   int nvme_spare_min_percent = 10;         // used when the drive reports no spare threshold
@@ -112,6 +117,10 @@ struct AlertsConfig {
   bool enabled = true;               // false: verdicts are stored, nothing is sent
   int resolve_after_clear_runs = 3;  // clear evaluations in a row that resolve an alert
   int first_reminder_hours = 24;     // reminders at 1, 2, 4, ... days after the last
+  // A slowdown, peer or environment alert below critical is notified only
+  // when it still fires this long after it opened (a watch until then): a
+  // drive's hours-long housekeeping outlasts the re-test, not a day. 0 = at once.
+  int persist_before_notify_hours = 20;
   int max_reminder_days = 32;        // cap on the reminder interval; 0 = no reminders
   int queue_capacity = 256;          // per sink; the oldest notification is dropped beyond
   std::vector<WebhookConfig> webhooks;

@@ -139,13 +139,19 @@ struct Waiting {
 // once at the end rather than after every admission.
 class Accumulator {
  public:
-  Accumulator(const std::vector<Sample>& history, const SpreadPrior& prior)
-      : history_(history), prior_(prior) {}
+  // window: how many of the newest admitted runs the baseline holds.
+  Accumulator(const std::vector<Sample>& history, const SpreadPrior& prior, int window)
+      : history_(history), prior_(prior), window_(std::max(window, 1)) {}
+  // Admits a run; past the window the oldest admitted run leaves, so the
+  // baseline follows slow legitimate change (see header, "Window").
   void Add(std::size_t index) {
     WelfordStep(std::log(history_[index].value), n_, mean_, m2_);
     admitted_.push_back(index);
+    if (n_ > window_) Remove(admitted_[admitted_.size() - 1 - static_cast<std::size_t>(window_)]);
   }
   int n() const { return n_; }
+  // Every admission so far (the window's runs are the newest n()).
+  int total() const { return static_cast<int>(admitted_.size()); }
   // The scatter of the runs waiting in an open segment about their own mean
   // (see ReplaySeries); it widens the spread, never narrows it.
   void SetWaiting(Waiting w) { waiting_ = w; }
@@ -165,8 +171,8 @@ class Accumulator {
     return b;
   }
 
-  // The baseline as it stood after its first `count` admissions, whole, with
-  // the waiting runs' scatter of that moment.
+  // The baseline as it stood after its first `count` admissions (total()),
+  // whole, with the waiting runs' scatter of that moment.
   Baseline Full(const DetectionConfig& cfg, bool ready, double tail_df, int count,
                 Waiting waiting) const {
     count = std::min<int>(count, static_cast<int>(admitted_.size()));
@@ -177,7 +183,7 @@ class Accumulator {
     b.wanted = cfg.baseline_runs;
     b.tail_df = tail_df;
     std::vector<double> values;
-    for (int k = 0; k < count; ++k) {
+    for (int k = std::max(0, count - window_); k < count; ++k) {
       const Sample& s = history_[admitted_[k]];
       WelfordStep(std::log(s.value), n, mean, m2);
       values.push_back(s.value);
@@ -248,6 +254,22 @@ class Accumulator {
   int n_ = 0;
   double mean_ = 0, m2_ = 0;
   Waiting waiting_;
+  int window_;
+  // Welford's step backwards: the run at `index` leaves the running mean
+  // and sum of squares.
+  void Remove(std::size_t index) {
+    const double x = std::log(history_[index].value);
+    if (n_ <= 1) {
+      n_ = 0;
+      mean_ = m2_ = 0;
+      return;
+    }
+    const double old_mean = mean_;
+    mean_ = (n_ * mean_ - x) / (n_ - 1);
+    m2_ = std::max(0.0, m2_ - (x - old_mean) * (x - mean_));
+    --n_;
+  }
+
   std::vector<std::size_t> admitted_;
 };
 
@@ -476,7 +498,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
                     const DetectionConfig& cfg, std::int64_t since, Direction direction,
                     double tail_df, const SpreadPrior& prior) {
   Replay r;
-  Accumulator acc(history, prior);
+  Accumulator acc(history, prior, cfg.baseline_max_runs);
   std::vector<std::size_t> first;
   int dropped = 0;
   bool formed = false;
@@ -495,7 +517,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
                       LowFloor(cfg.min_band_percent));
   };
   auto admit = [&](std::size_t i, double deviation) {
-    if (acc.n() >= cfg.baseline_max_runs || std::fabs(deviation) > screen) return false;
+    if (std::fabs(deviation) > screen) return false;
     acc.Add(i);
     return true;
   };
@@ -568,7 +590,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     run.outside = run.deviation > WorseWidth(SingleWidths(b, cfg), direction);
     r.last = run;
     r.last_judged = true;
-    judged_with = acc.n();
+    judged_with = acc.total();
     judged_waiting = acc.waiting();
     const double next = std::max(0.0, r.cusum + run.score - cfg.cusum_k);
     bool grew = false;
@@ -631,10 +653,10 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   if (!formed) {
     // Still forming: report what there is, not ready.
     for (std::size_t j : first) acc.Add(j);
-    r.baseline = acc.Full(cfg, false, tail_df, acc.n(), {});
+    r.baseline = acc.Full(cfg, false, tail_df, acc.total(), {});
     return r;
   }
-  r.baseline = acc.Full(cfg, true, tail_df, acc.n(), acc.waiting());
+  r.baseline = acc.Full(cfg, true, tail_df, acc.total(), acc.waiting());
   r.segment_pending = pending;
   if (r.last_judged) r.last_baseline = acc.Full(cfg, true, tail_df, judged_with, judged_waiting);
   return r;

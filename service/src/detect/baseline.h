@@ -15,7 +15,8 @@
 // run the guard did not see) and replaced by the next good run, at most
 // twice, so the baseline still has its runs (a MAD over five runs dropped
 // ordinary runs of a noisy series and left a baseline a third as wide as the
-// series). Later good runs join it up to cfg.baseline_max_runs. A run enters
+// series). Later good runs join it; it holds the newest
+// cfg.baseline_max_runs (100) of them ("Window" below). A run enters
 // only within a wide screen: the 1 - 1e-4 quantile of the Student-t
 // prediction for it, never narrower than the single-run floor. Centre: the
 // mean of the admitted log values; spread: their sd / c4(n) (unbiased under
@@ -41,6 +42,19 @@
 //     F test at 10%: then the baseline was too tight, every score of the
 //     segment is inflated by the same error, and the CUSUM would signal
 //     against it again and again; it joins the baseline and restarts.
+//
+// Window. The baseline is the newest cfg.baseline_max_runs admitted runs,
+// not the first: a baseline frozen after its first 100 runs judged a drive
+// against the level it had two years earlier, and every legitimate slow
+// change (ageing noise, a new controller absorbed by re-baselining, the
+// season) was held against it for good. Sliding keeps it two years deep at
+// weekly runs, so the yearly swing averages out of its centre, while slow
+// real decay is not absorbed: it enters only through the admission screen
+// and the lag above, a run at a time, so the centre trails a decay of
+// -2.5%/month by about half the window (roughly a year, ~25%); the trend
+// rule (trend_detector.h: Mann-Kendall over the last trend_window_days,
+// slopes from trend_min_percent_per_month) reports such a decay within
+// months, and the change rule sees it once it outruns the screen.
 //
 // Waiting runs. While they wait, the open segment's runs already say how
 // much the series scatters: their sum of squares about their own mean (a

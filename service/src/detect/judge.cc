@@ -49,6 +49,7 @@ class Judge {
   Status JudgeSeries(const SeriesSpec& spec);
   Status ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
                             const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
+  void Absorb(const Verdict& own, Verdict& env);
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
   Status Hold(Verdict& v, const Again& again = {});
@@ -134,17 +135,26 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
                                  const std::vector<PeerHistory>& peers,
                                  std::vector<Verdict>& own) {
   for (Verdict& v : own) {
-    if (!IsSlowdownCondition(v) || peers.empty()) continue;
-    const bool doubtful =
-        v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation;
+    if (peers.empty()) continue;
+    // A trend that every sibling shares is the box's step seen as a slope.
+    const bool trend = ConditionKindOf(v.condition) == ConditionKind::kTrend &&
+                       v.kind == VerdictKind::kTrend;
+    if (!IsSlowdownCondition(v) && !trend) continue;
+    const bool doubtful = trend || v.kind == VerdictKind::kSlowdown ||
+                          v.kind == VerdictKind::kNeedsConfirmation;
     if (!doubtful && v.kind != VerdictKind::kClear) continue;
     Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
                                       since_);
     if (env.kind == VerdictKind::kEnvironment && doubtful) {
+      if (!trend) Absorb(v, env);
       joint_environment_ = env;
       NotJudgedAlone(v, "environment", "environment", env.condition,
                      run_.drive.name + " " + spec.key.Label() + ": not judged alone: " +
                          env.summary);
+    }
+    if (trend) {
+      if (env.kind == VerdictKind::kEnvironment) out_.push_back(std::move(env));
+      continue;
     }
     // The siblings have not run in this window yet: a scheduled run's drop
     // waits for their runs (its re-test) before it is a slowdown.
@@ -159,6 +169,24 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
       out_.push_back(std::move(env));
   }
   return Status::Ok();
+}
+
+// A shift the siblings share that has lasted (it was there a scheduled run
+// ago: the drive's excursion began environment_absorb_days before this run)
+// is the box's new level, not an event: the drive's baselines of the test
+// re-form from the excursion's first run. Change-point on the siblings'
+// common component: the siblings outside their own bands in the same window
+// are the evidence that the change is common, and its persistence across
+// scheduled runs what tells a new driver or controller from a hot week.
+void Judge::Absorb(const Verdict& own, Verdict& env) {
+  if (cfg_.environment_absorb_days <= 0) return;
+  const std::int64_t from = ExcursionStart(own);
+  if (from <= since_) return;  // absorbed already
+  if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
+  env.rebaseline_from = from;
+  env.details["rebaseline_from"] = from;
+  env.summary += "; it has lasted " + std::to_string((own.at - from) / 86400) +
+                 " days: the baselines re-form on the new level";
 }
 
 // The joint series, judged on its own spread, never below what its members'

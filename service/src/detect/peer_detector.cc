@@ -7,6 +7,7 @@
 #include <iterator>
 #include <numbers>
 #include <optional>
+#include <set>
 
 #include "detect/baseline.h"
 #include "detect/robust_stats.h"
@@ -227,15 +228,26 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   v.change_percent = WorsePercent(latest.value, now.median, dir);
   v.details["sibling_mad"] = now.mad;
 
+  // The window before: the newest earlier run compared with other sibling
+  // runs than this one. A run and its re-test hours later meet the same
+  // sibling runs, so they are one comparison twice, not two windows; a
+  // sibling's slow run (or the drive's housekeeping lasting past its
+  // re-test) would otherwise make a pair on its own.
+  std::set<std::int64_t> now_runs;
+  for (const auto& sib : now.siblings) now_runs.insert(sib.value("run_id", std::int64_t{0}));
   const Sample* prev = nullptr;
-  for (auto it = self_history.rbegin() + 1; it != self_history.rend(); ++it) {
-    if (it->Good()) {
-      prev = &*it;
-      break;
-    }
-  }
   std::optional<Window> before;
-  if (prev) before = Judge(self, *prev, sorted, noise, cfg, dir);
+  for (auto it = self_history.rbegin() + 1; it != self_history.rend(); ++it) {
+    if (!it->Good()) continue;
+    Window w = Judge(self, *it, sorted, noise, cfg, dir);
+    const bool shared = std::any_of(w.siblings.begin(), w.siblings.end(), [&](const auto& sib) {
+      return now_runs.count(sib.value("run_id", std::int64_t{0})) > 0;
+    });
+    if (shared && w.judged) continue;
+    prev = &*it;
+    before = std::move(w);
+    break;
+  }
   // A drive that has stood within the floor of its siblings is judged
   // against where it usually stands (the excess over its usual lag), one
   // that has always been beyond the floor (a slower model or firmware

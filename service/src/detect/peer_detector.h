@@ -12,6 +12,8 @@
 //     pooled over the drive's and its siblings' baselines, with the median
 //     standing for a reference of a few runs (peer_detector.cc).
 // One window outside asks for confirmation; two consecutive windows outside
+// (independent: the earlier one compared with other sibling runs, so a run
+// and its re-test against the same sibling runs are one window)
 // whose mean is beyond the pair band (the same widths for a mean of two)
 // flag the drive; for a heavy-tailed figure (an access time, a p99) each of
 // the two must be beyond the change rule's band for that (PairRuleWidths). The noise term is what keeps a noisy series honest: with

@@ -35,12 +35,18 @@ nlohmann::json RunToJson(const Run& r) {
   };
 }
 
+namespace {
+
+nlohmann::json ParsedOr(const std::string& text, nlohmann::json fallback) {
+  if (text.empty()) return fallback;
+  auto parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? fallback : parsed;
+}
+
+}  // namespace
+
 nlohmann::json AlertToJson(const Alert& a) {
-  nlohmann::json evidence = nlohmann::json::object();
-  if (!a.evidence_json.empty()) {
-    auto parsed = nlohmann::json::parse(a.evidence_json, nullptr, /*allow_exceptions=*/false);
-    if (!parsed.is_discarded()) evidence = std::move(parsed);
-  }
+  const nlohmann::json evidence = ParsedOr(a.evidence_json, nlohmann::json::object());
   return {
       {"id", a.id},
       {"drive_id", a.drive_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.drive_id)},
@@ -55,6 +61,9 @@ nlohmann::json AlertToJson(const Alert& a) {
       {"resolved_at", Opt(a.resolved_at)},
       {"notify_count", a.notify_count},
       {"resolution", a.resolution},
+      {"opened_summary", a.opened_summary.empty() ? a.summary : a.opened_summary},
+      {"opened_evidence", ParsedOr(a.opened_evidence_json, evidence)},
+      {"history", ParsedOr(a.history_json, nlohmann::json::array())},
   };
 }
 

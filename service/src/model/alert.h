@@ -25,9 +25,19 @@ struct Alert {
   std::optional<std::int64_t> last_notified_at;
   int notify_count = 0;  // notifications sent so far (reminders count)
   int clear_streak = 0;  // consecutive evaluations without the condition
-  // Why a resolved alert was closed otherwise than by its condition clearing:
-  // "re-baselined: firmware changed from A to B"; "" otherwise.
+  // How a resolved alert was closed: its condition cleared ("cleared: ..."
+  // with the verdict that cleared it) or otherwise ("re-baselined: firmware
+  // changed from A to B"); "" while active.
   std::string resolution;
+  // What the alert opened with, kept as it was: summary and evidence are the
+  // latest verdict's, so these say afterwards why it opened.
+  std::string opened_summary;
+  std::string opened_evidence_json;
+  // Its refreshes, escalations, notification and resolution, oldest first
+  // (a JSON array of {"at", "what", "summary"}; the newest kAlertHistoryKept).
+  std::string history_json;
 };
+
+inline constexpr int kAlertHistoryKept = 40;
 
 }  // namespace dp

@@ -38,11 +38,37 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
     Status s = alerts_->OnVerdicts(*verdicts);
     if (!s.ok()) LogError("alerts: run " + std::to_string(run.id) + ": " + s.ToString());
   }
+  if (auto mark = AbsorbedShift(run, *verdicts)) {
+    Status s = KeepAbsorbedShift(*mark);
+    if (!s.ok()) LogError("detect: run " + std::to_string(run.id) + ": " + s.ToString());
+  }
   // One confirmation per doubt: a confirmation run that doubts again is
   // judged by the next scheduled run.
   if (confirm && confirm_ && RunTriggerOf(run.trigger) != RunTrigger::kConfirm)
     confirm_(run.drive_id, run.test, run.id);
   return verdicts;
+}
+
+std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts) {
+  for (const Verdict& v : verdicts) {
+    if (!v.rebaseline_from) continue;
+    RebaselineMark mark;
+    mark.drive_id = run.drive_id;
+    mark.test = run.test;
+    mark.at = *v.rebaseline_from;
+    mark.reason = "automatic: " + v.summary;
+    mark.who = "diskpulse (shift shared by the vdev)";
+    return mark;
+  }
+  return std::nullopt;
+}
+
+// The mark through the alert service (it closes the drive's slowdown and
+// trend events the shift may have opened), or straight into the store.
+Status RunEvaluator::KeepAbsorbedShift(const RebaselineMark& mark) {
+  LogInfo("detect: drive " + mark.drive_id + " " + mark.test + ": " + mark.reason);
+  if (alerts_) return alerts_->Rebaseline(mark).status();
+  return store_.InsertRebaseline(mark).status();
 }
 
 // The run and its points, judged by detect::JudgeRun over the store.

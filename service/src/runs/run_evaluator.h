@@ -3,6 +3,8 @@
 // what a benchmark run means, over the store through StoreSeriesHistory) or,
 // after a `smart` run, detect::EvaluateSmart for the verdicts, applies them
 // to the alerts (AlertService: opened, refreshed, resolved, notified) and,
+// keeps the automatic re-baseline mark a lasting vdev-wide shift asks for
+// (AbsorbedShift), and,
 // when a verdict asks for one, queues a confirmation re-test through the
 // callback (the daemon queues a run-now with trigger "confirm:<run id>" after
 // the configured delay). Runs that failed, were cancelled, contended or
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,7 @@
 #include "config/alerts_config.h"
 #include "model/bench_result.h"
 #include "model/drive.h"
+#include "model/rebaseline_mark.h"
 #include "model/run.h"
 #include "model/verdict.h"
 
@@ -34,6 +38,11 @@ class Store;
 using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test,
                                      std::int64_t of_run)>;
 
+// The automatic re-baseline a run's verdicts ask for: a shift its vdev
+// siblings share has lasted (Verdict::rebaseline_from, detect/judge.h); the
+// drive's baselines of the run's test re-form from its first shifted run.
+std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts);
+
 class RunEvaluator {
  public:
   // alerts may be null (verdicts computed and logged only).
@@ -45,6 +54,7 @@ class RunEvaluator {
  private:
   Result<std::vector<Verdict>> EvaluateBench(const Run& run);
   Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
+  Status KeepAbsorbedShift(const RebaselineMark& mark);
 
   Store& store_;
   AlertService* alerts_;

@@ -7,7 +7,8 @@ namespace {
 
 const char* const kAlertColumns =
     "id, drive_id, condition, severity, state, summary, evidence, opened_at, updated_at, "
-    "acknowledged_at, resolved_at, last_notified_at, notify_count, clear_streak, resolution";
+    "acknowledged_at, resolved_at, last_notified_at, notify_count, clear_streak, resolution, "
+    "opened_summary, opened_evidence, history";
 
 Alert ReadAlert(const Statement& st) {
   Alert a;
@@ -26,6 +27,9 @@ Alert ReadAlert(const Statement& st) {
   a.notify_count = static_cast<int>(st.Int(12));
   a.clear_streak = static_cast<int>(st.Int(13));
   a.resolution = st.Text(14);
+  a.opened_summary = st.Text(15);
+  a.opened_evidence_json = st.Text(16);
+  a.history_json = st.Text(17);
   return a;
 }
 
@@ -40,7 +44,7 @@ Status Validate(const Alert& a) {
   return Status::Ok();
 }
 
-// Binds ?1..?14 (everything but id).
+// Binds ?1..?17 (everything but id).
 void BindAlert(Statement& st, const Alert& a) {
   st.BindTextOrNull(1, a.drive_id)
       .Bind(2, a.condition)
@@ -55,7 +59,10 @@ void BindAlert(Statement& st, const Alert& a) {
       .Bind(11, a.last_notified_at)
       .Bind(12, a.notify_count)
       .Bind(13, a.clear_streak)
-      .Bind(14, a.resolution);
+      .Bind(14, a.resolution)
+      .Bind(15, a.opened_summary)
+      .Bind(16, a.opened_evidence_json)
+      .Bind(17, a.history_json);
 }
 
 // Maps constraint failures of an insert/update to messages about alerts.
@@ -78,8 +85,10 @@ Result<std::int64_t> Store::InsertAlert(const Alert& alert) {
       Statement st,
       db_->Prepare("INSERT INTO alerts (drive_id, condition, severity, state, summary, evidence, "
                    "  opened_at, updated_at, acknowledged_at, resolved_at, last_notified_at, "
-                   "  notify_count, clear_streak, resolution) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"));
+                   "  notify_count, clear_streak, resolution, opened_summary, opened_evidence, "
+                   "  history) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                   "  ?17)"));
   BindAlert(st, alert);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
@@ -94,9 +103,10 @@ Status Store::UpdateAlert(const Alert& alert) {
       db_->Prepare("UPDATE alerts SET drive_id = ?1, condition = ?2, severity = ?3, state = ?4, "
                    "  summary = ?5, evidence = ?6, opened_at = ?7, updated_at = ?8, "
                    "  acknowledged_at = ?9, resolved_at = ?10, last_notified_at = ?11, "
-                   "  notify_count = ?12, clear_streak = ?13, resolution = ?14 WHERE id = ?15"));
+                   "  notify_count = ?12, clear_streak = ?13, resolution = ?14, "
+                   "  opened_summary = ?15, opened_evidence = ?16, history = ?17 WHERE id = ?18"));
   BindAlert(st, alert);
-  st.Bind(15, alert.id);
+  st.Bind(18, alert.id);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
   if (db_->Changes() == 0) return NotFound("alert " + std::to_string(alert.id) + " not found");

@@ -342,6 +342,22 @@ ALTER TABLE zfs_latency_samples ADD COLUMN sit_out INTEGER;
 ALTER TABLE zfs_latency_samples ADD COLUMN disk_wait_histogram BLOB;
 )sql";
 
+// Version 11: an alert keeps the summary and evidence it opened with and the
+// history of its refreshes; summary and evidence stay the latest verdict's.
+// Active per-series slowdown, peer, trend and environment alerts close: their
+// verdicts now go to one alert per drive (or box) event
+// (alert/alert_events.h), which the next run opens if the condition holds.
+const char* const kSchemaV11 = R"sql(
+ALTER TABLE alerts ADD COLUMN opened_summary TEXT NOT NULL DEFAULT '';
+ALTER TABLE alerts ADD COLUMN opened_evidence TEXT NOT NULL DEFAULT '';
+ALTER TABLE alerts ADD COLUMN history TEXT NOT NULL DEFAULT '';
+UPDATE alerts SET state = 'resolved', resolved_at = updated_at,
+  resolution = 'superseded: a drive''s slowdown, peer and trend verdicts and a box''s environment '
+               || 'verdicts are now one alert per event; it opens again if the condition holds'
+  WHERE state <> 'resolved' AND (condition LIKE 'slowdown:%' OR condition LIKE 'peer:%'
+        OR condition LIKE 'trend:%' OR condition LIKE 'environment:%');
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -356,6 +372,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {8, "ZFS latency samples", kSchemaV8},
       {9, "notification outbox", kSchemaV9},
       {10, "ZFS sit_out and disk wait histograms", kSchemaV10},
+      {11, "alert opening evidence and history", kSchemaV11},
   };
   return kMigrations;
 }

@@ -1,0 +1,243 @@
+#include "alert/alert_events.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "base/fake_clock.h"
+
+namespace dp {
+namespace {
+
+using std::chrono::hours;
+
+Verdict V(const std::string& drive, const std::string& condition, VerdictKind kind,
+          Severity sev = Severity::kWarning, double change = 20) {
+  Verdict v;
+  v.drive_id = drive;
+  v.drive_name = drive;
+  v.condition = condition;
+  v.kind = kind;
+  v.severity = kind == VerdictKind::kClear ? Severity::kInfo : sev;
+  v.change_percent = change;
+  const auto first = condition.find(':');
+  v.test = condition.substr(first + 1, condition.find(':', first + 1) - first - 1);
+  v.summary = drive + " " + condition + " " + std::string(VerdictKindName(kind));
+  return v;
+}
+
+// Alerts kept as a store would, notifications recorded.
+struct Book {
+  std::map<std::pair<std::string, std::string>, Alert> alerts;  // every alert, by key while active
+  std::vector<Alert> resolved;
+  std::vector<std::pair<NotifyKind, std::string>> sent;  // kind, condition
+  int inserts = 0;
+
+  Status Run(const std::vector<Verdict>& vs, SysTime now, const AlertPolicy& policy = {},
+             bool urgent = false) {
+    AlertLookup lookup;
+    lookup.find = [this](const std::string& d, const std::string& c)
+        -> Result<std::optional<Alert>> {
+      auto it = alerts.find({d, c});
+      if (it == alerts.end()) return std::optional<Alert>();
+      return std::optional<Alert>(it->second);
+    };
+    lookup.urgent = [urgent](const std::string&) -> Result<bool> { return urgent; };
+    return ApplyVerdicts(vs, lookup, now, policy, [this](AlertDecision d) {
+      if (d.write == AlertDecision::Write::kNothing) return Status::Ok();
+      if (d.write == AlertDecision::Write::kInsert) ++inserts;
+      const auto key = std::make_pair(d.alert.drive_id, d.alert.condition);
+      if (d.alert.state == "resolved") {
+        resolved.push_back(d.alert);
+        alerts.erase(key);
+      } else {
+        alerts[key] = d.alert;
+      }
+      if (d.notify != NotifyKind::kNone) sent.emplace_back(d.notify, d.alert.condition);
+      return Status::Ok();
+    });
+  }
+  const Alert& Only() const { return alerts.begin()->second; }
+};
+
+// One drive event: the five seek strokes and their peer verdicts in one run
+// are one alert with every series as a member, notified once.
+TEST(AlertEvents, OneDriveEventIsOneAlertWithEverySeriesAsEvidence) {
+  FakeClock clock;
+  Book b;
+  AlertPolicy now_policy;
+  now_policy.persist_before_notify = std::chrono::seconds(0);
+  std::vector<Verdict> run;
+  for (const char* stroke : {"full", "half", "quarter", "short-forward", "short-backward"}) {
+    run.push_back(V("wwn-1", std::string("slowdown:seek:") + stroke + ":access_ms",
+                    VerdictKind::kSlowdown));
+    run.push_back(V("wwn-1", std::string("peer:seek:") + stroke + ":access_ms",
+                    VerdictKind::kPeerOutlier));
+  }
+  run[3].change_percent = 40;  // the worst member leads
+  ASSERT_TRUE(b.Run(run, clock.Now(), now_policy).ok());
+  ASSERT_EQ(b.alerts.size(), 1u);
+  const Alert& a = b.Only();
+  EXPECT_EQ(a.condition, "slowdown:drive");
+  EXPECT_EQ(a.drive_id, "wwn-1");
+  const auto ev = nlohmann::json::parse(a.evidence_json);
+  EXPECT_EQ(ev["members"].size(), 10u);
+  EXPECT_EQ(ev["condition"], "peer:seek:half:access_ms");
+  EXPECT_NE(a.summary.find("with 9 more series"), std::string::npos) << a.summary;
+  EXPECT_EQ(b.sent.size(), 1u);
+
+  // Further evidence refreshes it and never opens a sibling of it.
+  clock.Advance(hours(6));
+  ASSERT_TRUE(b.Run({V("wwn-1", "slowdown:zones:outer:mb_per_s", VerdictKind::kSlowdown)},
+                    clock.Now(), now_policy)
+                  .ok());
+  EXPECT_EQ(b.alerts.size(), 1u);
+  EXPECT_EQ(b.inserts, 1);
+  EXPECT_EQ(nlohmann::json::parse(b.Only().evidence_json)["members"].size(), 11u);
+  EXPECT_EQ(b.sent.size(), 1u);
+}
+
+// The event resolves when its last member has; members resolve by the
+// ordinary clear streak.
+TEST(AlertEvents, ResolvesWhenEveryMemberHasCleared) {
+  FakeClock clock;
+  Book b;
+  AlertPolicy p;
+  p.persist_before_notify = std::chrono::seconds(0);
+  ASSERT_TRUE(b.Run({V("d", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown),
+                     V("d", "slowdown:zones:outer:mb_per_s", VerdictKind::kSlowdown)},
+                    clock.Now(), p)
+                  .ok());
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(b.Run({V("d", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kClear)}, clock.Now(), p)
+                    .ok());
+  ASSERT_EQ(b.alerts.size(), 1u) << "zones still fires";
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(
+        b.Run({V("d", "slowdown:zones:outer:mb_per_s", VerdictKind::kClear)}, clock.Now(), p).ok());
+  EXPECT_TRUE(b.alerts.empty());
+  ASSERT_EQ(b.resolved.size(), 1u);
+  EXPECT_EQ(b.sent.back().first, NotifyKind::kResolved);
+}
+
+// Housekeeping: a non-critical slowdown opens as a watch; gone by the next
+// scheduled run, it resolves without a notification ever going out.
+TEST(AlertEvents, ASlowdownThatDoesNotPersistIsNeverNotified) {
+  FakeClock clock;
+  Book b;
+  ASSERT_TRUE(b.Run({V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kSlowdown),
+                     V("d", "peer:random:qd1-4k:iops", VerdictKind::kPeerOutlier)},
+                    clock.Now())
+                  .ok());
+  ASSERT_EQ(b.alerts.size(), 1u);
+  EXPECT_EQ(b.Only().notify_count, 0);
+  EXPECT_TRUE(b.sent.empty());
+  // No reminder for a watch either.
+  clock.Advance(hours(24 * 3));
+  EXPECT_EQ(CheckReminder(b.Only(), clock.Now(), AlertPolicy{}).notify, NotifyKind::kNone);
+  for (int week = 1; week <= 3; ++week) {
+    clock.Advance(hours(24 * 7));
+    ASSERT_TRUE(b.Run({V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kClear),
+                       V("d", "peer:random:qd1-4k:iops", VerdictKind::kClear)},
+                      clock.Now())
+                    .ok());
+  }
+  EXPECT_TRUE(b.alerts.empty());
+  ASSERT_EQ(b.resolved.size(), 1u);
+  EXPECT_TRUE(b.sent.empty());
+}
+
+// Still there at a run a day later (the next scheduled run): notified once,
+// as opened.
+TEST(AlertEvents, ASlowdownThatPersistsIsNotifiedOnce) {
+  FakeClock clock;
+  Book b;
+  const Verdict slow = V("d", "slowdown:zones:outer:mb_per_s", VerdictKind::kSlowdown);
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  clock.Advance(hours(6));  // its re-test: not long enough to tell housekeeping apart
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  EXPECT_TRUE(b.sent.empty());
+  clock.Advance(hours(24 * 7));
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened);
+  EXPECT_EQ(b.Only().notify_count, 1);
+  // Later evidence refreshes it: reminders go out, never a second opening.
+  clock.Advance(hours(24 * 7));
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  for (std::size_t i = 1; i < b.sent.size(); ++i) EXPECT_EQ(b.sent[i].first, NotifyKind::kReminder);
+}
+
+// Critical (a 50% drop), or with a SMART alert of the drive active: at once.
+TEST(AlertEvents, CriticalOrWithSmartTroubleNotifiesAtOnce) {
+  FakeClock clock;
+  Book b;
+  ASSERT_TRUE(b.Run({V("d", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown,
+                       Severity::kCritical, 55)},
+                    clock.Now())
+                  .ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  Book c;
+  ASSERT_TRUE(c.Run({V("d", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown)},
+                    clock.Now(), AlertPolicy{}, /*urgent=*/true)
+                  .ok());
+  EXPECT_EQ(c.sent.size(), 1u);
+  // SMART alerts are not deferred at all.
+  Book s;
+  ASSERT_TRUE(s.Run({V("d", "smart:pending_sectors", VerdictKind::kSmart)}, clock.Now()).ok());
+  EXPECT_EQ(s.sent.size(), 1u);
+}
+
+// Every environment verdict of the box, whichever vdev and series, is one
+// alert filed under no drive.
+TEST(AlertEvents, EnvironmentIsOneAlertPerBox) {
+  FakeClock clock;
+  Book b;
+  std::vector<Verdict> run;
+  for (const char* vdev : {"tank/raidz2-0", "tank/raidz2-1"})
+    for (const char* series : {"seq:qd8-1m:mb_per_s", "zones:outer:mb_per_s"}) {
+      Verdict v = V("wwn-1", std::string("environment:") + vdev + ":" + series,
+                    VerdictKind::kEnvironment);
+      run.push_back(v);
+    }
+  ASSERT_TRUE(b.Run(run, clock.Now()).ok());
+  clock.Advance(hours(24 * 7));
+  ASSERT_TRUE(b.Run(run, clock.Now()).ok());
+  ASSERT_EQ(b.alerts.size(), 1u);
+  EXPECT_EQ(b.Only().condition, "environment:box");
+  EXPECT_EQ(b.Only().drive_id, "");
+  EXPECT_EQ(b.sent.size(), 1u);
+}
+
+// The alert keeps what it opened with; resolution adds to it.
+TEST(AlertEvents, AnAlertKeepsItsOpeningEvidenceAndHistory) {
+  FakeClock clock;
+  Book b;
+  AlertPolicy p;
+  p.persist_before_notify = std::chrono::seconds(0);
+  Verdict first = V("d", "smart:pending_sectors", VerdictKind::kSmart);
+  first.summary = "8 pending sectors";
+  ASSERT_TRUE(b.Run({first}, clock.Now(), p).ok());
+  Verdict more = first;
+  more.summary = "24 pending sectors";
+  clock.Advance(hours(1));
+  ASSERT_TRUE(b.Run({more}, clock.Now(), p).ok());
+  Verdict clear = V("d", "smart:pending_sectors", VerdictKind::kClear);
+  clear.summary = "0 pending sectors";
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(b.Run({clear}, clock.Now(), p).ok());
+  ASSERT_EQ(b.resolved.size(), 1u);
+  const Alert& a = b.resolved[0];
+  EXPECT_EQ(a.opened_summary, "8 pending sectors");
+  EXPECT_NE(a.opened_evidence_json.find("8 pending sectors"), std::string::npos);
+  EXPECT_EQ(a.summary, "24 pending sectors");  // not overwritten by the clear
+  EXPECT_EQ(a.resolution, "cleared: 0 pending sectors");
+  const auto h = nlohmann::json::parse(a.history_json);
+  ASSERT_EQ(h.size(), 3u);
+  EXPECT_EQ(h[0]["what"], "opened");
+  EXPECT_EQ(h[1]["what"], "refreshed");
+  EXPECT_EQ(h[2]["what"], "resolved");
+}
+
+}  // namespace
+}  // namespace dp
