@@ -180,6 +180,7 @@ class Drive {
   }
 
   const std::string& id() const { return id_; }
+  static long TestCount() { return static_cast<long>(Tests().size()); }
 
   struct Event {
     int opened_slowdown = 0, opened_trend = 0, opened_peer = 0, opened_environment = 0;
@@ -355,9 +356,13 @@ class Drive {
     // automatic re-baseline mark (runs/run_evaluator.h, AbsorbedShift).
     for (const Verdict& v : *verdicts) {
       if (!v.rebaseline_from) continue;
-      box_.history.AddRebaseline(id_, test, *v.rebaseline_from);
+      box_.history.AddRebaseline(id_, "", *v.rebaseline_from);
+      if (std::getenv("DP_FIELD_TRACE"))
+        std::fprintf(stderr, "absorb drive %llu at %lld from %lld: %s\n",
+                     static_cast<unsigned long long>(seed_), static_cast<long long>(at),
+                     static_cast<long long>(*v.rebaseline_from), v.summary.c_str());
       for (auto it = box_.active.begin(); it != box_.active.end();)
-        it = it->first.first == id_ && ClosedByRebaseline(it->second, test)
+        it = it->first.first == id_ && ClosedByRebaseline(it->second, "")
                  ? box_.active.erase(it)
                  : std::next(it);
       ++ev.absorbed;
@@ -520,7 +525,8 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
           if (opened) ++part[t].alert_weeks;
         }
       }
-      part[t].scheduled_runs += static_cast<long>(runs) * count;
+      // Scheduled runs of a test: each drive runs every test each week.
+      part[t].scheduled_runs += static_cast<long>(runs) * count * Drive::TestCount();
       for (const auto& d : vdev)
         for (int k = 0; k < HealthyFigures::kKinds; ++k)
           for (int a = 0; a < HealthyFigures::kAges; ++a) {

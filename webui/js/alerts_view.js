@@ -49,7 +49,35 @@ function evidenceView(alert) {
         title: r.at ? new Date(r.at * 1000).toLocaleString() : '' },
       `#${r.run_id}${typeof r.value === 'number' ? ` ${formatValue(r.value)}` : ''}`)))
     : null;
-  return el('div', { class: 'evidence' }, items, runList);
+  // An event's series (a drive's slowdown and peer verdicts, a box's
+  // environment verdicts): each with its state.
+  const members = Array.isArray(e.members) ? e.members : [];
+  const memberList = members.length
+    ? el('div', { class: 'ev-members muted small', 'data-members': members.length }, 'series: ',
+      members.map((m, i) => {
+        const v = m.verdict || {};
+        const label = [v.test, v.series, v.metric].filter(Boolean).join(' ') || m.condition;
+        const peer = String(m.condition || '').startsWith('peer:') ? ' (vs siblings)' : '';
+        return el('span', { class: m.state === 'resolved' ? 'ev-member back' : 'ev-member' },
+          `${i ? ', ' : ''}${label}${peer}${m.state === 'resolved' ? ' (back)' : ''}`);
+      }))
+    : null;
+  return el('div', { class: 'evidence' }, items, runList, memberList);
+}
+
+// What the alert opened with and what happened to it since, folded away.
+function historyView(alert) {
+  const history = Array.isArray(alert.history) ? alert.history : [];
+  const opened = alert.opened_summary && alert.opened_summary !== alert.summary
+    ? el('div', { class: 'small' }, el('span', { class: 'muted' }, 'opened with: '), alert.opened_summary)
+    : null;
+  if (!history.length && !opened) return null;
+  return el('details', { class: 'alert-history small' },
+    el('summary', { class: 'muted' }, `history (${history.length})`),
+    opened,
+    el('ol', {}, history.map((h) => el('li', {},
+      el('span', { class: 'muted', title: new Date(h.at * 1000).toLocaleString() },
+        `${formatAgo(h.at)} ${h.what}: `), h.summary))));
 }
 
 function alertItem(alert, driveName, onChange) {
@@ -76,13 +104,19 @@ function alertItem(alert, driveName, onChange) {
     el('div', { class: 'alert-head' },
       el('span', { class: `chip sev ${alert.severity}` }, alert.severity),
       el('span', { class: 'chip' }, alert.state),
+      // A watch: opened, not notified until it persists (drives' own
+      // housekeeping can make them slow for hours).
+      alert.state === 'open' && alert.notify_count === 0
+        ? el('span', { class: 'chip watch', title: 'not notified: it is notified if it still holds at the next scheduled run' }, 'watching')
+        : null,
       driveName ? el('strong', {}, driveName) : null,
       el('span', { class: 'alert-summary' }, alert.summary),
       el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
         `opened ${formatAgo(alert.opened_at)}`),
       ack, status),
     el('div', { class: 'muted mono small' }, alert.condition),
-    evidenceView(alert));
+    evidenceView(alert),
+    historyView(alert));
 }
 
 // alerts: the API's list; names: drive id -> name.

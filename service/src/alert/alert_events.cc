@@ -124,13 +124,21 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   const Verdict* fired = nullptr;  // this run's worst firing member verdict
   std::string cleared;             // the last clear verdict's summary
   bool changed = false;
+  const std::int64_t t = ToUnixSeconds(now);
   for (const Verdict* v : verdicts) {
     auto it = std::find_if(members.begin(), members.end(), [&](const json& m) {
       return m.value("condition", "") == v->condition;
     });
     std::optional<Alert> member;
     if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
-    if (!member && !v->Firing()) continue;
+    if (!member && !v->Firing()) {
+      // A clear of a member gone already can still end a quiet event.
+      if (active && v->kind == VerdictKind::kClear) {
+        cleared = v->summary;
+        changed = true;
+      }
+      continue;
+    }
     AlertDecision d = Update(member, *v, now, member_policy);
     if (d.write == AlertDecision::Write::kNothing) continue;
     changed = true;
@@ -141,12 +149,23 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   }
   AlertDecision d;
   if (!changed) return d;
+  if (fired) evidence["last_fired_at"] = t;
   const json* primary = Primary(members);
   if (!primary) {
     if (!active) return d;
     Alert a = *existing;
     evidence["members"] = members;
     a.evidence_json = Dump(evidence);
+    // A box's event waits kEventQuietSeconds first: its drives absorb a
+    // shift a week or two apart, and closed by the first drives' clears it
+    // was opened again by the next drive's environment verdict.
+    if (a.condition == kBoxEnvironmentEvent &&
+        t - evidence.value("last_fired_at", a.opened_at) < kEventQuietSeconds) {
+      a.updated_at = t;
+      d.write = AlertDecision::Write::kUpdate;
+      d.alert = std::move(a);
+      return d;
+    }
     return Resolve(a, now, "cleared: every series is back" +
                                (cleared.empty() ? std::string() : " (last: " + cleared + ")"));
   }
@@ -156,6 +175,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
     if (Active(m) && &m != primary) others.push_back(MemberLabel(m));
   json out = (*primary)["verdict"];
   out["members"] = members;
+  out["last_fired_at"] = evidence.value("last_fired_at", t);
   std::string summary = primary->value("verdict", json::object()).value("summary", "");
   if (!others.empty()) {
     summary += "; with " + std::to_string(others.size()) + " more series:";

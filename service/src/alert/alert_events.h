@@ -14,14 +14,16 @@
 // "members": condition, state, clear streak, last verdict). Each member
 // lives through the ordinary lifecycle (alert_lifecycle.h: hysteresis,
 // clear streak); further members refresh the event, never open another; the
-// event resolves when its last member has. Its summary and evidence are the
-// worst member's, with the others named.
+// event resolves when its last member has (the box's, when besides none has
+// fired for kEventQuietSeconds, two weekly runs). Its summary and evidence
+// are the worst member's, with the others named.
 //
 // Both AlertService (the daemon) and the field model
 // (benchmarks/detect_field.cc) apply a run's verdicts with ApplyVerdicts.
 // Pure, thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,6 +40,7 @@ namespace dp {
 inline constexpr const char* kDriveSlowdownEvent = "slowdown:drive";
 inline constexpr const char* kDriveTrendEvent = "trend:drive";
 inline constexpr const char* kBoxEnvironmentEvent = "environment:box";
+inline constexpr std::int64_t kEventQuietSeconds = 14 * 86400;
 
 // The alert a verdict belongs to.
 struct AlertKey {

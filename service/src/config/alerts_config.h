@@ -61,7 +61,7 @@ struct DetectionConfig {
   int peer_window_seconds = 43200;         // siblings' runs within +/- this of the drive's run
   // A shift every measured vdev sibling shares that has lasted this long
   // (it was there a scheduled run ago) is absorbed: the drive's baselines of
-  // the test re-form from its first shifted run (an automatic re-baseline
+  // every test re-form from its first shifted run (an automatic re-baseline
   // mark). 0 = never absorb.
   double environment_absorb_days = 6;
   int temperature_max_c = 60;              // SATA/SAS drive temperature ceiling

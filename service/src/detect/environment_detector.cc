@@ -13,9 +13,14 @@
 namespace dp::detect {
 namespace {
 
+// How many of its own sigmas worse the median sibling must be (see below).
+constexpr double kSharedScore = 2.0;
+
 struct Judged {
   bool outside = false;
-  double percent = 0;  // worse, in percent of the baseline
+  double percent = 0;    // worse, in percent of the baseline
+  double deviation = 0;  // worse, log units
+  double score = 0;      // deviation in the series' own sigmas
 };
 
 // The run at index i of h against the baseline before it; nullopt when the
@@ -29,6 +34,8 @@ std::optional<Judged> JudgeAt(const std::vector<Sample>& h, std::size_t i, const
   Judged j;
   j.outside = dev > (dir == Direction::kHigherIsBetter ? w.low : w.high);
   j.percent = WorsePercent(h[i].value, b.center, dir);
+  j.deviation = dev;
+  j.score = b.log_sigma > 0 ? dev / b.log_sigma : 0;
   return j;
 }
 
@@ -68,6 +75,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   }
   int measured = 0, worse = 0;
   std::vector<double> changes{own->percent};
+  std::vector<double> sibling_scores, sibling_deviations;
   nlohmann::json members = nlohmann::json::array();
   members.push_back({{"drive_id", self.drive_id},
                      {"drive_name", self.Who()},
@@ -90,11 +98,20 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
       }
     }
     if (best == sib.samples.size()) continue;
-    auto j = JudgeAt(sib.samples, best, cfg, 0, dir, TailDfOf(self.metric));
+    // Against the sibling's baseline as it is now: once the vdev's siblings
+    // have absorbed a shift they no longer look worse, and a drive that then
+    // drops alone is its own slowdown (judged against their old level,
+    // every later drop of any member was "shared" and absorbed again). A
+    // baseline re-formed and not ready yet: its old one.
+    auto j = JudgeAt(sib.samples, best, cfg, sib.baseline_since, dir, TailDfOf(self.metric));
+    if (!j && sib.baseline_since > 0)
+      j = JudgeAt(sib.samples, best, cfg, 0, dir, TailDfOf(self.metric));
     if (!j) continue;
     ++measured;
     if (j->outside) ++worse;
     changes.push_back(j->percent);
+    sibling_scores.push_back(j->score);
+    sibling_deviations.push_back(j->deviation);
     members.push_back({{"drive_id", sib.drive_id},
                        {"drive_name", sib.drive_name.empty() ? sib.drive_id : sib.drive_name},
                        {"run_id", sib.samples[best].run_id},
@@ -115,7 +132,20 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
                 std::to_string(cfg.peer_min_siblings) + " needed";
     return v;
   }
-  if (own->outside && worse == measured) {
+  // Shared: the typical sibling is clearly worse against its own baseline
+  // (its median score kSharedScore sigmas), by at least half the drive's own
+  // change. Not "every sibling outside its band": a step of the whole box a
+  // little beyond the band's floor leaves one sibling in four inside it, and
+  // with five siblings the vdev's shift was taken for five drives failing
+  // (field model, 8% step at 3% noise). The median of healthy siblings'
+  // scores stays far below it: of two, their mean must pass 2 sigmas (2.8
+  // standard errors, 0.2%); a drive failing alone still stands out.
+  const double median_score = sibling_scores.empty() ? 0 : Median(sibling_scores);
+  const double median_deviation = sibling_deviations.empty() ? 0 : Median(sibling_deviations);
+  v.details["siblings_median_score"] = median_score;
+  const bool shared =
+      median_score >= kSharedScore && median_deviation >= 0.5 * own->deviation;
+  if (own->outside && shared) {
     v.kind = VerdictKind::kEnvironment;
     v.severity = Severity::kWarning;
     const bool rise = dir == Direction::kLowerIsBetter;
@@ -124,6 +154,24 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
                 MetricNoun(self.metric) + (rise ? " rose" : " dropped") + " together (median " +
                 pct + ") in the same window: a change they share (controller, enclosure "
                 "temperature, pool load), not one drive failing";
+    return v;
+  }
+  if (shared) {
+    // The vdev is still worse than its old level. A drive whose baselines
+    // re-formed since (a re-baseline mark) and that moved with its siblings
+    // has absorbed the shift: clear. One inside its band by chance has not:
+    // no evidence either way, so the vdev's alert does not churn.
+    std::optional<Judged> old;
+    if (baseline_since > 0)
+      old = JudgeAt(self_history, last, cfg, 0, dir, TailDfOf(self.metric));
+    if (old && old->deviation >= 0.5 * median_deviation) {
+      v.kind = VerdictKind::kClear;
+      v.summary = label + ": " + self.Who() + " moved with its siblings and its baseline "
+                  "re-formed on the new level";
+      return v;
+    }
+    v.summary = label + ": the siblings are worse, " + self.Who() +
+                "'s run is inside its band: no evidence either way";
     return v;
   }
   v.kind = VerdictKind::kClear;

@@ -1,7 +1,7 @@
 // EvaluateEnvironment: tells a drive that got worse from a vdev that got
 // worse. Members of one vdev share a controller, an enclosure (its
-// temperature) and the pool's load; when every measured sibling is outside
-// its own single-run band in the same window as the drive, the cause is what
+// temperature) and the pool's load; when the measured siblings are clearly
+// worse against their own baselines in the same window as the drive, the cause is what
 // they share, and it is reported once for the vdev as an environment change
 // rather than as every member failing. This uses the siblings as a
 // covariate, as fail-slow studies of large fleets do (IASO, ATC'19: peer
@@ -26,10 +26,13 @@ namespace dp::detect {
 // to the drive's latest good run within +-cfg.peer_window_seconds, judged
 // against its own baseline before that run.
 // Kinds: kEnvironment (at least cfg.peer_min_siblings siblings measured in the
-// window and every one of them outside its band on the worse side, and the
-// drive's latest run outside its own), kClear (measured, not shared),
-// kInconclusive (too few siblings measured, or the drive's latest run is not
-// evidence). condition = "environment:GROUP:TEST:SERIES:METRIC".
+// window, the median sibling at least 2 of its own sigmas worse than its
+// baseline and by at least half the drive's change, and the drive's latest
+// run outside its own band), kClear (measured, not shared; or shared but
+// absorbed: the drive's baselines re-formed since baseline_since and its run
+// moved with the siblings'), kInconclusive (too few siblings measured, the
+// drive's latest run is not evidence, or shared while the drive's run is
+// inside its band by chance). condition = "environment:GROUP:TEST:SERIES:METRIC".
 Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
                             std::vector<PeerHistory> siblings, const std::string& group,
                             const std::string& owner_drive_id, const DetectionConfig& cfg,

@@ -117,7 +117,9 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
   std::vector<PeerHistory> peers;
   for (const DriveRef& s : vdev_.siblings) {
     auto h = history_.PeerSamples(s.id, spec);
-    if (h.ok() && !h->empty()) peers.push_back({s.id, s.name, std::move(*h)});
+    if (!h.ok() || h->empty()) continue;
+    auto since = history_.BaselineSince(s.id, run_.test);
+    peers.push_back({s.id, s.name, std::move(*h), since.ok() ? *since : 0});
   }
   DP_RETURN_IF_ERROR(ConsultEnvironment(spec, samples, peers, own));
   for (Verdict& v : own) out_.push_back(std::move(v));
@@ -172,15 +174,20 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
 }
 
 // A shift the siblings share that has lasted (it was there a scheduled run
-// ago: the drive's excursion began environment_absorb_days before this run)
-// is the box's new level, not an event: the drive's baselines of the test
-// re-form from the excursion's first run. Change-point on the siblings'
+// ago: the series' open CUSUM segment, the runs that have not been where the
+// baseline puts them since, began environment_absorb_days before this run)
+// is the box's new level, not an event: the drive's baselines re-form from
+// the segment's first run (every test: runs/run_evaluator.h, AbsorbedShift). The segment, not the run of
+// consecutive runs outside the band: a step little beyond the band's floor
+// leaves every fourth run inside it, and a drive that waited for a week of
+// runs all outside went on being re-tested for months (field model, 8% step
+// at 3% noise). Change-point on the siblings'
 // common component: the siblings outside their own bands in the same window
 // are the evidence that the change is common, and its persistence across
 // scheduled runs what tells a new driver or controller from a hot week.
 void Judge::Absorb(const Verdict& own, Verdict& env) {
   if (cfg_.environment_absorb_days <= 0) return;
-  const std::int64_t from = ExcursionStart(own);
+  const std::int64_t from = EvidenceStart(own);
   if (from <= since_) return;  // absorbed already
   if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
   env.rebaseline_from = from;

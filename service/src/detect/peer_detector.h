@@ -36,6 +36,9 @@ struct PeerHistory {
   std::string drive_id;
   std::string drive_name;
   std::vector<Sample> samples;  // same test, series and metric as the drive judged
+  // The sibling's re-baseline mark for the test (0: none): the environment
+  // judges it against the baseline it has now (environment_detector.h).
+  std::int64_t baseline_since = 0;
 };
 
 // self.drive_id's own samples are `self_history` (any order); `siblings` must

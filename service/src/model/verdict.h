@@ -82,7 +82,7 @@ struct Verdict {
   std::optional<int> siblings_measured;   // siblings measured in the window (environment)
   std::vector<std::int64_t> interference_left_out;  // runs judged without: passed interference
   // An environment verdict whose shift has lasted (environment_absorb_days):
-  // the judged drive's baselines of its test re-form from this time (an
+  // the judged drive's baselines re-form from this time (an
   // automatic re-baseline mark), so the box's new level becomes its normal.
   std::optional<std::int64_t> rebaseline_from;
 

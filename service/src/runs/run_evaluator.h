@@ -40,7 +40,7 @@ using ConfirmFn = std::function<void(const std::string& drive_id, const std::str
 
 // The automatic re-baseline a run's verdicts ask for: a shift its vdev
 // siblings share has lasted (Verdict::rebaseline_from, detect/judge.h); the
-// drive's baselines of the run's test re-form from its first shifted run.
+// drive's baselines of every test re-form from its first shifted run.
 std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts);
 
 class RunEvaluator {
