@@ -38,8 +38,22 @@ AlertService::AlertService(AlertRepository& repo, Notifier* notifier, const Cloc
                            AlertServiceOptions options)
     : repo_(repo), notifier_(notifier), clock_(clock), options_(std::move(options)) {}
 
-Result<std::optional<Alert>> AlertService::Apply(AlertDecision d) {
+std::optional<std::int64_t> AlertService::MutedUntil(const Alert& a) const {
+  if (!options_.muted_until) return std::nullopt;
+  return options_.muted_until(a.drive_id, a.condition);
+}
+
+Result<std::optional<Alert>> AlertService::Apply(AlertDecision d,
+                                                 const std::optional<Alert>& before) {
   if (d.write == AlertDecision::Write::kNothing) return std::optional<Alert>();
+  const std::optional<std::int64_t> muted =
+      d.notify != NotifyKind::kNone ? MutedUntil(d.alert) : std::nullopt;
+  if (muted) {
+    // Nothing is sent, so nothing counts as sent: reminders and the held
+    // opening notification are reckoned from what really went out.
+    d.alert.notify_count = before ? before->notify_count : 0;
+    d.alert.last_notified_at = before ? before->last_notified_at : std::nullopt;
+  }
   if (d.write == AlertDecision::Write::kInsert) {
     DP_ASSIGN_OR_RETURN(d.alert.id, repo_.InsertAlert(d.alert));
     LogWarning("alert #" + std::to_string(d.alert.id) + " opened: [" + d.alert.severity + "] " +
@@ -49,8 +63,12 @@ Result<std::optional<Alert>> AlertService::Apply(AlertDecision d) {
     if (d.notify == NotifyKind::kResolved)
       LogInfo("alert #" + std::to_string(d.alert.id) + " resolved: " + d.alert.summary);
   }
-  if (d.notify != NotifyKind::kNone && notifier_ && options_.notify)
+  if (muted) {
+    LogInfo("alert #" + std::to_string(d.alert.id) + ": " + std::string(NotifyKindName(d.notify)) +
+            " notification held: muted until " + FormatUtc(FromUnixSeconds(*muted)));
+  } else if (d.notify != NotifyKind::kNone && notifier_ && options_.notify) {
     notifier_->Submit(MakeNotification(d.notify, d.alert, clock_.Now(), options_.host));
+  }
   return std::optional<Alert>(d.alert);
 }
 
@@ -63,7 +81,7 @@ Result<std::optional<Alert>> AlertService::OnVerdict(const Verdict& verdict) {
   DP_ASSIGN_OR_RETURN(std::optional<Alert> existing,
                       repo_.OpenAlertFor(verdict.drive_id, verdict.condition));
   if (!existing && !verdict.Firing()) return std::optional<Alert>();
-  return Apply(Update(existing, verdict, clock_.Now(), options_.policy));
+  return Apply(Update(existing, verdict, clock_.Now(), options_.policy), existing);
 }
 
 Status AlertService::OnVerdicts(const std::vector<Verdict>& verdicts) {
@@ -80,7 +98,18 @@ Status AlertService::CheckReminders() {
   DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());
   Status first;
   for (const auto& a : active) {
-    auto r = Apply(CheckReminder(a, clock_.Now(), options_.policy));
+    // A muted alert waits quietly (no reminder is owed while it is held).
+    if (MutedUntil(a)) continue;
+    AlertDecision d = CheckReminder(a, clock_.Now(), options_.policy);
+    if (a.state == "open" && a.notify_count == 0) {
+      // Opened under a mute: announced once the mute is over.
+      d.write = AlertDecision::Write::kUpdate;
+      d.alert = a;
+      d.alert.notify_count = 1;
+      d.alert.last_notified_at = ToUnixSeconds(clock_.Now());
+      d.notify = NotifyKind::kOpened;
+    }
+    auto r = Apply(std::move(d), a);
     if (!r.ok() && first.ok()) first = r.status();
   }
   return first;

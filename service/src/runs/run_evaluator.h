@@ -27,6 +27,7 @@
 namespace dp {
 
 class Store;
+class OverrideBook;
 
 // Asks for a confirmation re-test of `test` on `drive_id`, confirming run
 // `of_run` (the daemon queues it with trigger "confirm:<of_run>" after
@@ -36,8 +37,10 @@ using ConfirmFn = std::function<void(const std::string& drive_id, const std::str
 
 class RunEvaluator {
  public:
-  // alerts may be null (verdicts computed and logged only).
-  RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm);
+  // alerts may be null (verdicts computed and logged only); overrides may be
+  // null (SMART judged with the global thresholds only).
+  RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm,
+               OverrideBook* overrides = nullptr);
 
   // The verdicts of one finished run, already applied to the alerts.
   Result<std::vector<Verdict>> Evaluate(const Run& run);
@@ -50,6 +53,7 @@ class RunEvaluator {
   AlertService* alerts_;
   const DetectionConfig config_;
   ConfirmFn confirm_;
+  OverrideBook* overrides_;
 };
 
 }  // namespace dp
