@@ -91,7 +91,7 @@ TEST(OverridesConfig, AnUnknownDriveIsAnErrorWithItsLine) {
   problems = UnknownDriveProblems(c->overrides, {known});
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0],
-            "diskpulse.json:8: overrides[2].model: model pattern 'ST8000VN*' matches no known drive");
+            "diskpulse.json:7: overrides[2].model: model pattern 'ST8000VN*' matches no known drive");
 }
 
 TEST(OverridesConfig, UtcDates) {
