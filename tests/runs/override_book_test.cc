@@ -8,6 +8,8 @@
 
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
+#include "runs/run_evaluator.h"
+#include "smart/smartctl_parser.h"
 #include "runs/store_alert_repository.h"
 #include "store/store_test_util.h"
 #include "support/temp_dir.h"
@@ -173,6 +175,55 @@ TEST_F(OverrideBookTest, TheConfigFilesOverridesAreReadOnly) {
   EXPECT_NE(s.message().find("diskpulse.json:12"), std::string::npos);
   EXPECT_EQ(book.Delete("config-1", "api", "").code(), StatusCode::kNotFound);
   ASSERT_EQ(book.All()->size(), 1u);
+}
+
+// The judge of a `smart` run asks the book: a drive whose CRC count grew
+// (the real capture of an HGST HUS724020ALE640 with 12, after 10) opens no
+// alert once its serial's override ignores attribute 199.
+TEST_F(OverrideBookTest, ASmartRunIsJudgedWithTheOverridesInForce) {
+  auto reading = ParseSmartctlOutput(testing::ReadFile(
+      testing::FixturePath("smartctl/ata-hdd-hgst-HUS724020ALE640-crc-errors-exit64.json")));
+  ASSERT_TRUE(reading.ok());
+  Drive d = testing::MakeDrive("wwn-hgst", "sdc");
+  d.model = reading->snapshot.model;
+  d.serial = reading->snapshot.serial;
+  ASSERT_TRUE(store_->UpsertDrive(d, 1).ok());
+  SmartSnapshot before = reading->snapshot;
+  before.udma_crc_errors = 10;
+  ASSERT_TRUE(store_->InsertSmartSnapshot(d.id, Now() - 3600, before).ok());
+  ASSERT_TRUE(store_->InsertSmartSnapshot(d.id, Now(), reading->snapshot).ok());
+  dp::Run run;
+  run.drive_id = d.id;
+  run.test = "smart";
+  run.started_at = Now();
+  run.ended_at = Now();
+  run.outcome = RunOutcome::kOk;
+  auto id = store_->InsertRun(run);
+  ASSERT_TRUE(id.ok());
+  run.id = *id;
+
+  auto crc = [](const std::vector<Verdict>& vs) {
+    for (const Verdict& v : vs)
+      if (v.condition == "smart:udma_crc_errors") return v.kind;
+    return VerdictKind::kInconclusive;
+  };
+  RunEvaluator plain(*store_, nullptr, DetectionConfig{}, nullptr, book_.get());
+  auto judged = plain.Evaluate(run);
+  ASSERT_TRUE(judged.ok()) << judged.status().ToString();
+  EXPECT_EQ(crc(*judged), VerdictKind::kSmart);
+
+  DriveOverride file;
+  file.source = "config";
+  file.where = "diskpulse.json:9";
+  file.serial = d.serial;
+  file.attribute = "udma_crc_errors";
+  file.ignore = true;
+  OverrideBook book(*store_, clock_, {file});
+  RunEvaluator tuned(*store_, alerts_.get(), DetectionConfig{}, nullptr, &book);
+  judged = tuned.Evaluate(run);
+  ASSERT_TRUE(judged.ok()) << judged.status().ToString();
+  EXPECT_EQ(crc(*judged), VerdictKind::kClear);
+  for (const Alert& a : *repo_->ActiveAlerts()) EXPECT_NE(a.condition, "smart:udma_crc_errors");
 }
 
 }  // namespace

@@ -71,7 +71,8 @@ function form(d, attributes, onChange, status) {
     el('option', { value: 'threshold' }, 'threshold'));
   const value = el('input', { id: 'override-value', type: 'number', min: '0', step: 'any', value: '7',
     'aria-label': 'days or threshold', class: 'narrow' });
-  const reason = el('input', { id: 'override-reason', type: 'text', placeholder: 'why', maxlength: '500' });
+  const reason = el('input', { id: 'override-reason', type: 'text', placeholder: 'why',
+    'aria-label': 'reason', maxlength: '500' });
   const set = el('button', { type: 'button', class: 'button', id: 'override-set' }, 'Set override');
   set.addEventListener('click', async () => {
     const body = { drive: d.id };
