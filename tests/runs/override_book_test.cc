@@ -223,7 +223,9 @@ TEST_F(OverrideBookTest, ASmartRunIsJudgedWithTheOverridesInForce) {
   judged = tuned.Evaluate(run);
   ASSERT_TRUE(judged.ok()) << judged.status().ToString();
   EXPECT_EQ(crc(*judged), VerdictKind::kClear);
-  for (const Alert& a : *repo_->ActiveAlerts()) EXPECT_NE(a.condition, "smart:udma_crc_errors");
+  auto active = repo_->ActiveAlerts();
+  ASSERT_TRUE(active.ok());
+  for (const Alert& a : *active) EXPECT_NE(a.condition, "smart:udma_crc_errors");
 }
 
 }  // namespace
