@@ -44,7 +44,7 @@ struct ApiContext {
   AlertService* alerts = nullptr;       // ack, rebaseline: null -> 503
   AlertDispatcher* dispatcher = nullptr;  // alerts test: null -> 503
   const DiscoveryService* discovery = nullptr;  // health's "discovery": null -> left out
-  OverrideBook* overrides = nullptr;    // overrides: null -> 503
+  OverrideBook* overrides = nullptr;    // null: only the API's overrides (no config file)
   std::string host;                     // shown in test notifications
   // For GET /api/v1/schedule without a scheduler (PlanSchedule over the store).
   std::vector<ScheduleConfig> schedules;

@@ -27,7 +27,14 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxText = 500;
 
-Response NoBook() { return ErrorResponse(503, "unavailable", "overrides are not running in this daemon"); }
+// The daemon's book (config file and API); a context without one (a
+// tool, a test) still serves the API's overrides from the store.
+template <typename Fn>
+Response WithBook(const ApiContext& ctx, Fn&& fn) {
+  if (ctx.overrides) return fn(*ctx.overrides);
+  OverrideBook api_only(*ctx.store, *ctx.clock, {});
+  return fn(api_only);
+}
 
 Result<std::string> Text(const json& body, const char* key) {
   auto it = body.find(key);
@@ -93,11 +100,10 @@ json Listed(const DriveOverride& o, std::size_t config_index, const std::vector<
   return j;
 }
 
-Response List(const ApiContext& ctx, const Request& request) {
-  if (!ctx.overrides) return NoBook();
+Response List(const ApiContext& ctx, const Request& request, OverrideBook& book) {
   std::string drive_id;
   if (Status s = TakeDriveQuery(*ctx.store, request.Query(), drive_id); !s.ok()) return StatusResponse(s);
-  auto all = ctx.overrides->All();
+  auto all = book.All();
   if (!all.ok()) return StatusResponse(all.status());
   auto drives = ctx.store->ListDrives();
   if (!drives.ok()) return StatusResponse(drives.status());
@@ -114,21 +120,19 @@ Response List(const ApiContext& ctx, const Request& request) {
   return JsonResponse({{"overrides", list}, {"attributes", JudgedSmartAttributes()}});
 }
 
-Response Set(const ApiContext& ctx, const Request& request) {
-  if (!ctx.overrides) return NoBook();
+Response Set(const ApiContext& ctx, const Request& request, OverrideBook& book) {
   auto body = ParseJsonObject(request);
   if (!body.ok()) return StatusResponse(body.status());
   auto o = ParseOverride(ctx, *body);
   if (!o.ok()) return StatusResponse(o.status());
-  auto kept = ctx.overrides->Set(*std::move(o), "api " + request.remote);
+  auto kept = book.Set(*std::move(o), "api " + request.remote);
   if (!kept.ok()) return StatusResponse(kept.status());
   auto drives = ctx.store->ListDrives();
   if (!drives.ok()) return StatusResponse(drives.status());
   return JsonResponse(Listed(*kept, 0, *drives, ToUnixSeconds(ctx.clock->Now())), 201);
 }
 
-Response Delete(const ApiContext& ctx, const Request& request, const PathParams& params) {
-  if (!ctx.overrides) return NoBook();
+Response Delete(const Request& request, const PathParams& params, OverrideBook& book) {
   auto body = ParseJsonObject(request);
   if (!body.ok()) return StatusResponse(body.status());
   for (const auto& item : body->items())
@@ -137,7 +141,7 @@ Response Delete(const ApiContext& ctx, const Request& request, const PathParams&
   auto reason = Text(*body, "reason");
   if (!reason.ok()) return StatusResponse(reason.status());
   const std::string& id = params.at("id");
-  Status s = ctx.overrides->Delete(id, "api " + request.remote, *reason);
+  Status s = book.Delete(id, "api " + request.remote, *reason);
   if (!s.ok()) return StatusResponse(s);
   return JsonResponse({{"deleted", id}});
 }
@@ -162,10 +166,15 @@ Response Audit(const ApiContext& ctx, const Request& request) {
 }  // namespace
 
 void AddOverridesResource(Router& router, const ApiContext& ctx) {
-  router.Get("/api/v1/overrides", [ctx](const Request& r, const PathParams&) { return List(ctx, r); });
-  router.Post("/api/v1/overrides", [ctx](const Request& r, const PathParams&) { return Set(ctx, r); });
-  router.Add(Method::kDelete, "/api/v1/overrides/{id}",
-             [ctx](const Request& r, const PathParams& p) { return Delete(ctx, r, p); });
+  router.Get("/api/v1/overrides", [ctx](const Request& r, const PathParams&) {
+    return WithBook(ctx, [&](OverrideBook& book) { return List(ctx, r, book); });
+  });
+  router.Post("/api/v1/overrides", [ctx](const Request& r, const PathParams&) {
+    return WithBook(ctx, [&](OverrideBook& book) { return Set(ctx, r, book); });
+  });
+  router.Add(Method::kDelete, "/api/v1/overrides/{id}", [ctx](const Request& r, const PathParams& p) {
+    return WithBook(ctx, [&](OverrideBook& book) { return Delete(r, p, book); });
+  });
   router.Get("/api/v1/overrides/audit",
              [ctx](const Request& r, const PathParams&) { return Audit(ctx, r); });
 }
