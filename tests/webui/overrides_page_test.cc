@@ -3,7 +3,10 @@
 // with its FILE:LINE as read-only and the header says one is in force; an
 // override set from the form reaches the API (with the token) and the store,
 // and deleting it from the page removes it again, both audited.
-// Skipped (with the reason) when Chromium is not installed.
+// Skipped (with the reason) when Chromium is not installed. With
+// DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include "base/clock.h"
@@ -98,6 +101,10 @@ TEST(OverridesPageTest, ShowsWhereAnOverrideIsInForceAndSetsAndDeletesOne) {
   EXPECT_EQ((*kept)[0].attribute, "udma_crc_errors");
   EXPECT_TRUE((*kept)[0].ignore);
   EXPECT_EQ((*kept)[0].reason, "old cable");
+  if (const char* dir = std::getenv("DP_SCREENSHOT_DIR")) {
+    ASSERT_TRUE(b.Eval("document.querySelector('#drive-overrides').scrollIntoView(); true").ok());
+    EXPECT_TRUE(b.Screenshot(std::string(dir) + "/drive_overrides.png").ok());
+  }
   auto two = b.Eval("document.querySelector('#override-badge').textContent");
   ASSERT_TRUE(two.ok());
   EXPECT_EQ(*two, "2 overrides in force");
