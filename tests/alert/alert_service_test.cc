@@ -231,3 +231,24 @@ TEST(AlertService, DisabledNotificationsStillStoreAlerts) {
 
 }  // namespace
 }  // namespace dp
+
+namespace dp {
+namespace {
+
+// A watch (a slowdown not notified until it persists) is not an alert whose
+// opening a mute held: the periodic check sends it nothing.
+TEST(AlertService, AWatchIsNotAnnouncedByTheReminderCheck) {
+  FakeClock clock;
+  InMemoryAlertRepository repo;
+  Recorder rec;
+  AlertService svc(repo, &rec, clock, AlertServiceOptions{});
+  ASSERT_TRUE(svc.OnVerdict(V("wwn-1", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown)).ok());
+  ASSERT_EQ(repo.All().size(), 1u);
+  EXPECT_EQ(repo.All()[0].notify_count, 0);
+  clock.Advance(std::chrono::hours(48));
+  ASSERT_TRUE(svc.CheckReminders().ok());
+  EXPECT_TRUE(rec.got.empty());
+}
+
+}  // namespace
+}  // namespace dp

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 #include "support/staged_binary.h"
+#include "store/store.h"
 
 namespace dp {
 namespace {
@@ -170,6 +172,33 @@ TEST(DaemonStartup, DatabaseThatIsNotSqliteIsRefusedAndKept) {
   EXPECT_TRUE(Contains(r.output, "not a diskpulse database")) << r.output;
   EXPECT_TRUE(Contains(r.output, db)) << r.output;
   EXPECT_EQ(ReadFile(db), junk);
+}
+
+TEST(DaemonStartup, AnOverrideOfADriveTheDatabaseNeverSawIsAConfigErrorAtItsLine) {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp.Path("var"));
+  {
+    auto store = Store::Open(tmp.Path("var/diskpulse.db"));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    Drive d;
+    d.id = "wwn-5000c500a1b2c3d4";
+    d.name = "sda";
+    d.serial = "ZA1ABCDE";
+    ASSERT_TRUE((*store)->UpsertDrive(d, 1).ok());
+  }
+  const std::string path = WriteConfig(
+      tmp, {{"overrides", {{{"serial", "ZA1ABCDE"}, {"attribute", "199"}, {"ignore", true}},
+                           {{"serial", "ZA1ABCDF"}, {"attribute", "199"}, {"ignore", true}}}}});
+  const std::string text = ReadFile(path);
+  // The line of the second "serial" in the file as written.
+  const std::size_t second = text.find("\"serial\"", text.find("\"serial\"") + 1);
+  const long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(second), '\n');
+  auto r = RunDaemon(path);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(Contains(r.output, path + ":" + std::to_string(line) +
+                                     ": overrides[1].serial: no known drive has serial 'ZA1ABCDF'"))
+      << r.output;
+  EXPECT_FALSE(Contains(r.output, "overrides[0]")) << r.output;
 }
 
 TEST(DaemonStartup, SecondInstanceOnTheSameDatabase) {

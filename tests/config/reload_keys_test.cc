@@ -63,6 +63,12 @@ const std::map<std::string, std::function<void(Config&)>>& Changes() {
       {"schedules", [](Config& c) { c.schedule_list.pop_back(); }},
       {"scheduler", [](Config& c) { c.scheduler.max_concurrent = 1; }},
       {"alerts", [](Config& c) { c.alerts_config.detection.trend_alpha = 1e-6; }},
+      {"overrides", [](Config& c) {
+         DriveOverride o;
+         o.serial = "ZA1";
+         o.device_type = "sat";
+         c.overrides.push_back(o);
+       }},
   };
   return changes;
 }

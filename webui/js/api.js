@@ -100,9 +100,9 @@ export function setToken(token) {
   }
 }
 
-// Calls a token-protected endpoint, asking for the token when there is none
-// or the daemon refused it.
-export async function postWithToken(path, body) {
+// Calls a token-protected endpoint (POST, or `method`), asking for the token
+// when there is none or the daemon refused it.
+export async function postWithToken(path, body, method = 'POST') {
   let token = getToken();
   for (let attempt = 0; attempt < 2; attempt += 1) {
     if (!token) {
@@ -111,7 +111,7 @@ export async function postWithToken(path, body) {
       setToken(token);
     }
     try {
-      return await postJson(path, body, token);
+      return await requestJson(path, { method, body: body || {}, token });
     } catch (err) {
       if (!err.needsToken) throw err;
       setToken('');

@@ -4,7 +4,7 @@
 // sequential, zones (outer/middle/inner), the seek profile, random IOPS and
 // latency — each with the detector's band and its contended/partial marks,
 // a time range (30 days, 1 year, all), its alerts with evidence, its runs
-// with reasons, run-now for any test, and re-baseline.
+// with reasons, run-now for any test, re-baseline, and its overrides.
 import {
   getAlerts, getDrive, getHistory, getRuns, getSmartHistory, getTests, postWithToken,
 } from './api.js';
@@ -13,6 +13,7 @@ import { lineChart, sparkline } from './chart.js';
 import { el } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
+import { getOverrides, renderOverrides } from './overrides_view.js';
 import { getZfs, renderZfsSection } from './zfs_view.js';
 
 // What the page charts: one chart per figure of each test that detection
@@ -334,12 +335,13 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   } catch (err) {
     chartsError = err;
   }
-  const [drive, alerts, runs, smartHistory, zfs, ...histories] = await Promise.allSettled([
+  const [drive, alerts, runs, smartHistory, zfs, overrides, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
     getRuns(driveId, 15),
     getSmartHistory(driveId, since),
     getZfs(driveId),
+    getOverrides(driveId),
     ...charts.map((c) => getHistory(driveId, c.test, c.metric)),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
@@ -366,6 +368,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     el('div', { class: 'card-head wrap-head' },
       el('h2', { id: 'drive-title' }, d.name || d.id),
       el('span', { class: 'muted' }, [d.model, d.serial].filter(Boolean).join(' · ')),
+      el('span', { class: 'badge badge-watch', id: 'override-badge', hidden: true }),
       el('a', { href: '#', class: 'button', id: 'drive-close' }, 'Close')),
     el('div', { class: 'actions' }, ...runNowControls(d, onChange), rebase, status),
     el('div', { class: 'facts' }, ...identityFacts(d), baselineFact(d), ...smartFacts(d.smart), ...poolFacts(d.pools)),
@@ -389,6 +392,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     el('h3', {}, 'Self-test log'),
     selfTests(d.smart),
     el('div', { id: 'drive-zfs', hidden: true }),
+    el('h3', {}, 'Overrides'),
+    el('div', { id: 'drive-overrides' }),
     el('h3', {}, 'Alerts'),
     el('div', { id: 'drive-alerts' }),
     el('h3', {}, 'Recent runs'),
@@ -401,6 +406,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
   }
   renderZfsSection(container.querySelector('#drive-zfs'), zfs);
+  renderOverrides(container.querySelector('#drive-overrides'), container.querySelector('#override-badge'),
+    d, overrides, () => renderDrivePanel(container, driveId, { onChange }));
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));

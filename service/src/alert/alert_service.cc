@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "alert/alert_events.h"
 #include "base/log.h"
 #include "model/condition.h"
@@ -36,14 +38,50 @@ Result<std::vector<Alert>> ResolveActiveAlerts(AlertRepository& repo,
   return resolved;
 }
 
+constexpr const char* kHeldOpening = "held";
+
+// True when the alert's opening notification was held by a mute and has not
+// gone out since (its history: "held" after the last "opened"/"notified").
+bool OpeningHeld(const Alert& a) {
+  const auto h = nlohmann::json::parse(a.history_json.empty() ? "[]" : a.history_json, nullptr,
+                                       false);
+  if (!h.is_array()) return false;
+  bool held = false;
+  for (const auto& e : h) {
+    if (!e.is_object()) continue;
+    const std::string what = e.value("what", "");
+    if (what == kHeldOpening) held = true;
+    if (what == "opened" || what == "notified") held = false;
+  }
+  return held;
+}
+
 }  // namespace
 
 AlertService::AlertService(AlertRepository& repo, Notifier* notifier, const Clock& clock,
                            AlertServiceOptions options)
     : repo_(repo), notifier_(notifier), clock_(clock), options_(std::move(options)) {}
 
-Result<std::optional<Alert>> AlertService::Apply(AlertDecision d) {
+std::optional<std::int64_t> AlertService::MutedUntil(const Alert& a) const {
+  if (!options_.muted_until) return std::nullopt;
+  return options_.muted_until(a.drive_id, a.condition);
+}
+
+Result<std::optional<Alert>> AlertService::Apply(AlertDecision d,
+                                                 const std::optional<Alert>& before) {
   if (d.write == AlertDecision::Write::kNothing) return std::optional<Alert>();
+  const std::optional<std::int64_t> muted =
+      d.notify != NotifyKind::kNone ? MutedUntil(d.alert) : std::nullopt;
+  const std::string until = muted ? FormatUtc(FromUnixSeconds(muted.value_or(0))) : "";
+  if (muted) {
+    // Nothing is sent, so nothing counts as sent: reminders and the held
+    // opening notification are reckoned from what really went out.
+    d.alert.notify_count = before ? before->notify_count : 0;
+    d.alert.last_notified_at = before ? before->last_notified_at : std::nullopt;
+    if (d.notify == NotifyKind::kOpened)
+      AddHistory(d.alert, ToUnixSeconds(clock_.Now()), kHeldOpening,
+                 "opening notification held: muted until " + until);
+  }
   if (d.write == AlertDecision::Write::kInsert) {
     DP_ASSIGN_OR_RETURN(d.alert.id, repo_.InsertAlert(d.alert));
     LogWarning("alert #" + std::to_string(d.alert.id) + " opened: [" + d.alert.severity + "] " +
@@ -53,8 +91,12 @@ Result<std::optional<Alert>> AlertService::Apply(AlertDecision d) {
     if (d.notify == NotifyKind::kResolved)
       LogInfo("alert #" + std::to_string(d.alert.id) + " resolved: " + d.alert.summary);
   }
-  if (d.notify != NotifyKind::kNone && notifier_ && options_.notify)
+  if (muted) {
+    LogInfo("alert #" + std::to_string(d.alert.id) + ": " + std::string(NotifyKindName(d.notify)) +
+            " notification held: muted until " + until);
+  } else if (d.notify != NotifyKind::kNone && notifier_ && options_.notify) {
     notifier_->Submit(MakeNotification(d.notify, d.alert, clock_.Now(), options_.host));
+  }
   return std::optional<Alert>(d.alert);
 }
 
@@ -83,7 +125,15 @@ Status AlertService::ApplyLocked(const std::vector<Verdict>& verdicts, std::opti
   };
   return ApplyVerdicts(verdicts, lookup, clock_.Now(), options_.policy,
                        [this, last](AlertDecision d) -> Status {
-                         DP_ASSIGN_OR_RETURN(std::optional<Alert> a, Apply(std::move(d)));
+                         // The alert as stored, for a held notification's
+                         // counters (only looked up when one is held).
+                         std::optional<Alert> before;
+                         if (d.write == AlertDecision::Write::kUpdate &&
+                             d.notify != NotifyKind::kNone && MutedUntil(d.alert)) {
+                           DP_ASSIGN_OR_RETURN(before, repo_.GetAlert(d.alert.id));
+                         }
+                         DP_ASSIGN_OR_RETURN(std::optional<Alert> a,
+                                             Apply(std::move(d), before));
                          if (last && a) *last = std::move(a);
                          return Status::Ok();
                        });
@@ -94,7 +144,19 @@ Status AlertService::CheckReminders() {
   DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());
   Status first;
   for (const auto& a : active) {
-    auto r = Apply(CheckReminder(a, clock_.Now(), options_.policy));
+    // A muted alert waits quietly (no reminder is owed while it is held).
+    if (MutedUntil(a)) continue;
+    AlertDecision d = CheckReminder(a, clock_.Now(), options_.policy);
+    if (a.state == "open" && a.notify_count == 0 && OpeningHeld(a)) {
+      // Opened under a mute: announced once the mute is over. (A watch,
+      // never notified either, is not owed one: alert_lifecycle.h.)
+      d.write = AlertDecision::Write::kUpdate;
+      d.alert = a;
+      d.alert.notify_count = 1;
+      d.alert.last_notified_at = ToUnixSeconds(clock_.Now());
+      d.notify = NotifyKind::kOpened;
+    }
+    auto r = Apply(std::move(d), a);
     if (!r.ok() && first.ok()) first = r.status();
   }
   return first;

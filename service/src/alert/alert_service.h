@@ -24,6 +24,14 @@ struct AlertServiceOptions {
   AlertPolicy policy;
   bool notify = true;  // alerts.enabled: false stores alerts but sends nothing
   std::string host;    // shown in notifications
+  // Until when notifications about an alert of `condition` on `drive_id`
+  // are held (a mute override, runs/override_book.h); nullopt = not muted.
+  // A muted alert still opens, refreshes and resolves; only sending stops.
+  // An alert opened under a mute is announced by the first CheckReminders
+  // after the mute expires, if it is still open. Null = nothing is muted.
+  std::function<std::optional<std::int64_t>(const std::string& drive_id,
+                                            const std::string& condition)>
+      muted_until;
 };
 
 // What a re-baseline did: the mark as kept (id set) and the alerts it closed.
@@ -55,7 +63,9 @@ class AlertService {
   // One run's verdicts, gathered into events (ApplyVerdicts); all applied,
   // the first error returned.
   Status OnVerdicts(const std::vector<Verdict>& verdicts);
-  // Sends due reminders of open alerts; call periodically (e.g. every 10 min).
+  // Sends due reminders of open alerts, and the opening notification an
+  // alert opened under a mute never had once that mute is over (a watch not
+  // notified yet is not owed one); call periodically (e.g. every 10 min).
   Status CheckReminders();
   // POST /api/v1/alerts/{id}/ack. NotFound for an unknown id,
   // FailedPrecondition for a resolved alert.
@@ -80,8 +90,10 @@ class AlertService {
   Result<RebaselineOutcome> Rebaseline(RebaselineMark mark);
 
  private:
-  Result<std::optional<Alert>> Apply(AlertDecision d);
+  // before: the alert as it was (for a held notification's counters).
+  Result<std::optional<Alert>> Apply(AlertDecision d, const std::optional<Alert>& before);
   Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last);
+  std::optional<std::int64_t> MutedUntil(const Alert& a) const;
 
   std::mutex mu_;
   AlertRepository& repo_;

@@ -26,6 +26,7 @@
 #include "runs/device_job_executor.h"
 #include "runs/device_state_probe.h"
 #include "runs/discovery.h"
+#include "runs/override_book.h"
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "runs/store_notification_outbox.h"
@@ -80,6 +81,21 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   DP_ASSIGN_OR_RETURN(std::string check, d->store_->QuickCheck());
   if (check != "ok")
     return Corrupt("database " + c.database + " failed its integrity check: " + check);
+
+  // An override naming a drive the database has never seen is a typo (or a
+  // drive long gone): refused like any error of the file. A database that
+  // knows no drive yet (the first start) cannot tell; discovery's first
+  // pass logs what still matches nothing.
+  DP_ASSIGN_OR_RETURN(std::vector<Drive> known, d->store_->ListDrives());
+  if (!known.empty()) {
+    std::vector<std::string> unknown = UnknownDriveProblems(c.overrides, known);
+    if (!unknown.empty()) {
+      std::string all;
+      for (const auto& line : unknown) all += (all.empty() ? "" : "\n") + line;
+      return InvalidArgument(all);
+    }
+  }
+  d->overrides_ = std::make_unique<OverrideBook>(*d->store_, d->clock_, c.overrides);
 
   // Privilege separation: with `user` set and started as root, device opens
   // and tools go through the root helper that Start() forks; not as root,
@@ -137,6 +153,7 @@ http::ApiContext Daemon::MakeApiContext() const {
   ctx.alerts = alerts_.get();
   ctx.dispatcher = dispatcher_.get();
   ctx.discovery = discovery_.get();
+  ctx.overrides = overrides_.get();
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) ctx.host = host;
   ctx.schedules = config_.schedule_list;
@@ -160,6 +177,10 @@ Status Daemon::BuildSchedulerAndAlerts() {
   alert_options.notify = c.alerts_config.enabled;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) alert_options.host = host;
+  alert_options.muted_until = [book = overrides_.get()](const std::string& drive_id,
+                                                        const std::string& condition) {
+    return book->MutedUntil(drive_id, condition);
+  };
   alerts_ = std::make_unique<AlertService>(*alert_repo_, dispatcher_.get(), clock_, alert_options);
 
   // The scheduler and what it drives.
@@ -186,7 +207,8 @@ Status Daemon::BuildSchedulerAndAlerts() {
                   ", in " + std::to_string(delay) + " min)");
         else
           LogWarning("detect: cannot queue a confirmation re-test: " + id.status().ToString());
-      });
+      },
+      overrides_.get());
   SchedulerOptions options;
   options.heartbeat = &heartbeats_.Add("scheduler");
   options.on_run_finished = [this, evaluating = &heartbeats_.Add("evaluator")](const Run& run) {
@@ -214,6 +236,12 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
   }
   Status s = alerts_->CheckReminders();
   if (!s.ok()) LogError("alerts: reminders: " + s.ToString());
+  if (overrides_ && !overrides_->from_config().empty()) {
+    auto known = store_->ListDrives();
+    if (known.ok())
+      for (const auto& line : UnknownDriveProblems(overrides_->from_config(), *known))
+        LogWarning("overrides: " + line);
+  }
 }
 
 Status Daemon::Start() {

@@ -41,6 +41,7 @@ class AlertRepository;
 class NotificationOutbox;
 class AlertDispatcher;
 class AlertService;
+class OverrideBook;
 class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
@@ -130,6 +131,7 @@ class Daemon {
   pid_t priv_helper_pid_ = -1;
   std::unique_ptr<CommandRunner> local_runner_;
   // Alerts: stored through the store, sent by the dispatcher's sink threads.
+  std::unique_ptr<OverrideBook> overrides_;      // before alerts_, which asks it
   std::unique_ptr<AlertRepository> alert_repo_;
   std::unique_ptr<NotificationOutbox> outbox_;  // outlives dispatcher_
   std::unique_ptr<AlertDispatcher> dispatcher_;

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "base/command_runner.h"
+#include "model/drive_override.h"
 
 namespace dp {
 namespace {
@@ -22,13 +23,9 @@ bool IsDevicePath(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return c > 0x20 && c < 0x7f; });
 }
 
-// A smartctl -d type ("sat", "nvme", "sat,12", "megaraid,3").
-bool IsDeviceType(const std::string& s) {
-  if (s.empty() || s.size() > 32) return false;
-  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ',' || c == '_' || c == '+';
-  });
-}
+// A smartctl -d type ("sat", "nvme", "sat,12", "megaraid,3"), the shape
+// the config file's overrides are checked against.
+bool IsDeviceType(const std::string& s) { return IsSmartctlDeviceType(s); }
 
 // A FreeBSD disk name ("ada0", "da12", "nvd0"), as kern.disks lists them.
 bool IsDiskName(const std::string& s) {

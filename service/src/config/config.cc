@@ -11,6 +11,7 @@
 #include "base/mounts.h"
 #include "config/json_walker.h"
 #include "config/key_line.h"
+#include "config/overrides_config.h"
 
 namespace dp {
 namespace {
@@ -168,6 +169,7 @@ void ParseRoot(JsonWalker& r, Config& c) {
   ReadSchedules(r, c.bench.scratch_dir, c.schedule_list, c.targets);
   r.Object("scheduler", [&](JsonWalker& s) { ReadScheduler(s, c.scheduler); });
   r.Object("alerts", [&](JsonWalker& a) { ReadAlerts(a, c.alerts_config); });
+  ReadOverrides(r, c.overrides);
 
   std::string why;
   if (!SplitListen(c.listen, c.listen_host, c.listen_port, why)) r.Error("listen", why);

@@ -16,6 +16,7 @@
 #include "config/alerts_config.h"
 #include "config/retention_config.h"
 #include "config/target_config.h"
+#include "model/drive_override.h"
 
 namespace dp {
 
@@ -91,6 +92,9 @@ struct Config {
   RetentionConfig retention;            // how long the database keeps each detail
   std::vector<TargetConfig> targets;
   AlertsConfig alerts_config;           // the "alerts" section
+  // The "overrides" section (config/overrides_config.h): per-drive tunings,
+  // source "config", each with its FILE:LINE.
+  std::vector<DriveOverride> overrides;
 
   // host and port split out of `listen` by validation.
   std::string listen_host = "127.0.0.1";

@@ -33,11 +33,14 @@ const char* JsonKind(const json& value) {
   }
 }
 
+std::string ConfigProblems::Where(const std::string& path) const {
+  std::string where(file_);
+  if (int at = LineOfKeyPath(text_, path); at > 0) where += ":" + std::to_string(at);
+  return where;
+}
+
 void ConfigProblems::Add(const std::string& path, std::string_view what) {
-  std::string line(file_);
-  if (int at = LineOfKeyPath(text_, path); at > 0) line += ":" + std::to_string(at);
-  line += ": " + path + ": " + std::string(what);
-  lines_.push_back(std::move(line));
+  lines_.push_back(Where(path) + ": " + path + ": " + std::string(what));
 }
 
 std::string ConfigProblems::Joined() const {

@@ -40,6 +40,8 @@ class ConfigProblems {
 
   // path: "http.max_connections", "schedules[2].when", "alerts.mail[0].to[1]".
   void Add(const std::string& path, std::string_view what);
+  // "FILE:LINE" of the key at path (just "FILE" when it cannot be found).
+  std::string Where(const std::string& path) const;
   std::size_t count() const { return lines_.size(); }
   bool empty() const { return lines_.empty(); }
   std::string Joined() const;

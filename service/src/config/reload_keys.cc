@@ -44,6 +44,9 @@ std::vector<ReloadKey> MakeTable() {
       Row<&Config::schedule_list>("schedules", kRestart),
       Row<&Config::scheduler>("scheduler", kRestart),
       Row<&Config::alerts_config>("alerts", kRestart),
+      // The job executor and discovery read device_type, the judge and the
+      // alert service the rest, each from the configuration it started with.
+      Row<&Config::overrides>("overrides", kRestart),
   };
 }
 

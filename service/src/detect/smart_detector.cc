@@ -64,34 +64,69 @@ class Builder {
   std::int64_t at_;
 };
 
+// The threshold an override sets for field, if any.
+std::optional<double> OverrideThreshold(const ResolvedOverrides* o, const char* field) {
+  if (!o) return std::nullopt;
+  const AttributeOverride* a = o->Attribute(field);
+  return a ? a->threshold : std::nullopt;
+}
+
+// Ignored attributes become clear verdicts; the override that ignored or
+// tuned a verdict is named in its details.
+void ApplyOverrides(const ResolvedOverrides* o, std::vector<Verdict>& out) {
+  if (!o) return;
+  for (Verdict& v : out) {
+    const AttributeOverride* a = o->Attribute(v.metric);
+    if (!a) continue;
+    v.details["override"] = a->by;
+    if (!a->ignore) continue;
+    v.kind = VerdictKind::kClear;
+    v.severity = Severity::kInfo;
+    v.summary += " (ignored by " + a->by + ")";
+  }
+}
+
 }  // namespace
 
 std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::string& drive_name,
                                    const SmartSnapshot* previous, const SmartSnapshot& current,
-                                   std::int64_t at, const DetectionConfig& cfg) {
+                                   std::int64_t at, const DetectionConfig& cfg,
+                                   const ResolvedOverrides* overrides) {
   std::vector<Verdict> out;
   Builder b(drive_id, drive_name, at);
 
   for (const Counter& c : Counters()) {
-    std::optional<std::uint64_t> now = c.get(current);
-    if (!now) continue;
-    std::optional<std::uint64_t> before = previous ? c.get(*previous) : std::nullopt;
+    const std::optional<std::uint64_t> got = c.get(current);
+    if (!got) continue;
+    const std::uint64_t now = *got;
+    const std::optional<std::uint64_t> got_before = previous ? c.get(*previous) : std::nullopt;
+    const bool seen_before = got_before.has_value();
+    const std::uint64_t before = got_before.value_or(0);
+    // A threshold tolerates that many: a count at or below it is no alert.
+    const std::optional<double> allowed = OverrideThreshold(overrides, c.field);
+    const bool tuned = allowed.has_value();
+    const double limit = allowed.value_or(0);
+    const bool over = !tuned || static_cast<double>(now) > limit;
     bool firing = false;
     std::string text;
-    if (before && *now > *before) {
+    if (seen_before && now > before && over) {
       firing = true;
-      text = std::to_string(*now - *before) + " new " + c.noun + " (" + std::to_string(*before) +
-             " -> " + std::to_string(*now) + ")";
-    } else if (!before && c.alert_on_first_sight && *now > 0) {
+      text = std::to_string(now - before) + " new " + c.noun + " (" + std::to_string(before) +
+             " -> " + std::to_string(now) + ")";
+    } else if (!seen_before && (c.alert_on_first_sight || tuned) &&
+               static_cast<double>(now) > limit) {
       firing = true;
-      text = std::to_string(*now) + " " + c.noun + " at first check";
+      text = std::to_string(now) + " " + c.noun + " at first check";
+    } else if (!over) {
+      text = std::string(c.noun) + ": " + std::to_string(now) + ", within the override's " +
+             std::to_string(static_cast<std::uint64_t>(limit));
     } else {
-      text = std::string(c.noun) + ": " + std::to_string(*now) + ", not increasing";
+      text = std::string(c.noun) + ": " + std::to_string(now) + ", not increasing";
     }
     Verdict v = b.Make(c.field, firing, c.severity, text);
     v.unit = "";
-    v.current = static_cast<double>(*now);
-    if (before) v.previous = static_cast<double>(*before);
+    v.current = static_cast<double>(now);
+    if (seen_before) v.previous = static_cast<double>(before);
     if (c.ata_id) v.details["attribute_id"] = c.ata_id;
     out.push_back(std::move(v));
   }
@@ -117,7 +152,9 @@ std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::strin
 
   if (current.temperature_c) {
     const bool nvme = current.protocol == "NVMe";
-    const int limit = nvme ? cfg.nvme_temperature_max_c : cfg.temperature_max_c;
+    const int limit = static_cast<int>(OverrideThreshold(overrides, "temperature")
+                                           .value_or(nvme ? cfg.nvme_temperature_max_c
+                                                          : cfg.temperature_max_c));
     const bool hot = *current.temperature_c > limit;
     Verdict v = b.Make("temperature", hot, Severity::kWarning,
                        "temperature " + std::to_string(*current.temperature_c) + " C" +
@@ -150,6 +187,7 @@ std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::strin
       int threshold = n.available_spare_threshold && *n.available_spare_threshold > 0
                           ? *n.available_spare_threshold
                           : cfg.nvme_spare_min_percent;
+      if (auto t = OverrideThreshold(overrides, "nvme_spare")) threshold = static_cast<int>(*t);
       bool low = *n.available_spare < threshold;
       Verdict v = b.Make("nvme_spare", low, Severity::kCritical,
                          "NVMe available spare " + std::to_string(*n.available_spare) + "%" +
@@ -161,6 +199,7 @@ std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::strin
       out.push_back(std::move(v));
     }
   }
+  ApplyOverrides(overrides, out);
   return out;
 }
 

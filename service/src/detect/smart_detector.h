@@ -10,6 +10,11 @@
 //   the ceiling.
 // The rules follow smartd's -l selftest / -C / -U / -W defaults and the
 // Backblaze drive-stats findings that 5/187/188/197/198 predict failure.
+// Overrides (model/drive_override.h) tune it per drive: an ignored attribute
+// is always clear ("ignored by ..."), so an alert it had resolves; a
+// threshold replaces the limit (counters: alert only above that count,
+// temperature: the ceiling, nvme_spare: the minimum); the verdict names the
+// override in details.override.
 // Pure function, thread-safe.
 #pragma once
 
@@ -18,6 +23,7 @@
 #include <vector>
 
 #include "config/alerts_config.h"
+#include "model/drive_override.h"
 #include "model/smart_snapshot.h"
 #include "model/verdict.h"
 
@@ -29,6 +35,7 @@ namespace dp::detect {
 // smart:nvme_spare, smart:nvme_media_errors, ...); kinds kSmart or kClear.
 std::vector<Verdict> EvaluateSmart(const std::string& drive_id, const std::string& drive_name,
                                    const SmartSnapshot* previous, const SmartSnapshot& current,
-                                   std::int64_t at, const DetectionConfig& cfg);
+                                   std::int64_t at, const DetectionConfig& cfg,
+                                   const ResolvedOverrides* overrides = nullptr);
 
 }  // namespace dp::detect

@@ -25,6 +25,7 @@ class Scheduler;
 class AlertService;
 class AlertDispatcher;
 class DiscoveryService;
+class OverrideBook;
 }
 
 namespace dp::http {
@@ -43,6 +44,7 @@ struct ApiContext {
   AlertService* alerts = nullptr;       // ack, rebaseline: null -> 503
   AlertDispatcher* dispatcher = nullptr;  // alerts test: null -> 503
   const DiscoveryService* discovery = nullptr;  // health's "discovery": null -> left out
+  OverrideBook* overrides = nullptr;    // null: only the API's overrides (no config file)
   std::string host;                     // shown in test notifications
   // For GET /api/v1/schedule without a scheduler (PlanSchedule over the store).
   std::vector<ScheduleConfig> schedules;
@@ -64,6 +66,9 @@ void AddAlertsResource(Router& router, const ApiContext& context);
 void AddRebaselineResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/history.
 void AddHistoryResource(Router& router, const ApiContext& context);
+// GET/POST /api/v1/overrides, DELETE /api/v1/overrides/{id},
+// GET /api/v1/overrides/audit.
+void AddOverridesResource(Router& router, const ApiContext& context);
 // GET /api/v1/overview (the page's first screen in one answer).
 void AddOverviewResource(Router& router, const ApiContext& context);
 // GET /api/v1/pools (pool -> vdevs -> members).

@@ -5,14 +5,19 @@
 #include "detect/smart_detector.h"
 #include "model/condition.h"
 #include "model/test_catalog.h"
+#include "runs/override_book.h"
 #include "runs/store_series_history.h"
 #include "store/store.h"
 
 namespace dp {
 
 RunEvaluator::RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config,
-                           ConfirmFn confirm)
-    : store_(store), alerts_(alerts), config_(config), confirm_(std::move(confirm)) {}
+                           ConfirmFn confirm, OverrideBook* overrides)
+    : store_(store),
+      alerts_(alerts),
+      config_(config),
+      confirm_(std::move(confirm)),
+      overrides_(overrides) {}
 
 Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   // Contended, partial, failed, cancelled, skipped runs: never evidence.
@@ -97,8 +102,12 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateSmartRun(const Run& run) {
   DP_ASSIGN_OR_RETURN(auto history, store_.SmartHistory(run.drive_id, 0, 2));
   if (history.empty()) return out;  // asleep: no snapshot taken
   const SmartSnapshot* previous = history.size() > 1 ? &history[1].second : nullptr;
+  std::optional<ResolvedOverrides> tuned;
+  if (overrides_) {
+    DP_ASSIGN_OR_RETURN(tuned, overrides_->For(*drive));
+  }
   return detect::EvaluateSmart(drive->id, drive->name, previous, history[0].second,
-                               history[0].first, config_);
+                               history[0].first, config_, tuned ? &*tuned : nullptr);
 }
 
 }  // namespace dp

@@ -31,6 +31,7 @@
 namespace dp {
 
 class Store;
+class OverrideBook;
 
 // Asks for a confirmation re-test of `test` on `drive_id`, confirming run
 // `of_run` (the daemon queues it with trigger "confirm:<of_run>" after
@@ -45,8 +46,10 @@ std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Ve
 
 class RunEvaluator {
  public:
-  // alerts may be null (verdicts computed and logged only).
-  RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm);
+  // alerts may be null (verdicts computed and logged only); overrides may be
+  // null (SMART judged with the global thresholds only).
+  RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm,
+               OverrideBook* overrides = nullptr);
 
   // The verdicts of one finished run, already applied to the alerts.
   Result<std::vector<Verdict>> Evaluate(const Run& run);
@@ -60,6 +63,7 @@ class RunEvaluator {
   AlertService* alerts_;
   const DetectionConfig config_;
   ConfirmFn confirm_;
+  OverrideBook* overrides_;
 };
 
 }  // namespace dp

@@ -14,11 +14,19 @@ std::string SmartDevicePath(const Drive& drive) {
   return "/dev/" + base;
 }
 
+SmartctlOptions DriveSmartctlOptions(const Config& config, const Drive& drive) {
+  SmartctlOptions o = SmartctlOptionsFrom(config.tools);
+  // Only the config file's overrides carry a device type (mutes do not
+  // matter here, so the time does not either).
+  o.device_type = ResolveOverrides(config.overrides, drive, 0).device_type;
+  return o;
+}
+
 Result<SmartReading> ReadDriveSmart(const Config& config, CommandRunner& runner, const Drive& drive) {
   if (drive.transport == "file") {
     return Unsupported(drive.name + " is a file: no SMART");
   }
-  return ReadSmart(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
+  return ReadSmart(runner, DriveSmartctlOptions(config, drive), SmartDevicePath(drive));
 }
 
 Status SaveDriveSmart(Store& store, const Drive& drive, const SmartReading& reading, std::int64_t at) {
@@ -41,14 +49,14 @@ Result<SelfTestStart> StartDriveSelfTest(const Config& config, CommandRunner& ru
                                          const Drive& drive, SelfTestKind kind) {
   if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
   DP_ASSIGN_OR_RETURN(std::vector<Pool> pools, store.LatestPools());
-  return StartSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive), kind,
+  return StartSelfTest(runner, DriveSmartctlOptions(config, drive), SmartDevicePath(drive), kind,
                        drive.id, pools);
 }
 
 Result<SelfTestProgress> PollDriveSelfTest(const Config& config, CommandRunner& runner,
                                            const Drive& drive) {
   if (drive.transport == "file") return Unsupported(drive.name + " is a file: no self-tests");
-  return PollSelfTest(runner, SmartctlOptionsFrom(config.tools), SmartDevicePath(drive));
+  return PollSelfTest(runner, DriveSmartctlOptions(config, drive), SmartDevicePath(drive));
 }
 
 }  // namespace dp

@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "model/drive.h"
 #include "smart/self_test.h"
+#include "smart/smart_reader.h"
 #include "smart/smartctl_parser.h"
 #include "store/store.h"
 
@@ -21,6 +22,12 @@ namespace dp {
 // when discovery ran against a test or replay tree), the configured path for
 // an explicit target.
 std::string SmartDevicePath(const Drive& drive);
+
+// smartctl's options for a drive: tools.* and the `-d TYPE` a config-file
+// override gives it (drives behind a RAID controller or a USB bridge that
+// smartctl cannot guess). The API cannot set a type: nothing from the
+// network reaches a command line.
+SmartctlOptions DriveSmartctlOptions(const Config& config, const Drive& drive);
 
 // One SMART read of one drive (not saved). Skips files and drives smartctl
 // cannot address with Unsupported.

@@ -34,6 +34,7 @@
 #include "model/alert.h"
 #include "model/bench_result.h"
 #include "model/drive.h"
+#include "model/drive_override.h"
 #include "model/pool.h"
 #include "model/rebaseline_mark.h"
 #include "model/run.h"
@@ -240,6 +241,18 @@ class Store {
                                                          const std::string& test);
   // The drive's marks, newest first, at most limit (<= 0: all).
   Result<std::vector<RebaselineMark>> ListRebaselines(const std::string& drive_id, int limit);
+
+  // --- Overrides set through the API (override_store.cc); the config
+  // file's are never stored. Every change writes an audit row in the same
+  // transaction: InsertOverride "set" (who, reason and at from the
+  // override), DeleteOverride `action` ("deleted", "expired").
+  Result<std::int64_t> InsertOverride(const DriveOverride& o);  // o.id is ignored
+  Result<std::vector<DriveOverride>> ListOverrides();           // oldest first
+  // NotFound for an unknown id.
+  Status DeleteOverride(std::int64_t id, const std::string& action, const std::string& who,
+                        const std::string& reason, std::int64_t at);
+  // Newest first, at most limit (<= 0: all).
+  Result<std::vector<OverrideAudit>> ListOverrideAudit(int limit);
 
   // --- ZFS latency samples (zfs_latency_store.cc). One transaction per call.
   Status AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples);
