@@ -133,6 +133,13 @@ http::ApiContext Daemon::MakeApiContext() const {
   ctx.started_at = started_at_;
   ctx.webui_root = config_.webui_root;
   ctx.api_token = config_.api_token;
+  ctx.read_token = config_.read_token;
+  ctx.metrics_token = config_.metrics_token;
+  ctx.reads_need_token = ReadsNeedToken(config_);
+  if (ctx.reads_need_token && config_.api_token.empty() && config_.read_token.empty())
+    LogWarning("http: listening on " + config_.listen_host +
+               " with no api_token or read_token: the API answers no reads (403); set one, "
+               "or \"public_read\": true");
   ctx.scheduler = scheduler_.get();
   ctx.alerts = alerts_.get();
   ctx.dispatcher = dispatcher_.get();

@@ -41,7 +41,7 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
       };
     }
     return JsonResponse(body, db.ok() ? 200 : 503);
-  });
+  }, Access::kPublic);
   router.Get("/api/v1/version", [ctx](const Request&, const PathParams&) {
     nlohmann::json body = {
         {"name", "diskpulse"},
@@ -50,7 +50,7 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
         {"schema_version", ctx.store->SchemaVersion()},
     };
     return JsonResponse(body);
-  });
+  }, Access::kPublic);
 }
 
 }  // namespace dp::http
