@@ -9,6 +9,7 @@
 #include "alert/alert_dispatcher.h"
 #include "alert/alert_service.h"
 #include "alert/notification_outbox.h"
+#include "alert/mqtt_sink.h"
 #include "alert/sink_factory.h"
 #include "app/database_dir.h"
 #include "app/priv_client.h"
@@ -160,13 +161,16 @@ Status Daemon::BuildSchedulerAndAlerts() {
   outbox_ = std::make_unique<StoreNotificationOutbox>(*store_, clock_);
   dispatcher_ = std::make_unique<AlertDispatcher>();
   dispatcher_->SetOutbox(outbox_.get());
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config,
-                                        local_runner_ ? *local_runner_ : *runner_));
+                                        local_runner_ ? *local_runner_ : *runner_, host));
+  for (const MqttConfig& q : c.alerts_config.mqtt)
+    mqtt_state_.push_back(std::make_unique<MqttSink>(q, host));
   AlertServiceOptions alert_options;
   alert_options.policy = AlertPolicy::FromConfig(c.alerts_config);
   alert_options.notify = c.alerts_config.enabled;
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) alert_options.host = host;
+  alert_options.host = host;
   alerts_ = std::make_unique<AlertService>(*alert_repo_, dispatcher_.get(), clock_, alert_options);
 
   // The scheduler and what it drives.
@@ -221,6 +225,43 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
   }
   Status s = alerts_->CheckReminders();
   if (!s.ok()) LogError("alerts: reminders: " + s.ToString());
+  PublishMqttDriveStates();
+}
+
+void Daemon::PublishMqttDriveStates() {
+  if (mqtt_state_.empty()) return;
+  auto drives = store_->ListDrives();
+  if (!drives.ok()) return;
+  std::vector<MqttDriveState> states;
+  for (const Drive& d : *drives) {
+    MqttDriveState st;
+    st.id = d.id;
+    st.name = d.name;
+    st.model = d.model;
+    st.serial = d.serial;
+    st.present = d.present;
+    if (auto smart = store_->LatestSmartFigures(d.id); smart.ok() && smart->has_value())
+      st.temperature_c = (*smart)->temperature_c;
+    AlertFilter active;
+    active.state = "active";
+    active.drive_id = d.id;
+    active.limit = 0;
+    if (auto open = store_->ListAlerts(active); open.ok()) {
+      st.open_alerts = static_cast<int>(open->size());
+      // The worst of them: an unknown severity name counts as below info.
+      auto rank = [](const std::string& name) {
+        auto sev = ParseSeverity(name);
+        return sev ? static_cast<int>(*sev) : -1;
+      };
+      for (const Alert& a : *open)
+        if (rank(a.severity) > rank(st.worst_severity)) st.worst_severity = a.severity;
+    }
+    states.push_back(std::move(st));
+  }
+  for (const auto& sink : mqtt_state_) {
+    Status s = sink->PublishDriveStates(states);
+    if (!s.ok()) LogWarning("alerts: " + sink->name() + ": drive states not published: " + s.ToString());
+  }
 }
 
 Status Daemon::Start() {

@@ -2,6 +2,7 @@
 // GET /api/v1/version: what is running.
 #include <chrono>
 
+#include "alert/alert_dispatcher.h"
 #include "http/api.h"
 #include "runs/discovery.h"
 #include "store/store.h"
@@ -39,6 +40,23 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
           {"pools", d.pools_problem.empty() ? nlohmann::json() : nlohmann::json(d.pools_problem)},
           {"access", d.access},
       };
+    }
+    // Notifications that could not be delivered yet (a broker or mail relay
+    // down, a login refused): still queued and kept in the outbox, retried.
+    if (ctx.dispatcher) {
+      nlohmann::json sinks = nlohmann::json::array();
+      std::size_t waiting = 0;
+      for (const SinkStats& st : ctx.dispatcher->Stats()) {
+        const std::size_t owed = st.queued + (st.in_flight ? 1 : 0);
+        waiting += owed;
+        sinks.push_back({{"sink", st.name},
+                         {"waiting", owed},
+                         {"sent", st.sent},
+                         {"failed", st.failed},
+                         {"error", st.last_error.empty() ? nlohmann::json()
+                                                         : nlohmann::json(st.last_error)}});
+      }
+      body["notifications"] = {{"waiting", waiting}, {"sinks", sinks}};
     }
     return JsonResponse(body, db.ok() ? 200 : 503);
   }, Access::kPublic);
