@@ -56,7 +56,7 @@ TEST_F(TokenPageTest, AReadRefusedForWantOfATokenAsksForItOnce) {
   EXPECT_NE(Eval("document.getElementById('token-why').textContent").get<std::string>().find(
                 "answers reads only with a token"),
             std::string::npos);
-  EXPECT_NE(Eval("document.body.dataset.loaded").get<std::string>(), "yes");
+  EXPECT_NE(Eval("String(document.body.dataset.loaded)"), "yes");
   // A wrong token is refused and asked for again.
   Submit("wrong");
   Wait(kFormShown);
