@@ -35,7 +35,7 @@ TEST(FreeBsdPortUser, InstalledConfigurationNamesThePortsUser) {
       << makefile;
   std::string expr = std::regex_replace(std::string(m[1]), std::regex("\\$\\{DISKPULSE_USER\\}"), user);
   TempDir tmp;
-  auto r = RunProgram({"sed", "-e", expr, std::string(DP_SOURCE_DIR) + "/config/diskpulse.json"});
+  auto r = RunProgram({"/bin/sed", "-e", expr, std::string(DP_SOURCE_DIR) + "/config/diskpulse.json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto config = ParseConfig(r.output, "diskpulse.json");
   ASSERT_TRUE(config.ok()) << config.status().ToString();

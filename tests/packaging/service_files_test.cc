@@ -83,7 +83,7 @@ TEST(SystemdUnit, MailHelperAndScratchDirectoryAreNotBlocked) {
   TempDir tmp;
   std::string unit;
   std::string path = UnitForThisBuild(tmp, unit);
-  auto r = RunProgram({"systemd-analyze", "security", "--offline=yes", "--json=short", path});
+  auto r = RunProgram({"/usr/bin/systemd-analyze", "security", "--offline=yes", "--json=short", path});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto start = r.output.find('[');
   ASSERT_NE(start, std::string::npos) << r.output;
