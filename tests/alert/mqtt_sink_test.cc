@@ -352,6 +352,41 @@ TEST_F(MqttOutboxTest, RefusedLoginKeepsItInTheOutbox) {
   ExpectDelivered();
 }
 
+// The daemon publishes every drive's state after its discovery pass: a drive
+// the store knows but the pass did not see is "missing" on the broker.
+TEST_F(MqttSinkTest, TheDaemonPublishesDriveStatesAfterDiscovery) {
+  Broker broker(tmp_, port_);
+  ASSERT_TRUE(broker.up());
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "var");
+  // An empty block device list: discovery passes and sees no drive.
+  std::filesystem::create_directories(dir.path() / "host/sys/block");
+  {
+    auto store = Store::Open(dir.Path("var/diskpulse.db"));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    Drive a;
+    a.id = "wwn-0x5000cca2";
+    a.name = "sdq";
+    a.model = "WDC WD80EFZZ-68BTXN0";
+    ASSERT_TRUE((*store)->UpsertDrive(a, 1764460800).ok());
+  }
+  auto d = dp::testing::DaemonProcess::Start(
+      dir, {{"alerts", {{"mqtt", json::array({{{"host", "127.0.0.1"}, {"port", port_}}})}}}});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  char host[256] = {};
+  ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+  Subscriber sub(port_);
+  ASSERT_TRUE(sub.ok());
+  auto state = sub.Wait("diskpulse/" + MqttTopicLevel(host) + "/drive/wwn-0x5000cca2/state");
+  ASSERT_TRUE(state.has_value()) << (*d)->Output();
+  json st = json::parse(*state);
+  EXPECT_EQ(st["status"], "missing");
+  EXPECT_EQ(st["model"], "WDC WD80EFZZ-68BTXN0");
+  EXPECT_TRUE(sub.Wait("homeassistant/sensor/diskpulse_" + MqttTopicLevel(host) +
+                       "_wwn-0x5000cca2/temperature/config")
+                  .has_value());
+}
+
 TEST_F(MqttSinkTest, RefusedLoginIsPermissionDenied) {
   Broker broker(tmp_, port_, "diskpulse", "right-password");
   ASSERT_TRUE(broker.up());
