@@ -26,7 +26,7 @@ trap 'rm -rf "$ctx"' EXIT
 # smartctl. Left out of the extracted packages: documentation, locales,
 # glibc's character set converters (gconv) and smartd.
 mmdebstrap --quiet --variant=extract \
-  --include=libc6,libgcc-s1,libstdc++6,libssl3,libsqlite3-0,zlib1g,liburing2,smartmontools \
+  --include=libc6,libgcc-s1,libstdc++6,libssl3,libsqlite3-0,zlib1g,liburing2,libmosquitto1,smartmontools \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/lintian/*' \
   --dpkgopt='path-exclude=/usr/lib/x86_64-linux-gnu/gconv/*' \

@@ -4,6 +4,7 @@
 set -euo pipefail
 
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libssl-dev
+      libmosquitto-dev mosquitto  # the MQTT sink's client library; the broker its tests start
       libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
       procps tzdata python3  # python3: benchmarks/vs_fio.sh only
       prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
@@ -31,7 +32,7 @@ fi
 # multiarch (the header-only Boost and nlohmann_json are the host's) and
 # qemu-user-static.
 if [ "${DP_SETUP_ARM64:-0}" = 1 ]; then
-  pkgs+=(g++-aarch64-linux-gnu qemu-user-static file libsqlite3-dev:arm64 zlib1g-dev:arm64
+  pkgs+=(g++-aarch64-linux-gnu qemu-user-static file libsqlite3-dev:arm64 libmosquitto-dev:arm64 zlib1g-dev:arm64
          libssl-dev:arm64 liburing-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     if [ "$(id -u)" -ne 0 ]; then

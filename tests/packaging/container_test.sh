@@ -100,7 +100,7 @@ port=$(port_of "$name")
 wait_health "$port" || fail "daemon did not come up"
 curl -sf "http://127.0.0.1:$port/" >"$work/page.html" || fail "the page did not answer"
 grep -q '<title>diskpulse' "$work/page.html" || fail "the page is not diskpulse's"
-curl -sf "http://127.0.0.1:$port/api/v1/drives" >"$work/drives.json"
+curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/drives" >"$work/drives.json"
 grep -q "\"dev_path\":\"$loop\"" "$work/drives.json" || fail "/api/v1/drives lacks $loop: $(cat "$work/drives.json")"
 curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d "{\"drive\": \"$dev\", \"test\": \"seq\", \"force\": true}" \
@@ -109,7 +109,7 @@ id=$(sed -n 's/^{"id":\([0-9]*\).*/\1/p' "$work/posted.json")
 [ -n "$id" ] || fail "no run id in $(cat "$work/posted.json")"
 outcome=""
 for _ in $(seq 1 240); do
-  curl -sf "http://127.0.0.1:$port/api/v1/runs/$id" >"$work/run.json" || true
+  curl -sf -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/runs/$id" >"$work/run.json" || true
   outcome=$(sed -n 's/.*"outcome":"\([a-z_]*\)".*/\1/p' "$work/run.json" 2>/dev/null || true)
   case "$outcome" in queued|running|"") sleep 0.5 ;; *) break ;; esac
 done

@@ -11,8 +11,10 @@
 // installation). Runs under a lock so parallel runs of the suite on one
 // machine take turns with dpkg.
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -171,6 +173,19 @@ TEST_F(DebPackageTest, BuildsInstallsStartsAndPurgesCleanly) {
   EXPECT_EQ(health.Json()["db"], "ok");
   EXPECT_EQ(HttpGet(port, "/").status, 200) << "the packaged web page";
   EXPECT_TRUE(fs::exists("/var/lib/diskpulse/diskpulse.db"));
+  // Unprivileged by default: postinst made a system user and the packaged
+  // configuration names it, so the serving process is not root.
+  struct passwd* pw = ::getpwnam("diskpulse");
+  ASSERT_NE(pw, nullptr) << "postinst created no diskpulse user";
+  EXPECT_LT(pw->pw_uid, 1000u) << "not a system user";
+  EXPECT_NE(packaged.find("\"user\": \"diskpulse\""), std::string::npos) << packaged;
+  std::string proc = ReadFile("/proc/" + std::to_string(daemon_pid_) + "/status");
+  std::smatch uid;
+  ASSERT_TRUE(std::regex_search(proc, uid, std::regex("\nUid:\t([0-9]+)\t([0-9]+)"))) << proc;
+  EXPECT_EQ(std::stoul(uid[2]), pw->pw_uid) << "the daemon still runs as root";
+  struct stat db_stat {};
+  ASSERT_EQ(::stat("/var/lib/diskpulse/diskpulse.db", &db_stat), 0);
+  EXPECT_EQ(db_stat.st_uid, pw->pw_uid);
   ::kill(daemon_pid_, SIGTERM);
   int status = 0;
   ASSERT_EQ(::waitpid(daemon_pid_, &status, 0), daemon_pid_);

@@ -83,8 +83,8 @@ TEST(FreeBsdPort, PlistMatchesTheInstall) {
       std::string example;
       words >> example;
       listed.insert("/usr/local/" + example);
-    } else if (line.rfind("@dir ", 0) == 0) {
-      dirs += line.substr(5) + "\n";
+    } else if (line.rfind("@dir", 0) == 0) {
+      dirs += line.substr(line.find(' ') + 1) + "\n";
     } else if (!line.empty()) {
       listed.insert("/usr/local/" + line);
     }
@@ -95,6 +95,8 @@ TEST(FreeBsdPort, PlistMatchesTheInstall) {
   installed.insert("/usr/local/sbin/diskpulsed");
   EXPECT_EQ(listed, installed);
   EXPECT_EQ(dirs, "/var/db/diskpulse\n");
+  // The state folder belongs to the user the daemon drops to.
+  EXPECT_NE(plist.str().find("@dir(diskpulse,diskpulse,0750) /var/db/diskpulse"), std::string::npos);
 
   std::string makefile = ReadFile(port + "/Makefile");
   for (const char* needle : {"PORTNAME=\tdiskpulse", "USES=\t\tcmake", "PORTDATA=\twebui",

@@ -7,6 +7,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <map>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,16 @@ bool Have(const std::string& tool) {
   return RunProgram({"/bin/sh", "-c", "command -v " + tool}).exit_code == 0;
 }
 
+// The shipped unit pointed at the built daemon and a configuration in tmp;
+// its path (the text in `unit`).
+std::string UnitForThisBuild(const TempDir& tmp, std::string& unit) {
+  std::string config = tmp.Write("diskpulse.json", DaemonProcess::DefaultConfig(tmp.path()).dump());
+  unit = ReadFile(std::string(DP_SOURCE_DIR) + "/systemd/diskpulsed.service");
+  unit = Replace(unit, "/usr/local/sbin/diskpulsed", DP_DAEMON_BIN);
+  unit = Replace(unit, "/usr/local/etc/diskpulse/diskpulse.json", config);
+  return tmp.Write("diskpulsed.service", unit);
+}
+
 TEST(SystemdUnit, IsNotifyWithWatchdog) {
   std::string unit = ReadFile(std::string(DP_SOURCE_DIR) + "/systemd/diskpulsed.service");
   EXPECT_NE(unit.find("\nType=notify\n"), std::string::npos);
@@ -43,7 +54,7 @@ TEST(SystemdUnit, IsNotifyWithWatchdog) {
 // tests/packaging/readonly_root_test.sh.
 TEST(SystemdUnit, ReadOnlyRootWithAStateDirectory) {
   std::string unit = ReadFile(std::string(DP_SOURCE_DIR) + "/systemd/diskpulsed.service");
-  EXPECT_NE(unit.find("\nProtectSystem=strict\n"), std::string::npos);
+  EXPECT_NE(unit.find("\nProtectSystem=full\n"), std::string::npos);
   EXPECT_NE(unit.find("\nStateDirectory=diskpulse\n"), std::string::npos);
   EXPECT_NE(unit.find("\nReadWritePaths=/var/lib/diskpulse\n"), std::string::npos);
   std::string example = ReadFile(std::string(DP_SOURCE_DIR) + "/config/diskpulse.json");
@@ -53,14 +64,72 @@ TEST(SystemdUnit, ReadOnlyRootWithAStateDirectory) {
 TEST(SystemdUnit, SystemdAnalyzeVerifyIsClean) {
   if (!Have("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed (package systemd)";
   TempDir tmp;
-  std::string config = tmp.Write("diskpulse.json", DaemonProcess::DefaultConfig(tmp.path()).dump());
-  std::string unit = ReadFile(std::string(DP_SOURCE_DIR) + "/systemd/diskpulsed.service");
-  unit = Replace(unit, "/usr/local/sbin/diskpulsed", DP_DAEMON_BIN);
-  unit = Replace(unit, "/usr/local/etc/diskpulse/diskpulse.json", config);
-  std::string path = tmp.Write("diskpulsed.service", unit);
+  std::string unit;
+  std::string path = UnitForThisBuild(tmp, unit);
   auto r = RunProgram({"/bin/sh", "-c", "systemd-analyze verify '" + path + "' 2>&1"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, "") << "systemd-analyze has remarks:\n" << r.output;
+}
+
+// The unit as systemd reads it lets the two documented features that write or
+// gain a group outside the state folder work: a mail command that hands the
+// message to a set-gid helper (postdrop, Exim) needs the service to be free
+// to gain privileges on exec, and pool-write's scratch file and the mail
+// spool need their folders writable. systemd does not run as PID 1 where
+// these tests run (no systemd-run), so `systemd-analyze security --offline`
+// reads the shipped unit and says what it enforces; skipped without it.
+TEST(SystemdUnit, MailHelperAndScratchDirectoryAreNotBlocked) {
+  if (!Have("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed (package systemd)";
+  TempDir tmp;
+  std::string unit;
+  std::string path = UnitForThisBuild(tmp, unit);
+  auto r = RunProgram({"/usr/bin/systemd-analyze", "security", "--offline=yes", "--json=short", path});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto start = r.output.find('[');
+  ASSERT_NE(start, std::string::npos) << r.output;
+  nlohmann::json checks = nlohmann::json::parse(r.output.substr(start), nullptr, false);
+  ASSERT_TRUE(checks.is_array()) << r.output;
+  std::map<std::string, nlohmann::json> by_field;
+  for (const auto& c : checks) by_field[c.value("json_field", "")] = c;
+
+  // A set-gid exec keeps its group only without no_new_privs.
+  ASSERT_TRUE(by_field.count("NoNewPrivileges")) << r.output;
+  EXPECT_EQ(by_field["NoNewPrivileges"]["set"], false)
+      << "NoNewPrivileges is in force: a set-gid mail helper (postdrop) would fail";
+
+  // What ProtectSystem makes read-only, as systemd reports the unit's mode.
+  ASSERT_TRUE(by_field.count("ProtectSystem")) << r.output;
+  const std::string mode = by_field["ProtectSystem"].value("description", "");
+  std::vector<std::string> read_only;
+  std::vector<std::string> writable = {"/var/lib/diskpulse"};  // the unit's state folder
+  if (mode.find("strict") != std::string::npos) read_only = {"/"};
+  else if (mode.find("very limited") != std::string::npos) read_only = {"/usr", "/boot", "/efi", "/etc"};
+  else if (mode.find("limited") != std::string::npos) read_only = {"/usr", "/boot", "/efi"};
+  std::smatch m;
+  for (std::string rest = unit; std::regex_search(rest, m, std::regex("\nReadWritePaths=([^\n]*)"));
+       rest = m.suffix())
+    writable.push_back(m[1]);
+  EXPECT_EQ(unit.find("ReadOnlyPaths="), std::string::npos);
+  EXPECT_EQ(unit.find("InaccessiblePaths="), std::string::npos);
+  auto under = [](const std::string& p, const std::string& dir) {
+    return dir == "/" || p == dir || p.rfind(dir + "/", 0) == 0;
+  };
+  auto is_writable = [&](const std::string& p) {
+    for (const auto& w : writable)
+      if (under(p, w)) return true;
+    for (const auto& ro : read_only)
+      if (under(p, ro)) return false;
+    return true;
+  };
+  // pool-write's scratch folders where pools are mounted (Linux ZFS at /POOL,
+  // TrueNAS SCALE and OpenMediaVault under /mnt and /srv), and the spools of
+  // Postfix's postdrop and Exim.
+  for (const char* p : {"/tank/diskpulse", "/mnt/tank/diskpulse", "/srv/dev-disk-by-uuid-1/scratch",
+                        "/var/spool/postfix/maildrop", "/var/spool/exim4/input"})
+    EXPECT_TRUE(is_writable(p)) << p << " is read-only under the unit (" << mode << ")";
+  // The system itself stays read-only.
+  for (const char* p : {"/usr/sbin", "/etc/diskpulse"})
+    EXPECT_FALSE(is_writable(p)) << p << " is writable under the unit (" << mode << ")";
 }
 
 class RcdScriptTest : public ::testing::Test {

@@ -44,7 +44,54 @@ async function requestJson(path, { method = 'GET', body, token } = {}) {
   return data;
 }
 
-export const getJson = (path) => requestJson(path);
+// Reads carry the session's token when there is one. A daemon that listens
+// on the network may answer a read 401 (README "Reads from the network"): the
+// token is then asked for once (one question for every read waiting on it),
+// kept for the session, and the read is tried again.
+export async function getJson(path) {
+  // The head's preloads of the first two answers go out without a token; the
+  // browser may hand a refused one to the first fetch even though that one
+  // carries the token, so a refusal of a token is believed the second time.
+  let doubted = false;
+  for (;;) {
+    const token = getToken();
+    try {
+      return await requestJson(path, { token });
+    } catch (err) {
+      if (err.status !== 401) throw err;
+      if (token && !doubted) {
+        doubted = true;
+        continue;
+      }
+      doubted = true;
+      setToken('');
+      setToken(await askTokenOnce(err.body && err.body.error ? err.body.error.message : err.message));
+    }
+  }
+}
+
+let tokenAsker = (why) => Promise.resolve(window.prompt(`${why}\n\nAPI token:`) || '');
+let pendingAsk = null;
+
+// fn(why) -> Promise of the token the person gave ('' for none); main.js puts
+// a form on the page.
+export function setTokenAsker(fn) {
+  tokenAsker = fn;
+}
+
+function askTokenOnce(why) {
+  if (!pendingAsk) {
+    pendingAsk = tokenAsker(why).then((token) => {
+      pendingAsk = null;
+      if (!token) throw new Error('this diskpulse answers only with a token, and none was given');
+      return token;
+    }, (err) => {
+      pendingAsk = null;
+      throw err;
+    });
+  }
+  return pendingAsk;
+}
 
 export const getHealth = () => getJson('/api/v1/health');
 

@@ -4,7 +4,7 @@
 // a click on a card — the drive's own page. Refreshes every 30 seconds;
 // when the daemon stops answering, one banner says so and the page retries
 // every 5 seconds, keeping what it last showed.
-import { getAlerts, getHealth, getOverview, postWithToken } from './api.js';
+import { getAlerts, getHealth, getOverview, postWithToken, setTokenAsker } from './api.js';
 import { renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
 import { el } from './dom.js';
@@ -182,6 +182,22 @@ async function refresh() {
   document.body.dataset.loaded = 'yes';
   timer = setTimeout(refresh, REFRESH_MS);
 }
+
+// The daemon wants a token for reads: the form under the top bar asks for it.
+setTokenAsker((why) => new Promise((resolve) => {
+  const form = document.getElementById('token-form');
+  const input = document.getElementById('token-input');
+  document.getElementById('token-why').textContent = why;
+  input.value = '';
+  form.hidden = false;
+  input.focus();
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    form.hidden = true;
+    form.onsubmit = null;
+    resolve(input.value.trim());
+  };
+}));
 
 window.addEventListener('hashchange', () => { showPanel().then(focusPanel); });
 

@@ -248,6 +248,7 @@ std::vector<SinkStats> AlertDispatcher::Stats() const {
   for (const auto& lane : lanes_) {
     SinkStats s = lane->stats;
     s.queued = lane->queue.size();
+    s.in_flight = lane->busy;
     out.push_back(s);
   }
   return out;

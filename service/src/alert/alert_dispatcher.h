@@ -52,6 +52,7 @@ struct SinkStats {
   std::uint64_t dropped = 0;  // pushed out of a full queue, or left at Stop without an outbox
   std::uint64_t restored = 0;  // taken from the outbox at Start
   std::size_t queued = 0;     // waiting now (the one in flight excluded)
+  bool in_flight = false;     // one is being sent or waiting for its retry
   std::string last_error;     // "" when the last attempt succeeded
 };
 

@@ -1,6 +1,7 @@
 #include "alert/sink_factory.h"
 
 #include "alert/mail_sink.h"
+#include "alert/mqtt_sink.h"
 #include "alert/syslog_sink.h"
 #include "alert/webhook_sink.h"
 
@@ -21,7 +22,7 @@ SinkPolicy PolicyOf(int attempts, int initial_s, int max_s, const std::string& m
 }  // namespace
 
 Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& config,
-                          CommandRunner& runner) {
+                          CommandRunner& runner, const std::string& host) {
   for (const auto& w : config.webhooks) {
     DP_ASSIGN_OR_RETURN(auto sink, WebhookSink::Create(w));
     dispatcher.AddSink(std::move(sink),
@@ -32,6 +33,11 @@ Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& confi
     dispatcher.AddSink(std::make_unique<MailSink>(m, runner),
                        PolicyOf(m.max_attempts, m.retry_initial_seconds, m.retry_max_seconds,
                                 m.min_severity, config.queue_capacity));
+  }
+  for (const auto& q : config.mqtt) {
+    dispatcher.AddSink(std::make_unique<MqttSink>(q, host),
+                       PolicyOf(q.max_attempts, q.retry_initial_seconds, q.retry_max_seconds,
+                                q.min_severity, config.queue_capacity));
   }
   if (config.syslog.enabled) {
     DP_ASSIGN_OR_RETURN(auto sink, SyslogSink::Create(config.syslog));

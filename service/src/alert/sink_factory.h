@@ -1,7 +1,10 @@
-// Builds the configured alert sinks (webhooks, mail commands, syslog) with
+// Builds the configured alert sinks (webhooks, mail commands, MQTT brokers,
+// syslog) with
 // their retry policies and adds them to a dispatcher. Called once by the
 // composition root (daemon, or the CLI for `diskpulse alerts test`).
 #pragma once
+
+#include <string>
 
 #include "alert/alert_dispatcher.h"
 #include "base/command_runner.h"
@@ -12,7 +15,8 @@ namespace dp {
 // runner must outlive the dispatcher (mail sinks use it). Errors: a sink that
 // cannot be built (a URL that does not parse; the configuration reader rejects those
 // already).
+// `host` names this machine in MQTT topics ("" = "localhost").
 Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& config,
-                          CommandRunner& runner);
+                          CommandRunner& runner, const std::string& host = "");
 
 }  // namespace dp

@@ -9,6 +9,7 @@
 #include "alert/alert_dispatcher.h"
 #include "alert/alert_service.h"
 #include "alert/notification_outbox.h"
+#include "alert/mqtt_sink.h"
 #include "alert/sink_factory.h"
 #include "app/database_dir.h"
 #include "app/priv_client.h"
@@ -149,6 +150,13 @@ http::ApiContext Daemon::MakeApiContext() const {
   ctx.started_at = started_at_;
   ctx.webui_root = config_.webui_root;
   ctx.api_token = config_.api_token;
+  ctx.read_token = config_.read_token;
+  ctx.metrics_token = config_.metrics_token;
+  ctx.reads_need_token = ReadsNeedToken(config_);
+  if (ctx.reads_need_token && config_.api_token.empty() && config_.read_token.empty())
+    LogWarning("http: listening on " + config_.listen_host +
+               " with no api_token or read_token: the API answers no reads (403); set one, "
+               "or \"public_read\": true");
   ctx.scheduler = scheduler_.get();
   ctx.alerts = alerts_.get();
   ctx.dispatcher = dispatcher_.get();
@@ -170,13 +178,16 @@ Status Daemon::BuildSchedulerAndAlerts() {
   outbox_ = std::make_unique<StoreNotificationOutbox>(*store_, clock_);
   dispatcher_ = std::make_unique<AlertDispatcher>();
   dispatcher_->SetOutbox(outbox_.get());
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config,
-                                        local_runner_ ? *local_runner_ : *runner_));
+                                        local_runner_ ? *local_runner_ : *runner_, host));
+  for (const MqttConfig& q : c.alerts_config.mqtt)
+    mqtt_state_.push_back(std::make_unique<MqttSink>(q, host));
   AlertServiceOptions alert_options;
   alert_options.policy = AlertPolicy::FromConfig(c.alerts_config);
   alert_options.notify = c.alerts_config.enabled;
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) == 0) alert_options.host = host;
+  alert_options.host = host;
   alert_options.muted_until = [book = overrides_.get()](const std::string& drive_id,
                                                         const std::string& condition) {
     return book->MutedUntil(drive_id, condition);
@@ -241,6 +252,43 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
     if (known.ok())
       for (const auto& line : UnknownDriveProblems(overrides_->from_config(), *known))
         LogWarning("overrides: " + line);
+  }
+  PublishMqttDriveStates();
+}
+
+void Daemon::PublishMqttDriveStates() {
+  if (mqtt_state_.empty()) return;
+  auto drives = store_->ListDrives();
+  if (!drives.ok()) return;
+  std::vector<MqttDriveState> states;
+  for (const Drive& d : *drives) {
+    MqttDriveState st;
+    st.id = d.id;
+    st.name = d.name;
+    st.model = d.model;
+    st.serial = d.serial;
+    st.present = d.present;
+    if (auto smart = store_->LatestSmartFigures(d.id); smart.ok() && smart->has_value())
+      st.temperature_c = (*smart)->temperature_c;
+    AlertFilter active;
+    active.state = "active";
+    active.drive_id = d.id;
+    active.limit = 0;
+    if (auto open = store_->ListAlerts(active); open.ok()) {
+      st.open_alerts = static_cast<int>(open->size());
+      // The worst of them: an unknown severity name counts as below info.
+      auto rank = [](const std::string& name) {
+        auto sev = ParseSeverity(name);
+        return sev ? static_cast<int>(*sev) : -1;
+      };
+      for (const Alert& a : *open)
+        if (rank(a.severity) > rank(st.worst_severity)) st.worst_severity = a.severity;
+    }
+    states.push_back(std::move(st));
+  }
+  for (const auto& sink : mqtt_state_) {
+    Status s = sink->PublishDriveStates(states);
+    if (!s.ok()) LogWarning("alerts: " + sink->name() + ": drive states not published: " + s.ToString());
   }
 }
 

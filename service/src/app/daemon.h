@@ -19,6 +19,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/lock_file.h"
 #include "base/clock.h"
@@ -42,6 +43,7 @@ class NotificationOutbox;
 class AlertDispatcher;
 class AlertService;
 class OverrideBook;
+class MqttSink;
 class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
@@ -136,6 +138,9 @@ class Daemon {
   std::unique_ptr<NotificationOutbox> outbox_;  // outlives dispatcher_
   std::unique_ptr<AlertDispatcher> dispatcher_;
   std::unique_ptr<AlertService> alerts_;
+  // One per alerts.mqtt broker: each drive's state for Home Assistant after
+  // every discovery pass (the notifications go through dispatcher_'s sinks).
+  std::vector<std::unique_ptr<MqttSink>> mqtt_state_;
   // The scheduler runs tests through the executor (bench, smartctl), asks the
   // probe before each, and hands every finished run to the evaluator
   // (detection -> alerts, confirmation re-tests).
@@ -162,6 +167,7 @@ class Daemon {
   // After each discovery pass: inventory to the scheduler and to the ZFS
   // sampling, pool verdicts, and due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
+  void PublishMqttDriveStates();
   std::string StatusLine(const DiscoveryReport& report) const;
 };
 

@@ -26,6 +26,7 @@ constexpr Subcommand kSubcommands[] = {
     {"run", dp::cli::RunRunCommand, "ask the daemon to test a drive now"},
     {"alerts", dp::cli::RunAlertsCommand, "list, acknowledge or test alerts"},
     {"rebaseline", dp::cli::RunRebaselineCommand, "start a drive's baselines anew"},
+    {"backup", dp::cli::RunBackupCommand, "copy the daemon's database while it runs"},
 };
 
 void Usage(std::FILE* out) {

@@ -113,6 +113,37 @@ void ReadMail(JsonWalker& f, MailConfig& m) {
   Severity(f, m.min_severity);
 }
 
+void ReadMqtt(JsonWalker& f, MqttConfig& m) {
+  f.String("name", m.name);
+  if (f.Required("host", "the broker's host name or address") && f.String("host", m.host) &&
+      m.host.empty())
+    f.Error("host", "required: the broker's host name or address");
+  f.Number("port", m.port, 1, 65535);
+  f.String("username", m.username);
+  f.String("password", m.password);
+  if (!m.password.empty() && m.username.empty())
+    f.Error("password", "a password goes with a username");
+  f.String("client_id", m.client_id);
+  f.String("ca_file", m.ca_file);
+  // MQTT topics: no wildcards in what is published, no empty levels at the ends.
+  for (auto [key, value] : {std::pair{"topic_prefix", &m.topic_prefix},
+                            std::pair{"discovery_prefix", &m.discovery_prefix}}) {
+    if (!f.String(key, *value)) continue;
+    if (value->empty()) {
+      if (std::string_view(key) == "topic_prefix") f.Error(key, "must not be empty");
+    } else if (value->find_first_of("+#") != std::string::npos || value->front() == '/' ||
+               value->back() == '/') {
+      f.Error(key, "must be a topic without + or # and without a leading or trailing /, found '" +
+                       *value + "'");
+    }
+  }
+  f.Number("timeout_seconds", m.timeout_seconds, 1, 3600);
+  f.Number("max_attempts", m.max_attempts, 1, 100);
+  f.Number("retry_initial_seconds", m.retry_initial_seconds, 0, 86400);
+  f.Number("retry_max_seconds", m.retry_max_seconds, 0, 86400);
+  Severity(f, m.min_severity);
+}
+
 // Reads the array of objects at key, one T per element, naming unnamed ones
 // "<unnamed>-N" (N = index).
 template <typename T>
@@ -137,6 +168,7 @@ void ReadAlerts(JsonWalker& f, AlertsConfig& c) {
   f.Number("queue_capacity", c.queue_capacity, 1, 100000);
   Sinks(f, "webhooks", "webhook", c.webhooks, ReadWebhook);
   Sinks(f, "mail", "mail", c.mail, ReadMail);
+  Sinks(f, "mqtt", "mqtt", c.mqtt, ReadMqtt);
   // true/false alone turns syslog on or off with its defaults.
   if (const json* s = f.Find("syslog"); s && s->is_boolean()) {
     c.syslog.enabled = s->get<bool>();

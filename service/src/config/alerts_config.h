@@ -106,6 +106,28 @@ struct MailConfig {
   bool operator==(const MailConfig&) const = default;
 };
 
+// An MQTT broker (Home Assistant's Mosquitto add-on, any MQTT 3.1.1 broker):
+// each notification is published as JSON on TOPIC_PREFIX/HOST/alerts, and
+// every discovery pass publishes each drive's state (problem, temperature)
+// retained on TOPIC_PREFIX/HOST/drive/ID/state with Home Assistant discovery
+// configs under DISCOVERY_PREFIX (alert/mqtt_sink.h).
+struct MqttConfig {
+  std::string name;                          // default "mqtt-N"
+  std::string host;                          // required
+  int port = 1883;                           // 8883 is usual with ca_file
+  std::string username, password;            // "" = anonymous
+  std::string client_id;                     // "" = "diskpulse-HOST"
+  std::string ca_file;                       // "" = plain TCP; else TLS against this PEM
+  std::string topic_prefix = "diskpulse";
+  std::string discovery_prefix = "homeassistant";  // "" = no Home Assistant discovery
+  int timeout_seconds = 10;
+  int max_attempts = 8;                      // a broker that is down is retried for hours
+  int retry_initial_seconds = 30;
+  int retry_max_seconds = 3600;
+  std::string min_severity = "info";
+  bool operator==(const MqttConfig&) const = default;
+};
+
 struct SyslogAlertConfig {
   bool enabled = false;             // off by default
   std::string facility = "daemon";  // daemon | user | local0 .. local7
@@ -125,6 +147,7 @@ struct AlertsConfig {
   int queue_capacity = 256;          // per sink; the oldest notification is dropped beyond
   std::vector<WebhookConfig> webhooks;
   std::vector<MailConfig> mail;
+  std::vector<MqttConfig> mqtt;
   SyslogAlertConfig syslog;
   DetectionConfig detection;
   bool operator==(const AlertsConfig&) const = default;

@@ -1,5 +1,8 @@
 #include "config/config.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -102,6 +105,12 @@ void ParseRoot(JsonWalker& r, Config& c) {
   r.String("log_level", c.log_level);
   r.Choice("log_target", c.log_target, {"stderr", "syslog"});
   r.String("api_token", c.api_token);
+  // null (the default) leaves the choice to the listen address.
+  if (const json* j = r.Find("public_read"); j && !j->is_null()) {
+    if (bool open = false; r.Bool("public_read", open)) c.public_read = open;
+  }
+  r.String("read_token", c.read_token);
+  r.String("metrics_token", c.metrics_token);
   r.String("user", c.user);
   r.String("replay_dir", c.replay_dir);
   r.Object("tls", [&](JsonWalker& t) {
@@ -192,6 +201,24 @@ std::string LineColumn(std::string_view text, std::size_t byte) {
 }
 
 }  // namespace
+
+bool IsLoopbackHost(std::string_view host) {
+  if (host == "localhost") return true;
+  std::string h(host);
+  in_addr v4{};
+  if (::inet_pton(AF_INET, h.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, h.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  }
+  return false;  // a name other than localhost may resolve to anything
+}
+
+bool ReadsNeedToken(const Config& config) {
+  if (config.public_read.has_value()) return !*config.public_read;
+  return !IsLoopbackHost(config.listen_host);
+}
 
 Result<Config> ParseConfig(std::string_view text, std::string_view file_name) {
   if (IsBlankJson(text))

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,12 @@ struct Config {
   std::string log_level = "info";       // debug | info | warning | error
   std::string log_target = "stderr";    // stderr | syslog
   std::string api_token;                // "" = mutating API calls refused
+  // Reads (GET /api/..., /metrics) from a listener that is not loopback need
+  // api_token or read_token unless public_read is true; an explicit false
+  // asks for a token on loopback too. Unset = decided by `listen`.
+  std::optional<bool> public_read;
+  std::string read_token;               // "" = reads take api_token only
+  std::string metrics_token;            // "" = /metrics is read like the API
   std::string user;                     // drop privileges to this user after start-up ("" = stay)
   std::string replay_dir;               // "" = run real tools; else replay captures from here
   TlsConfig tls;
@@ -105,6 +112,15 @@ struct Config {
   std::vector<ScheduleConfig> schedule_list = DefaultSchedules();
   SchedulerConfig scheduler;
 };
+
+// True when `host` (as in `listen`) is a loopback address: 127.0.0.0/8,
+// ::1, ::ffff:127.x or "localhost". Anything else, the wildcards included,
+// is reachable from the network.
+bool IsLoopbackHost(std::string_view host);
+
+// Whether GET /api/... and /metrics need a token: public_read when set,
+// otherwise only when the daemon listens beyond loopback.
+bool ReadsNeedToken(const Config& config);
 
 // Parses config text. On failure the Status message holds one line per problem:
 // "FILE:LINE: key.path: what is wrong" (the rules are config/json_walker.h's),

@@ -3,7 +3,12 @@
 namespace dp::http {
 
 std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
-  auto router = std::make_shared<Router>(context.api_token);
+  AccessTokens tokens;
+  tokens.api_token = context.api_token;
+  tokens.read_token = context.read_token;
+  tokens.metrics_token = context.metrics_token;
+  tokens.reads_need_token = context.reads_need_token;
+  auto router = std::make_shared<Router>(std::move(tokens));
   AddHealthResource(*router, context);
   AddTestsResource(*router, context);
   AddOpenApiResource(*router, context);
@@ -11,6 +16,7 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddHistoryResource(*router, context);
   AddSmartHistoryResource(*router, context);
   AddZfsLatencyResource(*router, context);
+  AddExportResource(*router, context);
   AddOverviewResource(*router, context);
   AddPoolsResource(*router, context);
   AddRebaselineResource(*router, context);

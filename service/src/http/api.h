@@ -38,6 +38,9 @@ struct ApiContext {
   SysTime started_at{};           // when the daemon started, for uptime
   std::string webui_root;         // "" = no web page (404 outside /api/)
   std::string api_token;          // "" = mutating calls refused (403)
+  std::string read_token;         // also opens reads
+  std::string metrics_token;      // opens /metrics
+  bool reads_need_token = false;  // config's ReadsNeedToken
 
   // Optional collaborators; null while the daemon runs without them.
   Scheduler* scheduler = nullptr;       // runs: null -> run requests get 503
@@ -77,6 +80,8 @@ void AddPoolsResource(Router& router, const ApiContext& context);
 void AddSmartHistoryResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/zfs (ZFS's own latency samples against the vdev siblings).
 void AddZfsLatencyResource(Router& router, const ApiContext& context);
+// GET /api/v1/drives/{id}/export (CSV or JSON), POST /api/v1/backup.
+void AddExportResource(Router& router, const ApiContext& context);
 // GET /api/v1/schedule.
 void AddScheduleResource(Router& router, const ApiContext& context);
 // GET /api/v1/openapi.json (the OpenAPI 3.1 document, http/openapi.json).

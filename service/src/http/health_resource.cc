@@ -2,6 +2,7 @@
 // GET /api/v1/version: what is running.
 #include <chrono>
 
+#include "alert/alert_dispatcher.h"
 #include "http/api.h"
 #include "runs/discovery.h"
 #include "store/store.h"
@@ -40,8 +41,25 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
           {"access", d.access},
       };
     }
+    // Notifications that could not be delivered yet (a broker or mail relay
+    // down, a login refused): still queued and kept in the outbox, retried.
+    if (ctx.dispatcher) {
+      nlohmann::json sinks = nlohmann::json::array();
+      std::size_t waiting = 0;
+      for (const SinkStats& st : ctx.dispatcher->Stats()) {
+        const std::size_t owed = st.queued + (st.in_flight ? 1 : 0);
+        waiting += owed;
+        sinks.push_back({{"sink", st.name},
+                         {"waiting", owed},
+                         {"sent", st.sent},
+                         {"failed", st.failed},
+                         {"error", st.last_error.empty() ? nlohmann::json()
+                                                         : nlohmann::json(st.last_error)}});
+      }
+      body["notifications"] = {{"waiting", waiting}, {"sinks", sinks}};
+    }
     return JsonResponse(body, db.ok() ? 200 : 503);
-  });
+  }, Access::kPublic);
   router.Get("/api/v1/version", [ctx](const Request&, const PathParams&) {
     nlohmann::json body = {
         {"name", "diskpulse"},
@@ -50,7 +68,7 @@ void AddHealthResource(Router& router, const ApiContext& ctx) {
         {"schema_version", ctx.store->SchemaVersion()},
     };
     return JsonResponse(body);
-  });
+  }, Access::kPublic);
 }
 
 }  // namespace dp::http

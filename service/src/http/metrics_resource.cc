@@ -398,7 +398,7 @@ void AddMetricsResource(Router& router, const ApiContext& ctx) {
     r.body = m.text();
     r.SetHeader("Cache-Control", "no-store");
     return r;
-  });
+  }, Access::kMetrics);
 }
 
 }  // namespace dp::http

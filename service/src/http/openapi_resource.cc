@@ -12,7 +12,7 @@ void AddOpenApiResource(Router& router, const ApiContext&) {
     r.body = std::string(OpenApiDocument());
     r.SetHeader("Cache-Control", "no-cache");
     return r;
-  });
+  }, Access::kPublic);
 }
 
 }  // namespace dp::http

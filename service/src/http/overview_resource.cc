@@ -84,11 +84,6 @@ std::string UtcDay(std::int64_t unix_seconds) {
   return FormatUtcTime(static_cast<std::time_t>(unix_seconds), "%Y-%m-%d");
 }
 
-template <typename T>
-nlohmann::json OrNull(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
 struct Row {
   Badge badge;
   double percent;  // of baseline; rows without one sort after

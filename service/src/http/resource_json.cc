@@ -174,4 +174,20 @@ Result<int> ParseLimit(const Request& request, int default_limit, int max_limit)
   return static_cast<int>(*id);
 }
 
+std::vector<std::pair<std::string, nlohmann::json>> SmartFigures(const SmartSnapshot& s) {
+  NvmeHealth nvme = s.nvme ? *s.nvme : NvmeHealth{};
+  return {{"temperature_c", OrNull(s.temperature_c)},
+          {"power_on_hours", OrNull(s.power_on_hours)},
+          {"health_passed", OrNull(s.health_passed)},
+          {"reallocated_sectors", OrNull(s.reallocated_sectors)},
+          {"pending_sectors", OrNull(s.pending_sectors)},
+          {"offline_uncorrectable", OrNull(s.offline_uncorrectable)},
+          {"reported_uncorrectable", OrNull(s.reported_uncorrectable)},
+          {"command_timeouts", OrNull(s.command_timeouts)},
+          {"udma_crc_errors", OrNull(s.udma_crc_errors)},
+          {"nvme_percentage_used", OrNull(nvme.percentage_used)},
+          {"nvme_media_errors", OrNull(nvme.media_errors)},
+          {"nvme_available_spare", OrNull(nvme.available_spare)}};
+}
+
 }  // namespace dp::http

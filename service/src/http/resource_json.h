@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +21,7 @@
 #include "model/bench_result.h"
 #include "model/drive.h"
 #include "model/run.h"
+#include "model/smart_snapshot.h"
 
 namespace dp {
 class Store;
@@ -26,6 +29,17 @@ struct RebaselineMark;
 }
 
 namespace dp::http {
+
+// The value, or JSON null for nullopt (the API's "unknown").
+template <typename T>
+nlohmann::json OrNull(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// A SMART snapshot's headline figures by name (temperature_c, power_on_hours,
+// health_passed, the error counters, nvme_percentage_used, ...), null where
+// the snapshot does not report one: the names of GET .../smart and .../export.
+std::vector<std::pair<std::string, nlohmann::json>> SmartFigures(const SmartSnapshot& snapshot);
 
 // {"id", "drive_id", "test", "trigger", "outcome", "reason", "started_at",
 //  "ended_at" (null while active), "progress" (0..1), "contended", "partial",

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "base/log.h"
-#include "http/auth.h"
 
 namespace dp::http {
 namespace {
@@ -42,7 +41,9 @@ Result<std::vector<std::string>> SplitPath(std::string_view raw_path) {
   return out;
 }
 
-Router::Router(std::string api_token) : api_token_(std::move(api_token)) {}
+Router::Router(std::string api_token) { tokens_.api_token = std::move(api_token); }
+
+Router::Router(AccessTokens tokens) : tokens_(std::move(tokens)) {}
 
 void Router::Add(Method method, std::string_view pattern, Handler handler, Access access) {
   Entry e;
@@ -78,9 +79,14 @@ bool Router::Match(const Entry& entry, const std::vector<std::string>& segments,
 
 Response Router::Call(const Entry& entry, const Request& request,
                       const PathParams& params) const {
-  if (entry.access == Access::kToken) {
-    if (auto denied = CheckBearerToken(request, api_token_)) return *denied;
+  std::optional<Response> denied;
+  switch (entry.access) {
+    case Access::kPublic: break;
+    case Access::kRead: denied = CheckReadToken(request, tokens_); break;
+    case Access::kMetrics: denied = CheckMetricsToken(request, tokens_); break;
+    case Access::kToken: denied = CheckBearerToken(request, tokens_.api_token); break;
   }
+  if (denied) return *denied;
   try {
     return entry.handler(request, params);
   } catch (const std::exception& e) {

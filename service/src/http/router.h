@@ -10,7 +10,9 @@
 //   - a target that is not an absolute path, or has a bad %-escape: 400;
 //   - a route matching path and method: its handler (HEAD runs the GET
 //     handler; the server drops the body). Mutating methods (POST, PUT, PATCH,
-//     DELETE) always need `Authorization: Bearer <api_token>` (auth.h);
+//     DELETE) always need `Authorization: Bearer <api_token>` (auth.h); reads
+//     need api_token or read_token when the tokens say so (kRead), /metrics
+//     may have its own (kMetrics);
 //   - a path some route matches, but not with this method: 405 + Allow;
 //   - outside /api/: the fallback (static files) for GET and HEAD, 405 else;
 //   - otherwise 404. Errors use the JSON error body (response.h).
@@ -23,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "http/auth.h"
 #include "http/request.h"
 #include "http/response.h"
 
@@ -32,15 +35,20 @@ using PathParams = std::map<std::string, std::string>;
 using Handler = std::function<Response(const Request&, const PathParams&)>;
 
 // Who may call a route. Mutating methods are kToken whatever is asked.
-enum class Access { kPublic, kToken };
+// kPublic: anyone (liveness: health and version). kRead: anyone while reads
+// are open, else a read token (auth.h). kMetrics: as kRead, or metrics_token.
+enum class Access { kPublic, kRead, kMetrics, kToken };
 
 class Router {
  public:
   explicit Router(std::string api_token = "");
+  explicit Router(AccessTokens tokens);
 
   void Add(Method method, std::string_view pattern, Handler handler,
-           Access access = Access::kPublic);
-  void Get(std::string_view pattern, Handler handler) { Add(Method::kGet, pattern, handler); }
+           Access access = Access::kRead);
+  void Get(std::string_view pattern, Handler handler, Access access = Access::kRead) {
+    Add(Method::kGet, pattern, handler, access);
+  }
   void Post(std::string_view pattern, Handler handler) { Add(Method::kPost, pattern, handler); }
   void Put(std::string_view pattern, Handler handler) { Add(Method::kPut, pattern, handler); }
 
@@ -64,7 +72,7 @@ class Router {
                     PathParams& params);
   Response Call(const Entry& entry, const Request& request, const PathParams& params) const;
 
-  std::string api_token_;
+  AccessTokens tokens_;
   std::vector<Entry> entries_;
   Handler fallback_;
 };

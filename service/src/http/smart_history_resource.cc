@@ -22,41 +22,13 @@
 namespace dp::http {
 namespace {
 
-template <typename T>
-nlohmann::json OrNull(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-// One figure of every snapshot, as a JSON array.
-template <typename F>
-nlohmann::json Column(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& history,
-                      F field) {
-  nlohmann::json out = nlohmann::json::array();
-  out.get_ref<nlohmann::json::array_t&>().reserve(history.size());
-  for (const auto& entry : history) out.push_back(OrNull(field(entry.second)));
-  return out;
-}
-
+// Each figure of every snapshot, as one JSON array a figure.
 nlohmann::json Figures(const std::vector<std::pair<std::int64_t, SmartSnapshot>>& h) {
-  auto nvme = [](const SmartSnapshot& s) { return s.nvme ? *s.nvme : NvmeHealth{}; };
-  return {
-      {"temperature_c", Column(h, [](const SmartSnapshot& s) { return s.temperature_c; })},
-      {"power_on_hours", Column(h, [](const SmartSnapshot& s) { return s.power_on_hours; })},
-      {"health_passed", Column(h, [](const SmartSnapshot& s) { return s.health_passed; })},
-      {"reallocated_sectors",
-       Column(h, [](const SmartSnapshot& s) { return s.reallocated_sectors; })},
-      {"pending_sectors", Column(h, [](const SmartSnapshot& s) { return s.pending_sectors; })},
-      {"offline_uncorrectable",
-       Column(h, [](const SmartSnapshot& s) { return s.offline_uncorrectable; })},
-      {"reported_uncorrectable",
-       Column(h, [](const SmartSnapshot& s) { return s.reported_uncorrectable; })},
-      {"command_timeouts", Column(h, [](const SmartSnapshot& s) { return s.command_timeouts; })},
-      {"udma_crc_errors", Column(h, [](const SmartSnapshot& s) { return s.udma_crc_errors; })},
-      {"nvme_percentage_used",
-       Column(h, [&](const SmartSnapshot& s) { return nvme(s).percentage_used; })},
-      {"nvme_media_errors", Column(h, [&](const SmartSnapshot& s) { return nvme(s).media_errors; })},
-      {"nvme_available_spare",
-       Column(h, [&](const SmartSnapshot& s) { return nvme(s).available_spare; })}};
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [name, value] : SmartFigures(SmartSnapshot{})) out[name] = nlohmann::json::array();
+  for (const auto& entry : h)
+    for (auto& [name, value] : SmartFigures(entry.second)) out[name].push_back(std::move(value));
+  return out;
 }
 
 // Each attribute's value, raw and the number its raw.string shows (what a

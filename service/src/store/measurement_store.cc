@@ -201,6 +201,28 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
   return points;
 }
 
+namespace {
+
+// A sample from columns run_id, at, value, contended, partial, zone, stroke,
+// variant, block_size, queue_depth, unwritten (0..10) of measurements.
+MeasurementSample SampleOfRow(const Statement& row) {
+  MeasurementSample s;
+  s.run_id = row.Int(0);
+  s.at = row.Int(1);
+  s.value = row.Double(2);
+  s.contended = row.Int(3) != 0;
+  s.partial = row.Int(4) != 0;
+  s.zone = row.Text(5);
+  s.stroke = row.Text(6);
+  s.variant = row.Text(7);
+  s.block_size = static_cast<std::uint32_t>(row.Int(8));
+  s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
+  s.unwritten = row.Int(10) != 0;
+  return s;
+}
+
+}  // namespace
+
 Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   if (q.drive_id.empty() || q.test.empty() || q.metric.empty())
     return InvalidArgument("History: drive_id, test and metric are required");
@@ -230,22 +252,29 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
       .Bind(9, q.queue_depth)
       .Bind(10, q.limit > 0 ? q.limit : -1);
   std::vector<MeasurementSample> out;
-  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
-    MeasurementSample s;
-    s.run_id = row.Int(0);
-    s.at = row.Int(1);
-    s.value = row.Double(2);
-    s.contended = row.Int(3) != 0;
-    s.partial = row.Int(4) != 0;
-    s.zone = row.Text(5);
-    s.stroke = row.Text(6);
-    s.variant = row.Text(7);
-    s.block_size = static_cast<std::uint32_t>(row.Int(8));
-    s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
-    s.unwritten = row.Int(10) != 0;
-    out.push_back(std::move(s));
-  }));
+  DP_RETURN_IF_ERROR(
+      st.ForEachRow([&](const Statement& row) { out.push_back(SampleOfRow(row)); }));
   if (!q.oldest) std::reverse(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<DriveMeasurement>> Store::DriveMeasurements(const std::string& drive_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare("SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
+                   "  block_size, queue_depth, unwritten, test, metric, unit FROM measurements "
+                   "WHERE drive_id = ?1 ORDER BY at, id"));
+  st.Bind(1, drive_id);
+  std::vector<DriveMeasurement> out;
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
+    DriveMeasurement m;
+    m.sample = SampleOfRow(row);
+    m.test = row.Text(11);
+    m.metric = row.Text(12);
+    m.unit = row.Text(13);
+    out.push_back(std::move(m));
+  }));
   return out;
 }
 

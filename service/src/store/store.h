@@ -84,6 +84,12 @@ struct MeasurementSample {
   std::uint32_t block_size = 0, queue_depth = 0;
 };
 
+// One stored figure of a drive with what it measured, for an export.
+struct DriveMeasurement {
+  std::string test, metric, unit;
+  MeasurementSample sample;
+};
+
 // ListAlerts: newest first (opened_at, then id, descending).
 struct AlertFilter {
   std::string state;     // "" = any; "active" = open or acknowledged
@@ -133,6 +139,13 @@ class Store {
   //     schema version N is newer than this diskpulse (knows M); upgrade
   //     diskpulse").
   static Result<std::unique_ptr<Store>> Open(const std::string& path, StoreOptions options = {});
+
+  // A consistent copy of the whole database as the bytes of an SQLite file,
+  // taken with SQLite's online backup while the daemon keeps writing: the
+  // copy goes `pages_per_step` pages at a time and the store is free for
+  // other callers between steps (writes made meanwhile are carried into the
+  // copy by SQLite). Needs memory for about twice the database's size.
+  Result<std::string> BackupBytes(int pages_per_step = 256);
 
   // Reports every call that holds the database (or waits on SQLite's busy
   // timeout inside one) to `heartbeat`, so a call that hangs stops the
@@ -213,6 +226,8 @@ class Store {
   // The points of a run as stored (histograms included unless pruned).
   Result<std::vector<BenchPoint>> RunPoints(std::int64_t run_id);
   Result<std::vector<MeasurementSample>> History(const HistoryQuery& query);
+  // Every figure of every run of the drive, oldest first (an export: no limit).
+  Result<std::vector<DriveMeasurement>> DriveMeasurements(const std::string& drive_id);
 
   // --- Alerts (alert_store.cc). alert.drive_id must name a known drive or be "".
   // AlreadyExists if an open or acknowledged alert has the same
