@@ -20,5 +20,6 @@ int RunRecordCommand(const Args& args);   // record DIR
 int RunRunCommand(const Args& args);      // run DRIVE [--test T]
 int RunAlertsCommand(const Args& args);   // alerts [test|ack ID]
 int RunRebaselineCommand(const Args& args);  // rebaseline DRIVE [--test T] [--reason TEXT]
+int RunForgetCommand(const Args& args);      // forget DRIVE [--reason TEXT]
 
 }  // namespace dp::cli

@@ -26,6 +26,7 @@ constexpr Subcommand kSubcommands[] = {
     {"run", dp::cli::RunRunCommand, "ask the daemon to test a drive now"},
     {"alerts", dp::cli::RunAlertsCommand, "list, acknowledge or test alerts"},
     {"rebaseline", dp::cli::RunRebaselineCommand, "start a drive's baselines anew"},
+    {"forget", dp::cli::RunForgetCommand, "retire a drive that is gone for good"},
 };
 
 void Usage(std::FILE* out) {

@@ -14,6 +14,7 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddOverviewResource(*router, context);
   AddPoolsResource(*router, context);
   AddRebaselineResource(*router, context);
+  AddForgetResource(*router, context);
   AddRunsResource(*router, context);
   AddAlertsResource(*router, context);
   AddScheduleResource(*router, context);

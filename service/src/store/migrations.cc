@@ -342,6 +342,13 @@ ALTER TABLE zfs_latency_samples ADD COLUMN sit_out INTEGER;
 ALTER TABLE zfs_latency_samples ADD COLUMN disk_wait_histogram BLOB;
 )sql";
 
+// Version 12: a drive the owner retired (`diskpulse forget`): when and why.
+// A retired drive raises no "missing" alert.
+const char* const kSchemaV12 = R"sql(
+ALTER TABLE drives ADD COLUMN forgotten_at INTEGER;
+ALTER TABLE drives ADD COLUMN forgotten_reason TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -356,6 +363,8 @@ const std::vector<Migration>& SchemaMigrations() {
       {8, "ZFS latency samples", kSchemaV8},
       {9, "notification outbox", kSchemaV9},
       {10, "ZFS sit_out and disk wait histograms", kSchemaV10},
+      {11, "placeholder for the version 11 of a parallel branch", ""},
+      {12, "retired drives", kSchemaV12},
   };
   return kMigrations;
 }
