@@ -14,7 +14,7 @@
 //
 // The status is read from what detection stored, never judged again here:
 // an active alert of severity critical (or SMART's own overall verdict
-// FAILED) is failing; an active slowdown, trend or peer alert is slowing;
+// FAILED) is failing, except a "missing" alert, which is missing; an active slowdown, trend or peer alert is slowing;
 // any other active alert is watch; a drive not seen by discovery is missing;
 // one whose latest SMART read found it in standby is asleep; else healthy.
 #include <algorithm>
@@ -213,9 +213,11 @@ Response Overview(const ApiContext& ctx) {
       (a->state == "acknowledged" ? d_acked : d_open) += 1;
       const std::string kind = KindOf(a->condition);
       if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-      Badge b = a->severity == "critical" ? Badge::kFailing
-                : IsSpeedKind(kind)       ? Badge::kSlowing
-                                          : Badge::kWatch;
+      // A missing alert says the drive is gone, not that it fails.
+      Badge b = kind == "missing"             ? Badge::kMissing
+                : a->severity == "critical" ? Badge::kFailing
+                : IsSpeedKind(kind)         ? Badge::kSlowing
+                                            : Badge::kWatch;
       consider(b, a->summary.empty() ? a->condition : a->summary);
     }
     const SmartSnapshot* s = *smart ? &**smart : nullptr;
