@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "inventory/mdstat_parser.h"
 #include "inventory/zpool_status_parser.h"
 #include "smart/smartctl_parser.h"
@@ -18,6 +20,12 @@ const Verdict* Find(const std::vector<Verdict>& vs, const std::string& condition
   for (const auto& v : vs)
     if (v.condition == condition) return &v;
   return nullptr;
+}
+
+// A copy of the verdict on `condition`, for a list that is a temporary.
+std::optional<Verdict> One(const std::vector<Verdict>& vs, const std::string& condition) {
+  const Verdict* v = Find(vs, condition);
+  return v ? std::optional<Verdict>(*v) : std::nullopt;
 }
 
 Pool ZpoolFixture(const std::string& name) {
@@ -190,6 +198,28 @@ TEST(HealthDetector, MdArrayMissingAMemberFires) {
   EXPECT_EQ(Find(vs, "scrub:md0:overdue"), nullptr);  // md has no ZFS scrub
 }
 
+TEST(HealthDetector, PoolCapacityAgainstTheLimits) {
+  Pool pool = ZpoolFixture("zol-raidz1-cksum-errors-9P.txt");
+  // No space read: no capacity verdict (unknown, not clear).
+  EXPECT_FALSE(One(EvaluatePoolHealth(pool, {}, 1, DetectionConfig{}), "pool:keg2:capacity").has_value());
+  pool.size_bytes = 1000;
+  DetectionConfig cfg;  // 80 / 90
+  pool.allocated_bytes = 799;
+  EXPECT_EQ(One(EvaluatePoolHealth(pool, {}, 1, cfg), "pool:keg2:capacity")->kind,
+            VerdictKind::kClear);
+  pool.allocated_bytes = 800;
+  auto w = One(EvaluatePoolHealth(pool, {}, 1, cfg), "pool:keg2:capacity");
+  EXPECT_TRUE(w->Firing());
+  EXPECT_EQ(w->severity, Severity::kWarning);
+  EXPECT_NE(w->summary.find("80% full"), std::string::npos) << w->summary;
+  pool.allocated_bytes = 905;
+  EXPECT_EQ(One(EvaluatePoolHealth(pool, {}, 1, cfg), "pool:keg2:capacity")->severity,
+            Severity::kCritical);
+  cfg.pool_capacity_warning_percent = 95;
+  cfg.pool_capacity_critical_percent = 99;
+  EXPECT_FALSE(One(EvaluatePoolHealth(pool, {}, 1, cfg), "pool:keg2:capacity")->Firing());
+}
+
 // --- scrubs ---
 
 TEST(HealthDetector, ScrubWithErrorsFiresCritical) {
@@ -231,7 +261,7 @@ TEST(HealthDetector, ScrubOverdueAfterTheConfiguredAge) {
   EXPECT_TRUE(overdue->Firing());
   EXPECT_NE(overdue->summary.find("36 days"), std::string::npos) << overdue->summary;
   cfg.scrub_overdue_days = 60;
-  EXPECT_FALSE(Find(EvaluatePoolHealth(pool, {}, *finished + 36 * kDay, cfg),
+  EXPECT_FALSE(One(EvaluatePoolHealth(pool, {}, *finished + 36 * kDay, cfg),
                     "scrub:keg2:overdue")
                    ->Firing());
 }
@@ -273,13 +303,13 @@ TEST(HealthDetector, NvmePercentageUsedAgainstTheLimits) {
   ASSERT_EQ(*s.nvme->percentage_used, 75);
   DetectionConfig cfg;  // 80 / 95
   Drive d = MakeDrive("nvme-1", "nvme0n1");
-  EXPECT_EQ(Find(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance")->kind, VerdictKind::kClear);
+  EXPECT_EQ(One(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance")->kind, VerdictKind::kClear);
   cfg.wear_warning_percent = 70;
-  const Verdict* w = Find(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance");
+  auto w = One(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance");
   EXPECT_TRUE(w->Firing());
   EXPECT_EQ(w->severity, Severity::kWarning);
   cfg.wear_critical_percent = 75;
-  EXPECT_EQ(Find(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance")->severity,
+  EXPECT_EQ(One(EvaluateDriveUpkeep(d, s, 1, cfg), "wear:endurance")->severity,
             Severity::kCritical);
 }
 
@@ -289,25 +319,25 @@ TEST(HealthDetector, AtaWearAttributesByName) {
   Drive d = MakeDrive("ssd-1", "sdx");
   // Intel S4500: 233 Media_Wearout_Indicator normalised 55 -> 45% used.
   SmartSnapshot intel = SmartFixture("ata-ssd-intel-S4500-SSDSC2KB240G7-worn-realloc4.json");
-  const Verdict* w = Find(EvaluateDriveUpkeep(d, intel, 1, cfg), "wear:endurance");
-  ASSERT_NE(w, nullptr);
+  auto w = One(EvaluateDriveUpkeep(d, intel, 1, cfg), "wear:endurance");
+  ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->current, 45.0);
   EXPECT_TRUE(w->Firing());
   // Samsung 860 EVO: 177 Wear_Leveling_Count normalised 81 -> 19% used.
   SmartSnapshot samsung = SmartFixture("ata-ssd-samsung-860evo-500g-xall.json");
-  w = Find(EvaluateDriveUpkeep(d, samsung, 1, cfg), "wear:endurance");
-  ASSERT_NE(w, nullptr);
+  w = One(EvaluateDriveUpkeep(d, samsung, 1, cfg), "wear:endurance");
+  ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->current, 19.0);
   EXPECT_FALSE(w->Firing());
   // SandForce: 177 is Wear_Range_Delta and 233 SandForce_Internal (both
   // normalised 0), yet 231 SSD_Life_Left 100 is its wear: 0% used.
   SmartSnapshot ocz = SmartFixture("ata-ssd-ocz-vertex2-xall-smartctl7.2.json");
-  w = Find(EvaluateDriveUpkeep(d, ocz, 1, cfg), "wear:endurance");
-  ASSERT_NE(w, nullptr);
+  w = One(EvaluateDriveUpkeep(d, ocz, 1, cfg), "wear:endurance");
+  ASSERT_TRUE(w.has_value());
   EXPECT_EQ(w->current, 0.0);
   // A spinning disk has no wear verdict, whatever its 202 means.
   SmartSnapshot hdd = SmartFixture("ata-hdd-seagate-ST3200820AS-error-log-exit64.json");
-  EXPECT_EQ(Find(EvaluateDriveUpkeep(d, hdd, 1, cfg), "wear:endurance"), nullptr);
+  EXPECT_FALSE(One(EvaluateDriveUpkeep(d, hdd, 1, cfg), "wear:endurance").has_value());
 }
 
 // --- self-tests ---
@@ -317,25 +347,24 @@ TEST(HealthDetector, SelfTestOverdueFromPowerOnHours) {
   SmartSnapshot s = SmartFixture("megaraid-sat-hdd-WD4000FYYX-healthy.json");
   Drive d = MakeDrive("wwn-2", "sdb");
   DetectionConfig cfg;
-  const Verdict* o = Find(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue");
-  ASSERT_NE(o, nullptr);
+  auto o = One(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue");
+  ASSERT_TRUE(o.has_value());
   EXPECT_TRUE(o->Firing());
   EXPECT_EQ(o->current, 1797.0);
   EXPECT_NE(o->summary.find("74 powered-on days"), std::string::npos) << o->summary;
   cfg.self_test_overdue_days = 80;
-  EXPECT_EQ(Find(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue")->kind,
+  EXPECT_EQ(One(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue")->kind,
             VerdictKind::kClear);
   cfg.self_test_overdue_days = 0;  // not judged
-  EXPECT_EQ(Find(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue"), nullptr);
+  EXPECT_FALSE(One(EvaluateDriveUpkeep(d, s, 1, cfg), "selftest:overdue").has_value());
 }
 
 TEST(HealthDetector, SelfTestAgeAcrossThe16BitHourWrap) {
   // Real capture: power-on 65592 h, newest self-test logged at 42 h: the
   // log's 16-bit hours wrapped, so it ran 14 h ago, not 65550 h ago.
   SmartSnapshot s = SmartFixture("usb-jmicron-hdd-hitachi-HDS721050DLE630-failing.json");
-  const Verdict* o =
-      Find(EvaluateDriveUpkeep(MakeDrive("h", "sdh"), s, 1, DetectionConfig{}), "selftest:overdue");
-  ASSERT_NE(o, nullptr);
+  auto o = One(EvaluateDriveUpkeep(MakeDrive("h", "sdh"), s, 1, DetectionConfig{}), "selftest:overdue");
+  ASSERT_TRUE(o.has_value());
   EXPECT_EQ(o->kind, VerdictKind::kClear) << o->summary;
   EXPECT_EQ(o->current, 14.0);
 }
@@ -344,8 +373,8 @@ TEST(HealthDetector, SelfTestAbortedByHostFires) {
   SmartSnapshot aborted =
       SmartFixture("ata-hdd-WDC-WD140EDFZ-14tb-selftest-aborted-constructed.json");
   Drive d = MakeDrive("wwn-3", "sdc");
-  const Verdict* a = Find(EvaluateDriveUpkeep(d, aborted, 1, DetectionConfig{}), "selftest:aborted");
-  ASSERT_NE(a, nullptr);
+  auto a = One(EvaluateDriveUpkeep(d, aborted, 1, DetectionConfig{}), "selftest:aborted");
+  ASSERT_TRUE(a.has_value());
   EXPECT_TRUE(a->Firing());
   EXPECT_NE(a->summary.find("Aborted by host"), std::string::npos) << a->summary;
   SmartSnapshot fine = SmartFixture("ata-hdd-WDC-WD140EDFZ-14tb-healthy.json");

@@ -213,6 +213,30 @@ void AddPermanentErrors(const Pool& pool, std::int64_t now, std::vector<Verdict>
   out.push_back(std::move(v));
 }
 
+void AddCapacity(const Pool& pool, std::int64_t now, const DetectionConfig& cfg,
+                 std::vector<Verdict>& out) {
+  if (!pool.size_bytes || !pool.allocated_bytes || *pool.size_bytes == 0) return;
+  Verdict v = Base("", "pool:" + pool.name + ":capacity", "pool", pool.name, "used_percent", now);
+  v.unit = "%";
+  const double used = 100.0 * static_cast<double>(*pool.allocated_bytes) /
+                      static_cast<double>(*pool.size_bytes);
+  v.current = used;
+  v.details["pool"] = pool.name;
+  v.details["size_bytes"] = *pool.size_bytes;
+  v.details["allocated_bytes"] = *pool.allocated_bytes;
+  v.details["warning_percent"] = cfg.pool_capacity_warning_percent;
+  v.details["critical_percent"] = cfg.pool_capacity_critical_percent;
+  const std::string what =
+      "pool " + pool.name + " is " + std::to_string(static_cast<int>(used)) + "% full";
+  if (used >= cfg.pool_capacity_critical_percent)
+    Fire(v, Severity::kCritical, what + ": ZFS slows down and can run out; free space now");
+  else if (used >= cfg.pool_capacity_warning_percent)
+    Fire(v, Severity::kWarning, what + "; plan more space");
+  else
+    Clear(v, what);
+  out.push_back(std::move(v));
+}
+
 void AddScrub(const Pool& pool, const PoolMemory& memory, std::int64_t now,
               const DetectionConfig& cfg, std::vector<Verdict>& out) {
   if (pool.kind != "zfs") return;
@@ -417,6 +441,7 @@ std::vector<Verdict> EvaluatePoolHealth(const Pool& pool, const PoolMemory& memo
   AddPoolState(pool, now, out);
   AddUnmappedMembers(pool, memory, now, out);
   AddPermanentErrors(pool, now, out);
+  AddCapacity(pool, now, cfg, out);
   AddScrub(pool, memory, now, cfg, out);
   return out;
 }

@@ -16,6 +16,10 @@
 //                              map to a drive keep their per-drive
 //                              zfs:POOL:state alert, detect/pool_detector.h);
 //   pool:POOL:errors:          ZFS permanent (data) errors;
+//   pool:POOL:capacity:        space used at or past
+//                              detection.pool_capacity_warning_percent /
+//                              _critical_percent (zpool list; a figure, so it
+//                              resolves after resolve_after_clear_runs);
 //   scrub:POOL:overdue:        no scrub finished within
 //                              detection.scrub_overdue_days;
 //   scrub:POOL:findings:       the last scrub or resilver finished with errors,
