@@ -392,5 +392,35 @@ TEST(HealthDetector, NoSelfTestLogNoSelfTestVerdicts) {
   EXPECT_EQ(Find(vs, "selftest:aborted"), nullptr);
 }
 
+// Bad input: nonsense from zpool or smartctl gives no verdict or a clear
+// one, never a crash or a made-up date.
+TEST(HealthDetector, NonsenseScanTextAndSnapshots) {
+  Pool pool;
+  pool.name = "p";
+  pool.state = "ONLINE";
+  pool.scan.function = "scrub";
+  pool.scan.state = "finished";
+  for (const char* text :
+       {"scrub repaired 0B in 1h with 99999999999999999999999 errors on Sun Feb  4 20:54:25 2024",
+        "scrub repaired in with errors on", "scrub repaired 0B with 0 errors on Xyz Foo 99 1:2:3 0",
+        "{\"end_time\": \"soon\", \"errors\": [1]}", "{", ""}) {
+    pool.scan.text = text;
+    auto vs = EvaluatePoolHealth(pool, {}, 2000000000, DetectionConfig{});
+    const Verdict* findings = Find(vs, "scrub:p:findings");
+    ASSERT_NE(findings, nullptr) << text;
+    if (std::string(text).find("9999") != std::string::npos) {
+      EXPECT_TRUE(findings->Firing()) << text;
+    }
+  }
+  EXPECT_FALSE(ScanFinishedAt(PoolScan{"scrub", "finished", {}, "on Xyz Foo 9 1:02:03 2024"}));
+  SmartSnapshot s;  // nothing known at all
+  EXPECT_TRUE(EvaluateDriveUpkeep(MakeDrive("x", "sdx"), s, 1, DetectionConfig{}).empty());
+  s.power_on_hours = 10;
+  s.self_tests = {SmartSelfTest{"Short offline", "Completed without error", true, 5000}};
+  auto vs = EvaluateDriveUpkeep(MakeDrive("x", "sdx"), s, 1, DetectionConfig{});
+  ASSERT_NE(Find(vs, "selftest:overdue"), nullptr);
+  EXPECT_EQ(Find(vs, "selftest:overdue")->kind, VerdictKind::kInconclusive);  // log ahead of POH
+}
+
 }  // namespace
 }  // namespace dp::detect

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <ctime>
+#include <limits>
 #include <regex>
 #include <set>
 
@@ -94,7 +95,11 @@ std::optional<std::uint64_t> ScanErrors(const PoolScan& scan) {
   static const std::regex kErrors(R"(with\s+(\d+)\s+errors?)");
   std::smatch m;
   if (!std::regex_search(scan.text, m, kErrors)) return std::nullopt;
-  return std::stoull(m[1].str());
+  try {
+    return std::stoull(m[1].str());
+  } catch (const std::exception&) {
+    return std::numeric_limits<std::uint64_t>::max();  // more than a count can say: errors
+  }
 }
 
 // Bytes a scrub repaired per zpool status -j ("processed" of a finished
