@@ -111,6 +111,7 @@ TEST(HealthDetector, DegradedPoolAndUnmappedUnavailMemberNamedByLastIdentity) {
   EXPECT_TRUE(state->Firing());
   EXPECT_EQ(state->severity, Severity::kCritical);
   EXPECT_EQ(state->drive_id, "");
+  EXPECT_EQ(state->drive_name, "pool dummy");  // what a notification names
   EXPECT_NE(state->summary.find("mirror-1 DEGRADED"), std::string::npos) << state->summary;
 
   const Verdict* members = Find(vs, "pool:dummy:members");

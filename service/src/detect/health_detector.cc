@@ -448,6 +448,8 @@ std::vector<Verdict> EvaluatePoolHealth(const Pool& pool, const PoolMemory& memo
   AddPermanentErrors(pool, now, out);
   AddCapacity(pool, now, cfg, out);
   AddScrub(pool, memory, now, cfg, out);
+  // Notifications name what an alert is about; these are about the pool.
+  for (Verdict& v : out) v.drive_name = "pool " + pool.name;
   return out;
 }
 
