@@ -15,7 +15,8 @@
 // The status is read from what detection stored, never judged again here:
 // an active alert of severity critical (or SMART's own overall verdict
 // FAILED) is failing, except a "missing" alert, which is missing; an active slowdown, trend or peer alert is slowing;
-// any other active alert is watch; a drive not seen by discovery is missing;
+// any other active alert is watch; a drive not seen by discovery is missing
+// (its reason "retired DAY: WHY" once forgotten);
 // one whose latest SMART read found it in standby is asleep; else healthy.
 #include <algorithm>
 #include <cmath>
@@ -224,7 +225,10 @@ Response Overview(const ApiContext& ctx) {
     if (s && s->health_passed == false)
       consider(Badge::kFailing, "SMART overall health self-assessment: FAILED");
     if (!d.present) {
-      consider(Badge::kMissing, "not seen by discovery since " + UtcDay(d.last_seen));
+      consider(Badge::kMissing, d.forgotten_at
+                                    ? "retired " + UtcDay(*d.forgotten_at) + ": " +
+                                          d.forgotten_reason
+                                    : "not seen by discovery since " + UtcDay(d.last_seen));
     } else if (badge == Badge::kHealthy) {
       RunFilter rf;
       rf.drive_id = d.id;
