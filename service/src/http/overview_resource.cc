@@ -14,10 +14,11 @@
 //
 // The status is read from what detection stored, never judged again here:
 // an active alert of severity critical (or SMART's own overall verdict
-// FAILED) is failing, except a "missing" alert, which is missing; an active slowdown, trend or peer alert is slowing;
-// any other active alert is watch; a drive not seen by discovery is missing
-// (its reason "retired DAY: WHY" once forgotten);
-// one whose latest SMART read found it in standby is asleep; else healthy.
+// FAILED) is failing, except a "missing" alert, which is missing; an
+// active slowdown, trend or peer alert is slowing; any other active alert
+// is watch; a drive not seen by discovery is missing (its reason "retired
+// DAY: WHY" once forgotten); one whose latest SMART read found it in
+// standby is asleep; else healthy.
 #include <algorithm>
 #include <cmath>
 #include <ctime>
