@@ -162,7 +162,15 @@ TEST(DemoSeedTest, RealDetectionFindsThePlantedProblems) {
     EXPECT_TRUE(kinds["sde"].count("peer")) << ::testing::PrintToString(kinds);
     EXPECT_TRUE(kinds["sdb"].count("slowdown") || kinds["sdb"].count("trend"))
         << ::testing::PrintToString(kinds);
-    for (const char* healthy : {"sda", "sdc", "sdf", "sdg", "nvme0n1"})
+    // What discovery would find: sdh gone, sdf's self-test overdue, tank's
+    // scrub overdue (a pool alert: no drive).
+    EXPECT_EQ(kinds["sdh"], std::set<std::string>{"missing"}) << ::testing::PrintToString(kinds);
+    EXPECT_EQ(kinds["sdf"], std::set<std::string>{"selftest"}) << ::testing::PrintToString(kinds);
+    std::set<std::string> pool_conditions;
+    for (const Alert& a : *alerts)
+      if (a.drive_id.empty()) pool_conditions.insert(a.condition);
+    EXPECT_EQ(pool_conditions, std::set<std::string>{"scrub:tank:overdue"});
+    for (const char* healthy : {"sda", "sdc", "sdg", "nvme0n1"})
       EXPECT_FALSE(kinds.count(healthy)) << healthy << ": " << ::testing::PrintToString(kinds);
     auto pools = (*store)->LatestPools();
     ASSERT_TRUE(pools.ok());

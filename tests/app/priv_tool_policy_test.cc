@@ -29,6 +29,7 @@ TEST(ToolPolicyTest, AcceptsTheCommandLinesDiskpulseBuilds) {
       {"zpool", {"status", "-j", "--json-int", "-P"}},
       {"zpool", {"status", "-P", "-p"}},
       {"zpool", {"status", "-P"}},
+      {"zpool", {"list", "-Hp", "-o", "name,size,allocated"}},
       {"zpool", {"iostat", "-v", "-l", "-p", "-P", "-y", "tank", "5", "1"}},
       {"zpool", {"iostat", "-v", "-l", "-p", "-P", "-y", "my pool.2:x_y-z", "5", "1"}},
       {"zpool", {"status", "-s", "-p", "-P", "tank"}},

@@ -90,6 +90,31 @@ TEST(AlertsConfig, DriveWideLeastScoreIsAtMostTheMean) {
   EXPECT_DOUBLE_EQ(ParseAlerts("{}")->detection.drive_wide_least_score, 1);
 }
 
+TEST(AlertsConfig, HealthLimits) {
+  auto ok = ParseAlerts(R"({"detection": {"missing_grace_minutes": 5, "scrub_overdue_days": 40,
+      "self_test_overdue_days": 0, "wear_warning_percent": 70, "wear_critical_percent": 90,
+      "pool_capacity_warning_percent": 85, "pool_capacity_critical_percent": 95}})");
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->detection.missing_grace_minutes, 5);
+  EXPECT_EQ(ok->detection.scrub_overdue_days, 40);
+  EXPECT_EQ(ok->detection.self_test_overdue_days, 0);
+  EXPECT_EQ(ok->detection.wear_warning_percent, 70);
+  EXPECT_EQ(ok->detection.pool_capacity_critical_percent, 95);
+  const DetectionConfig d;
+  EXPECT_EQ(d.scrub_overdue_days, 35);
+  EXPECT_EQ(d.pool_capacity_warning_percent, 80);
+  EXPECT_EQ(d.pool_capacity_critical_percent, 90);
+  auto bad = ParseAlerts(R"({"detection": {"wear_warning_percent": 90, "wear_critical_percent": 80}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().ToString().find("alerts.detection.wear_critical_percent: must be at least"),
+            std::string::npos)
+      << bad.status().ToString();
+  EXPECT_FALSE(ParseAlerts(R"({"detection": {"pool_capacity_warning_percent": 95,
+      "pool_capacity_critical_percent": 90}})").ok());
+  EXPECT_FALSE(ParseAlerts(R"({"detection": {"scrub_overdue_days": -1}})").ok());
+  EXPECT_FALSE(ParseAlerts(R"({"detection": {"pool_capacity_warning_percent": 101}})").ok());
+}
+
 TEST(AlertsConfig, CheckConfigRejectsBadAlertsWithFileAndLine) {
   std::string text =
       "{\n"
@@ -145,6 +170,13 @@ TEST(AlertsConfig, ExampleFileStatesTheCompiledDefaults) {
   EXPECT_EQ(x.temperature_max_c, y.temperature_max_c);
   EXPECT_EQ(x.nvme_temperature_max_c, y.nvme_temperature_max_c);
   EXPECT_EQ(x.nvme_spare_min_percent, y.nvme_spare_min_percent);
+  EXPECT_EQ(x.missing_grace_minutes, y.missing_grace_minutes);
+  EXPECT_EQ(x.scrub_overdue_days, y.scrub_overdue_days);
+  EXPECT_EQ(x.self_test_overdue_days, y.self_test_overdue_days);
+  EXPECT_EQ(x.wear_warning_percent, y.wear_warning_percent);
+  EXPECT_EQ(x.wear_critical_percent, y.wear_critical_percent);
+  EXPECT_EQ(x.pool_capacity_warning_percent, y.pool_capacity_warning_percent);
+  EXPECT_EQ(x.pool_capacity_critical_percent, y.pool_capacity_critical_percent);
 }
 
 }  // namespace

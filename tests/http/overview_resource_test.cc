@@ -137,6 +137,20 @@ class OverviewTest : public ::testing::Test {
   std::unique_ptr<Store> store_;
 };
 
+// A missing alert (critical) keeps a gone drive "missing", not "failing";
+// a retired drive says so.
+TEST_F(OverviewTest, MissingAlertAndForgottenDrive) {
+  Drive here = AddDrive("sda"), gone = AddDrive("sdf"), sold = AddDrive("sdh");
+  KeepPresent({here.id});
+  AddAlert(gone.id, "missing", "critical", "sdf has been missing for 2 days");
+  ASSERT_TRUE(store_->ForgetDrive(sold.id, 1764460800, "sold").ok());
+  json j = Get("/api/v1/overview");
+  EXPECT_EQ(Row(j, "sdf")["status"], "missing");
+  EXPECT_EQ(Row(j, "sdf")["reason"], "sdf has been missing for 2 days");
+  EXPECT_EQ(Row(j, "sdh")["status"], "missing");
+  EXPECT_EQ(Row(j, "sdh")["reason"], "retired 2025-11-30: sold");
+}
+
 TEST_F(OverviewTest, EmptyStoreAnswersEmptyLists) {
   json j = Get("/api/v1/overview");
   EXPECT_EQ(j["drives"], json::array());

@@ -71,5 +71,26 @@ TEST(ZpoolGetParserTest, TextWithoutHIsCorrupt) {
   EXPECT_FALSE(ParseZpoolGetVdevProperties("\tsit_out\ton\t-\n").ok());
 }
 
+// `zpool list -Hp -o name,size,allocated`: exact bytes per pool, and a
+// clear error (not a misreading) for output without -H or -p.
+TEST(ZpoolListSpaceTest, BytesPerPool) {
+  auto space = ParseZpoolListSpace(
+      ReadFile(FixturePath("zpool-list/constructed-raidz1-5disk-Hp-size-allocated.txt")));
+  ASSERT_TRUE(space.ok()) << space.status().ToString();
+  ASSERT_EQ(space->size(), 1u);
+  EXPECT_EQ((*space)[0].pool, "teststore");
+  EXPECT_EQ((*space)[0].size_bytes, 2490179088547u);
+  EXPECT_EQ((*space)[0].allocated_bytes, 1473345581219u);
+  for (const char* bad : {"NAME   SIZE  ALLOC\nteststore  2.26T  1.34T\n",
+                          "teststore\t2.26T\t1.34T\n", "teststore\t12\n", "\t1\t2\n"}) {
+    auto r = ParseZpoolListSpace(bad);
+    EXPECT_EQ(r.status().code(), StatusCode::kCorrupt) << bad;
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("-Hp"), std::string::npos);
+    }
+  }
+  EXPECT_TRUE(ParseZpoolListSpace("").ok());
+}
+
 }  // namespace
 }  // namespace dp

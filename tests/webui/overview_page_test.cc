@@ -167,13 +167,13 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   EXPECT_EQ(first["health"], 1) << first.dump();
   EXPECT_GE(first["preloaded"].get<int>(), 9) << first.dump();
 
-  // Overview: eight drives, the three with something to find not healthy,
-  // worst first, each with a reason on hover.
+  // Overview: eight drives and the ninth that went missing, those with
+  // something to find not healthy, worst first, each with a reason on hover.
   json cards = Eval(R"([...document.querySelectorAll('.drive-card')].map((c) => ({
       name: c.querySelector('.drive-name').textContent, status: c.dataset.status,
       reason: c.querySelector('.badge').title, text: c.textContent,
       spark: !!c.querySelector('svg.spark polyline')})))");
-  ASSERT_EQ(cards.size(), 8u) << cards.dump(1);
+  ASSERT_EQ(cards.size(), 9u) << cards.dump(1);
   EXPECT_TRUE(Eval(kRankJs).get<bool>()) << cards.dump(1);
   std::map<std::string, json> by_name;
   for (const auto& c : cards) by_name[c["name"].get<std::string>()] = c;
@@ -182,6 +182,22 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   EXPECT_EQ(by_name["sde"]["status"], "slowing") << by_name["sde"].dump();
   EXPECT_EQ(by_name["sdb"]["status"], "slowing") << by_name["sdb"].dump();
   EXPECT_EQ(by_name["sda"]["status"], "healthy") << by_name["sda"].dump();
+  EXPECT_EQ(by_name["sdh"]["status"], "missing") << by_name["sdh"].dump();
+  EXPECT_NE(by_name["sdh"]["reason"].get<std::string>().find("has been missing for 2 days"),
+            std::string::npos) << by_name["sdh"].dump();
+  EXPECT_EQ(by_name["sdf"]["status"], "watch") << by_name["sdf"].dump();
+  EXPECT_NE(by_name["sdf"]["reason"].get<std::string>().find("self-test"), std::string::npos)
+      << by_name["sdf"].dump();
+
+  // The alert list: the missing drive, the overdue self-test and the overdue
+  // scrub, the last named by its pool (it has no drive).
+  Wait("document.querySelectorAll('#alerts .alert').length > 0");
+  json listed = Eval(R"(Object.fromEntries([...document.querySelectorAll('#alerts .alert')].map(
+      (a) => [a.querySelector('.mono').textContent,
+              (a.querySelector('.alert-head strong') || {}).textContent || ''])))");
+  EXPECT_EQ(listed.value("missing", "?"), "sdh") << listed.dump(1);
+  EXPECT_EQ(listed.value("selftest:overdue", "?"), "sdf") << listed.dump(1);
+  EXPECT_EQ(listed.value("scrub:tank:overdue", "?"), "pool tank") << listed.dump(1);
   EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("°C"), std::string::npos);
   EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("% of baseline"), std::string::npos);
   EXPECT_NE(by_name["sda"]["text"].get<std::string>().find("tank / raidz2-0 · data"), std::string::npos);
@@ -284,7 +300,7 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
        "document.querySelector('#status').dataset.state === 'down'");
   EXPECT_NE(Eval("document.querySelector('#banner').textContent").get<std::string>()
                 .find("diskpulsed is not answering."), std::string::npos);
-  EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 8);
+  EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 9);
   EXPECT_EQ(Eval("document.querySelectorAll('#banner').length"), 1);
   Shot("daemon_gone");
 }

@@ -119,6 +119,14 @@ function alertItem(alert, driveName, onChange) {
     historyView(alert));
 }
 
+// Who an alert is about: the drive's name, or "pool tank" for an alert on a
+// pool itself ("pool:tank:state", "scrub:tank:overdue": no drive).
+function subjectOf(alert, names) {
+  if (alert.drive_id) return names[alert.drive_id] || alert.drive_id;
+  const [kind, pool] = String(alert.condition || '').split(':');
+  return ['pool', 'scrub', 'zfs'].includes(kind) && pool ? `pool ${pool}` : '';
+}
+
 // alerts: the API's list; names: drive id -> name.
 export function renderAlerts(container, alerts, names = {}, onChange = null) {
   container.replaceChildren();
@@ -130,7 +138,7 @@ export function renderAlerts(container, alerts, names = {}, onChange = null) {
   }
   container.dataset.state = 'list';
   container.append(el('ul', { class: 'alerts' },
-    alerts.map((a) => alertItem(a, names[a.drive_id] || a.drive_id || '', onChange))));
+    alerts.map((a) => alertItem(a, subjectOf(a, names), onChange))));
 }
 
 export function renderAlertsError(container, error) {

@@ -209,7 +209,7 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       Alert a = *existing;
       a.clear_streak += 1;
       a.updated_at = t;
-      if (a.clear_streak >= policy.resolve_after_clear_runs) {
+      if (a.clear_streak >= ClearsToResolve(a.condition, policy.resolve_after_clear_runs)) {
         d = Resolve(a, now, "cleared: " + v.summary);
         d.alert.clear_streak = a.clear_streak;
         return d;

@@ -28,6 +28,7 @@
 #include "runs/device_state_probe.h"
 #include "runs/discovery.h"
 #include "runs/override_book.h"
+#include "runs/health_checks.h"
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "runs/store_notification_outbox.h"
@@ -245,6 +246,11 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
     Status s = alerts_->OnVerdicts(detect::EvaluatePool(pool, nullptr, report.at));
     if (!s.ok()) LogError("alerts: pool " + pool.name + ": " + s.ToString());
   }
+  // Drives gone, pools not ONLINE, scrubs, SSD wear and self-tests.
+  if (Status h = ApplyHealth(*store_, *alerts_, report.pools, report.pools_problem.empty(),
+                             report.at, config_.alerts_config.detection);
+      !h.ok())
+    LogError("alerts: health checks: " + h.ToString());
   Status s = alerts_->CheckReminders();
   if (!s.ok()) LogError("alerts: reminders: " + s.ToString());
   if (overrides_ && !overrides_->from_config().empty()) {

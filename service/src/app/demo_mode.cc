@@ -10,6 +10,7 @@
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "base/log.h"
+#include "runs/health_checks.h"
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"
@@ -133,6 +134,17 @@ Status Seed(Store& store, const DemoWorld& world, const DetectionConfig& detecti
       }
     }
   }
+  // What a discovery pass would find now: the drive that went missing, the
+  // overdue scrub and self-test (the demo runs no discovery of its own).
+  const Drive& lost = world.lost_drive();
+  DP_RETURN_IF_ERROR(store.UpsertDrive(lost, world.epoch()));
+  DP_RETURN_IF_ERROR(store.UpsertDrive(lost, world.lost_at() - 600));
+  std::vector<std::string> present;
+  for (const Drive& d : world.drives()) present.push_back(d.id);
+  DP_RETURN_IF_ERROR(store.MarkMissingExcept(present, world.lost_at()));
+  DP_RETURN_IF_ERROR(store.RecordPools(world.pools(), now));
+  clock.Set(FromUnixSeconds(now));
+  DP_RETURN_IF_ERROR(ApplyHealth(store, alerts, world.pools(), true, now, detection));
   DP_ASSIGN_OR_RETURN(std::vector<Alert> active, store.ListAlerts(AlertFilter{"active", "", 0}));
   setup.alerts = static_cast<int>(active.size());
   return Status::Ok();

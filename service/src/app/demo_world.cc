@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <numbers>
 
 #include "app/demo_captures.h"
@@ -56,7 +57,15 @@ DemoWorld::DemoWorld(std::int64_t epoch, std::int64_t live_from)
   tank.state = "ONLINE";
   tank.scan.function = "scrub";
   tank.scan.state = "finished";
-  tank.scan.text = "scrub repaired 0B in 05:12:44 with 0 errors";
+  {
+    // As zpool prints it: local time, ctime layout. 50 days ago: overdue.
+    const std::time_t last_scrub = static_cast<std::time_t>(live_from_ - 50 * kDay);
+    std::tm tm{};
+    ::localtime_r(&last_scrub, &tm);
+    char when[64] = {};
+    std::strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
+    tank.scan.text = std::string("scrub repaired 0B in 05:12:44 with 0 errors on ") + when;
+  }
   tank.errors = "No known data errors";
   Vdev data{"raidz2-0", "raidz2", "data", "ONLINE", {}};
   Vdev log{"nvme0n1", "disk", "log", "ONLINE", {}};
@@ -92,6 +101,7 @@ DemoWorld::DemoWorld(std::int64_t epoch, std::int64_t live_from)
     s.model.full_stroke_ms = 18;
     s.model.seed = static_cast<std::uint64_t>(index) + 1;
     s.temperature_offset = index % 3;
+    s.self_tests = true;
     drives_.push_back(d);
     sims_.push_back(s);
     PoolMember m;
@@ -114,6 +124,17 @@ DemoWorld::DemoWorld(std::int64_t epoch, std::int64_t live_from)
   sims_[1].decay_from = live_from_ - static_cast<std::int64_t>(5 * kMonth);
   sims_[3].pending_from = live_from_ - 10 * 7 * kDay;
   sims_[4].model.throughput_scale = 0.8;
+  // Its weekly self-test stopped running three weeks ago.
+  sims_[5].self_tests_until = live_from_ - 3 * 7 * kDay;
+  // A seventh disk like the others that dropped off the bus.
+  lost_ = drives_[5];
+  lost_.name = "sdh";
+  lost_.dev_path = "/dev/sdh";
+  lost_.serial = "WD-WCC4MDEMO107";
+  lost_.wwn = "50014ee2b1000007";
+  lost_.id = MakeDriveId(lost_.wwn, lost_.model, lost_.serial, lost_.dev_path);
+  lost_.stable_paths = {"/dev/disk/by-id/ata-" + lost_.model + "_" + lost_.serial,
+                        "/dev/disk/by-id/wwn-0x" + *lost_.wwn};
 
   Drive n;
   n.name = "nvme0n1";
@@ -212,6 +233,18 @@ Result<SmartSnapshot> DemoWorld::Smart(const std::string& drive_id, std::int64_t
   SetRaw(s, 9, poh);
   SetRaw(s, 194, static_cast<std::uint64_t>(temperature));
   if (s.nvme) s.nvme->percentage_used = static_cast<int>(hours_since / (24 * 365) * 3);
+  if (sim->self_tests) {
+    // A short self-test every week since installation (until it stopped).
+    std::int64_t last = at - (at - epoch_) % (7 * kDay);
+    if (sim->self_tests_until > 0 && last > sim->self_tests_until)
+      last = sim->self_tests_until - (sim->self_tests_until - epoch_) % (7 * kDay);
+    SmartSelfTest t;
+    t.type = "Short offline";
+    t.status = "Completed without error";
+    t.passed = true;
+    t.lifetime_hours = 1200 + static_cast<std::uint64_t>(std::max<std::int64_t>(0, last - epoch_) / 3600);
+    s.self_tests = {t};
+  }
   if (sim->pending_from > 0) {
     // A few new ones a day (so every daily or weekly check finds more), then
     // one every 5 minutes while the demo runs.

@@ -99,7 +99,8 @@ bool ArgsAllowed(const std::string& id, const Args& a) {
   // inventory/inventory.cc: JSON first, then the text forms of older versions.
   if (id == "zpool")
     return OneOf(a,
-                 {{"status", "-j", "--json-int", "-P"}, {"status", "-P", "-p"}, {"status", "-P"}}) ||
+                 {{"status", "-j", "--json-int", "-P"}, {"status", "-P", "-p"}, {"status", "-P"},
+                  {"list", "-Hp", "-o", "name,size,allocated"}}) ||
            ZpoolSamplingArgsAllowed(a);
   // inventory/geom_discovery.cc (FreeBSD).
   if (id == "geom") return OneOf(a, {{"disk", "list"}, {"label", "status"}});

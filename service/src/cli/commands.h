@@ -21,5 +21,6 @@ int RunRunCommand(const Args& args);      // run DRIVE [--test T]
 int RunAlertsCommand(const Args& args);   // alerts [test|ack ID]
 int RunRebaselineCommand(const Args& args);  // rebaseline DRIVE [--test T] [--reason TEXT]
 int RunBackupCommand(const Args& args);      // backup FILE
+int RunForgetCommand(const Args& args);      // forget DRIVE [--reason TEXT]
 
 }  // namespace dp::cli

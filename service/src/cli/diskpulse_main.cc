@@ -27,6 +27,7 @@ constexpr Subcommand kSubcommands[] = {
     {"alerts", dp::cli::RunAlertsCommand, "list, acknowledge or test alerts"},
     {"rebaseline", dp::cli::RunRebaselineCommand, "start a drive's baselines anew"},
     {"backup", dp::cli::RunBackupCommand, "copy the daemon's database while it runs"},
+    {"forget", dp::cli::RunForgetCommand, "retire a drive that is gone for good"},
 };
 
 void Usage(std::FILE* out) {

@@ -48,6 +48,20 @@ void ReadDetection(JsonWalker& f, DetectionConfig& d) {
   f.Number("temperature_max_c", d.temperature_max_c, 20, 120);
   f.Number("nvme_temperature_max_c", d.nvme_temperature_max_c, 20, 120);
   f.Number("nvme_spare_min_percent", d.nvme_spare_min_percent, 0, 100);
+  f.Number("missing_grace_minutes", d.missing_grace_minutes, 0, 30 * 24 * 60);
+  f.Number("scrub_overdue_days", d.scrub_overdue_days, 0, 3650);
+  f.Number("self_test_overdue_days", d.self_test_overdue_days, 0, 3650);
+  f.Number("wear_warning_percent", d.wear_warning_percent, 1, 200);
+  f.Number("wear_critical_percent", d.wear_critical_percent, 1, 200);
+  if (d.wear_critical_percent < d.wear_warning_percent)
+    f.Error("wear_critical_percent", "must be at least wear_warning_percent (" +
+                                         std::to_string(d.wear_warning_percent) + ")");
+  f.Number("pool_capacity_warning_percent", d.pool_capacity_warning_percent, 1, 100);
+  f.Number("pool_capacity_critical_percent", d.pool_capacity_critical_percent, 1, 100);
+  if (d.pool_capacity_critical_percent < d.pool_capacity_warning_percent)
+    f.Error("pool_capacity_critical_percent",
+            "must be at least pool_capacity_warning_percent (" +
+                std::to_string(d.pool_capacity_warning_percent) + ")");
 }
 
 void ReadWebhook(JsonWalker& f, WebhookConfig& w) {

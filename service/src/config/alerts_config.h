@@ -67,6 +67,16 @@ struct DetectionConfig {
   int temperature_max_c = 60;              // SATA/SAS drive temperature ceiling
   int nvme_temperature_max_c = 75;         // NVMe temperature ceiling
   int nvme_spare_min_percent = 10;         // used when the drive reports no spare threshold
+  // Drive and pool health (detect/health_detector.h).
+  int missing_grace_minutes = 30;         // a drive gone this long raises a "missing" alert
+  int scrub_overdue_days = 35;            // a pool not scrubbed this long (a monthly scrub + slack)
+  // A drive whose newest SMART self-test ran this many powered-on days ago
+  // (or that never ran one in as many) has one overdue; 0 = not judged.
+  int self_test_overdue_days = 8;
+  int wear_warning_percent = 80;          // SSD endurance used: warning from here
+  int wear_critical_percent = 95;         // and critical from here
+  int pool_capacity_warning_percent = 80; // pool space used: warning from here
+  int pool_capacity_critical_percent = 90;
   bool operator==(const DetectionConfig&) const = default;
 };
 

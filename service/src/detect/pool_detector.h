@@ -2,7 +2,9 @@
 // per (member drive, condition). READ/WRITE/CKSUM counters are levels in
 // zpool (they stay until `zpool clear`), so a member is firing while a
 // counter is non-zero; a member whose state is FAULTED, DEGRADED, UNAVAIL or
-// REMOVED is firing too. Members without a mapped drive_id are skipped.
+// REMOVED is firing too. Members without a mapped drive_id are skipped here:
+// detect/health_detector.h names them (pool:POOL:members), with the pool's
+// own state, in one alert per pool.
 // Pure function, thread-safe.
 #pragma once
 

@@ -21,6 +21,7 @@ std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AddPoolsResource(*router, context);
   AddRebaselineResource(*router, context);
   AddOverridesResource(*router, context);
+  AddForgetResource(*router, context);
   AddRunsResource(*router, context);
   AddAlertsResource(*router, context);
   AddScheduleResource(*router, context);

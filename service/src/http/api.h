@@ -67,6 +67,7 @@ void AddRunsResource(Router& router, const ApiContext& context);
 void AddAlertsResource(Router& router, const ApiContext& context);
 // POST/GET /api/v1/drives/{id}/rebaseline.
 void AddRebaselineResource(Router& router, const ApiContext& context);
+void AddForgetResource(Router& router, const ApiContext& context);
 // GET /api/v1/drives/{id}/history.
 void AddHistoryResource(Router& router, const ApiContext& context);
 // GET/POST /api/v1/overrides, DELETE /api/v1/overrides/{id},

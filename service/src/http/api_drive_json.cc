@@ -10,6 +10,9 @@ nlohmann::json ApiDriveToJson(const Drive& d) {
   j["first_seen"] = d.first_seen;
   j["last_seen"] = d.last_seen;
   j["controller"] = d.controller;
+  j["missing_since"] = d.missing_since ? nlohmann::json(*d.missing_since) : nlohmann::json();
+  j["forgotten_at"] = d.forgotten_at ? nlohmann::json(*d.forgotten_at) : nlohmann::json();
+  j["forgotten_reason"] = d.forgotten_reason;
   return j;
 }
 

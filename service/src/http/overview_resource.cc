@@ -14,9 +14,11 @@
 //
 // The status is read from what detection stored, never judged again here:
 // an active alert of severity critical (or SMART's own overall verdict
-// FAILED) is failing; an active slowdown, trend or peer alert is slowing;
-// any other active alert is watch; a drive not seen by discovery is missing;
-// one whose latest SMART read found it in standby is asleep; else healthy.
+// FAILED) is failing, except a "missing" alert, which is missing; an
+// active slowdown, trend or peer alert is slowing; any other active alert
+// is watch; a drive not seen by discovery is missing (its reason "retired
+// DAY: WHY" once forgotten); one whose latest SMART read found it in
+// standby is asleep; else healthy.
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -208,16 +210,21 @@ Response Overview(const ApiContext& ctx) {
       (a->state == "acknowledged" ? d_acked : d_open) += 1;
       const std::string kind = KindOf(a->condition);
       if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-      Badge b = a->severity == "critical" ? Badge::kFailing
-                : IsSpeedKind(kind)       ? Badge::kSlowing
-                                          : Badge::kWatch;
+      // A missing alert says the drive is gone, not that it fails.
+      Badge b = kind == "missing"             ? Badge::kMissing
+                : a->severity == "critical" ? Badge::kFailing
+                : IsSpeedKind(kind)         ? Badge::kSlowing
+                                            : Badge::kWatch;
       consider(b, a->summary.empty() ? a->condition : a->summary);
     }
     const SmartSnapshot* s = *smart ? &**smart : nullptr;
     if (s && s->health_passed == false)
       consider(Badge::kFailing, "SMART overall health self-assessment: FAILED");
     if (!d.present) {
-      consider(Badge::kMissing, "not seen by discovery since " + UtcDay(d.last_seen));
+      consider(Badge::kMissing, d.forgotten_at
+                                    ? "retired " + UtcDay(*d.forgotten_at) + ": " +
+                                          d.forgotten_reason
+                                    : "not seen by discovery since " + UtcDay(d.last_seen));
     } else if (badge == Badge::kHealthy) {
       RunFilter rf;
       rf.drive_id = d.id;

@@ -7,6 +7,7 @@
 #include "inventory/geom_discovery.h"
 #include "inventory/mdstat_parser.h"
 #include "inventory/pool_member_mapper.h"
+#include "inventory/zpool_get_parser.h"
 #include "inventory/zpool_status_parser.h"
 
 namespace dp {
@@ -113,6 +114,25 @@ Result<std::vector<Pool>> ReadPools(const Config& config, CommandRunner& runner,
                      FirstLine(text->stderr_text.empty() ? text->stdout_text : text->stderr_text));
     } else {
       DP_ASSIGN_OR_RETURN(pools, ParseZpoolStatusText(text->stdout_text));
+    }
+  }
+
+  // Space for the capacity alert. Optional: a zpool that cannot answer
+  // (or a recording without it) leaves the pools' space unknown.
+  if (have_zfs && !pools.empty()) {
+    auto list = RunZpool(runner, config, {"list", "-Hp", "-o", "name,size,allocated"});
+    if (list.ok() && list->exit_code == 0) {
+      auto space = ParseZpoolListSpace(list->stdout_text);
+      if (!space.ok()) {
+        warn.push_back(space.status().message());
+      } else {
+        for (const ZpoolSpace& sp : *space)
+          for (Pool& p : pools)
+            if (p.kind == "zfs" && p.name == sp.pool) {
+              p.size_bytes = sp.size_bytes;
+              p.allocated_bytes = sp.allocated_bytes;
+            }
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 #include "inventory/zpool_get_parser.h"
 
 #include <cctype>
+#include <optional>
 
 #include "inventory/text_lines.h"
 
@@ -66,6 +67,30 @@ Result<std::vector<ZpoolVdevProperty>> ParseZpoolGetVdevProperties(std::string_v
       return Corrupt("zpool get: empty name or property in \"" + line.substr(0, 120) + "\"");
     }
     out.push_back({f[0], f[1], f[2], f.size() == 4 ? f[3] : ""});
+  }
+  return out;
+}
+
+Result<std::vector<ZpoolSpace>> ParseZpoolListSpace(std::string_view text) {
+  std::vector<ZpoolSpace> out;
+  auto bytes = [](const std::string& f) -> std::optional<std::uint64_t> {
+    if (f.empty() || f.size() > 20 || f.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    try {
+      return std::stoull(f);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  for (const std::string& line : SplitLines(text)) {
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    std::vector<std::string> f = SplitTabs(line);
+    const auto size = f.size() == 3 ? bytes(f[1]) : std::nullopt;
+    const auto alloc = f.size() == 3 ? bytes(f[2]) : std::nullopt;
+    if (f.size() != 3 || f[0].empty() || !size || !alloc)
+      return Corrupt("zpool list: \"" + line.substr(0, 120) +
+                     "\" is not NAME<tab>SIZE<tab>ALLOCATED in bytes (run with -Hp)");
+    out.push_back({f[0], *size, *alloc});
   }
   return out;
 }

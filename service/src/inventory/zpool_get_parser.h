@@ -8,6 +8,7 @@
 // unknown. Pure functions.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,16 @@ struct ZpoolVdevProperty {
   std::string value;     // VALUE column as printed
   std::string source;    // SOURCE column ("-", "default", "local")
 };
+
+// One line of `zpool list -Hp -o name,size,allocated`: "tank\t4000787030016\t1473371291648".
+struct ZpoolSpace {
+  std::string pool;
+  std::uint64_t size_bytes = 0;
+  std::uint64_t allocated_bytes = 0;
+};
+// Every line; Corrupt with the line for one that is not three tab-separated
+// fields with whole numbers of bytes (so -H or -p left out is refused).
+Result<std::vector<ZpoolSpace>> ParseZpoolListSpace(std::string_view text);
 
 // Every line; Corrupt with the line for one that is not 3 or 4 tab-separated
 // fields (so text output without -H is refused rather than misread).

@@ -9,6 +9,19 @@ ConditionKind ConditionKindOf(std::string_view condition) {
   return ConditionKind::kOther;
 }
 
+int ClearsToResolve(std::string_view condition, int configured) {
+  switch (ConditionKindOf(condition)) {
+    case ConditionKind::kMissing:
+    case ConditionKind::kScrub:
+    case ConditionKind::kSelfTest:
+      return 1;
+    case ConditionKind::kPool:
+      return condition.ends_with(":capacity") ? configured : 1;
+    default:
+      return configured;
+  }
+}
+
 RunTrigger RunTriggerOf(std::string_view trigger) {
   const std::string_view head = trigger.substr(0, trigger.find(':'));
   if (head == "schedule") return RunTrigger::kSchedule;

@@ -33,6 +33,12 @@ struct Drive {
                                         // concurrent tests per controller.
   std::int64_t first_seen = 0;          // unix seconds; kept by the store (0: never stored)
   std::int64_t last_seen = 0;
+  std::optional<std::int64_t> missing_since;  // kept by the store: when discovery last lost it
+  // Kept by the store: when the owner said the drive is gone for good
+  // (`diskpulse forget`), and why. A forgotten drive raises no "missing"
+  // alert; it is watched again if it ever comes back.
+  std::optional<std::int64_t> forgotten_at;
+  std::string forgotten_reason;
 };
 
 // "wwn-5000c500a1b2c3d4" when a WWN is known, else "MODEL_SERIAL" with spaces

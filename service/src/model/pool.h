@@ -55,6 +55,9 @@ struct Pool {
   std::vector<std::string> error_files;  // `zpool status -v` permanent-error file list
   std::string status;      // the "status:" paragraph ("" when the pool is fine)
   std::vector<Vdev> vdevs;
+  // Space, from `zpool list -Hp` (ZFS only; nullopt when not read).
+  std::optional<std::uint64_t> size_bytes;
+  std::optional<std::uint64_t> allocated_bytes;
 
   // True while a scrub or resilver runs: members are not to be tested.
   bool Busy() const { return scan.state == "in_progress"; }

@@ -24,6 +24,8 @@ std::string_view VerdictKindName(VerdictKind k) {
       return "pool_errors";
     case VerdictKind::kEnvironment:
       return "environment";
+    case VerdictKind::kHealth:
+      return "health";
   }
   return "unknown";
 }
@@ -55,6 +57,7 @@ bool Verdict::Firing() const {
     case VerdictKind::kSmart:
     case VerdictKind::kPoolErrors:
     case VerdictKind::kEnvironment:
+    case VerdictKind::kHealth:
       return true;
     default:
       return false;

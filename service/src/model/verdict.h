@@ -28,6 +28,8 @@ enum class VerdictKind {
   kPoolErrors,         // ZFS READ/WRITE/CKSUM errors or a bad member state
   kEnvironment,        // every measured member of a vdev got worse in the same window:
                        // controller, enclosure temperature or pool load, not one drive
+  kHealth,             // a state read from the system: a drive missing, a pool not
+                       // ONLINE, a scrub or self-test overdue, an SSD worn
 };
 
 enum class Severity { kInfo = 0, kWarning = 1, kCritical = 2 };

@@ -2,6 +2,7 @@
 // handed out as the bytes of a database file.
 #include <sqlite3.h>
 
+#include <chrono>
 #include <memory>
 #include <thread>
 
@@ -24,11 +25,17 @@ Result<std::string> Store::BackupBytes(int pages_per_step) {
   }
   // Writes through the store's own connection between steps are applied to
   // the copy by SQLite itself, so releasing the lock keeps the copy
-  // consistent and lets runs, SMART reads and alerts go on meanwhile.
+  // consistent and lets runs, SMART reads and alerts go on meanwhile. A
+  // writer that never pauses can add pages as fast as the copy takes them
+  // (and a modified page already copied is copied again), so after a bounded
+  // time the rest is taken in one step under the lock: writers wait for it
+  // once instead of the backup never finishing.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   while (true) {
     {
       std::lock_guard lock(mu_);
-      rc = sqlite3_backup_step(backup, pages_per_step);
+      const bool late = std::chrono::steady_clock::now() >= deadline;
+      rc = sqlite3_backup_step(backup, late ? -1 : pages_per_step);
     }
     if (rc == SQLITE_DONE) break;
     if (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {

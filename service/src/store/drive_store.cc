@@ -9,7 +9,7 @@ namespace {
 const char* const kDriveColumns =
     "id, dev_path, name, model, serial, wwn, firmware, size_bytes, logical_block_size, "
     "physical_block_size, rotational, rotation_rpm, transport, stable_paths, explicit_target, "
-    "present, first_seen, last_seen, controller";
+    "present, first_seen, last_seen, controller, missing_since, forgotten_at, forgotten_reason";
 
 Drive ReadDrive(const Statement& st) {
   Drive d;
@@ -32,6 +32,9 @@ Drive ReadDrive(const Statement& st) {
   d.first_seen = st.Int(16);
   d.last_seen = st.Int(17);
   d.controller = st.Text(18);
+  d.missing_since = st.OptInt(19);
+  d.forgotten_at = st.OptInt(20);
+  d.forgotten_reason = st.Text(21);
   return d;
 }
 
@@ -57,7 +60,7 @@ Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
           "  rotational = excluded.rotational, rotation_rpm = excluded.rotation_rpm, "
           "  transport = excluded.transport, stable_paths = excluded.stable_paths, "
           "  explicit_target = excluded.explicit_target, controller = excluded.controller, "
-          "  present = 1, "
+          "  present = 1, forgotten_at = NULL, forgotten_reason = '', "
           "  last_seen = max(last_seen, excluded.last_seen), missing_since = NULL"));
   st.Bind(1, d.id)
       .Bind(2, d.dev_path)
@@ -89,6 +92,29 @@ Status Store::MarkMissingExcept(const std::vector<std::string>& present_ids, std
                                    "  AND id NOT IN (SELECT value FROM json_each(?1))"));
   st.Bind(1, StringsToJson(present_ids)).Bind(2, at);
   return st.Run();
+}
+
+Result<Drive> Store::ForgetDrive(const std::string& id, std::int64_t at,
+                                 const std::string& reason) {
+  {
+    std::lock_guard lock(mu_);
+    DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT present FROM drives WHERE id = ?1"));
+    st.Bind(1, id);
+    DP_ASSIGN_OR_RETURN(std::optional<std::int64_t> present,
+                        st.OptionalRow<std::int64_t>([](const Statement& r) { return r.Int(0); }));
+    if (!present) return NotFound("no drive " + id);
+    if (*present != 0)
+      return FailedPrecondition("drive " + id +
+                                " is present: only a drive that is gone can be forgotten");
+    DP_ASSIGN_OR_RETURN(Statement up,
+                        db_->Prepare("UPDATE drives SET forgotten_at = ?2, forgotten_reason = ?3 "
+                                     "WHERE id = ?1"));
+    up.Bind(1, id).Bind(2, at).Bind(3, reason);
+    DP_RETURN_IF_ERROR(up.Run());
+  }
+  DP_ASSIGN_OR_RETURN(std::optional<Drive> d, GetDrive(id));
+  if (!d) return NotFound("no drive " + id);
+  return *d;
 }
 
 Result<std::vector<Drive>> Store::ListDrives() {

@@ -358,6 +358,13 @@ UPDATE alerts SET state = 'resolved', resolved_at = updated_at,
         OR condition LIKE 'trend:%' OR condition LIKE 'environment:%');
 )sql";
 
+// Version 12: a drive the owner retired (`diskpulse forget`): when and why.
+// A retired drive raises no "missing" alert.
+const char* const kSchemaV12 = R"sql(
+ALTER TABLE drives ADD COLUMN forgotten_at INTEGER;
+ALTER TABLE drives ADD COLUMN forgotten_reason TEXT NOT NULL DEFAULT '';
+)sql";
+
 // Version 13: overrides set through the API and the audit trail of every
 // change to them (the config file's overrides are never stored). A selector
 // is one of drive_id, serial, model; attribute '' is the whole drive.
@@ -402,9 +409,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {9, "notification outbox", kSchemaV9},
       {10, "ZFS sit_out and disk wait histograms", kSchemaV10},
       {11, "alert opening evidence and history", kSchemaV11},
-      // 12 is taken by work merged beside this one; until it is, it changes
-      // nothing, so the numbering stays one line of history.
-      {12, "reserved", ""},
+      {12, "retired drives", kSchemaV12},
       {13, "overrides and their audit trail", kSchemaV13},
   };
   return kMigrations;

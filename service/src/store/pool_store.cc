@@ -142,6 +142,27 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
   return tx.Commit();
 }
 
+Result<Store::PoolRecall> Store::RecallPool(const std::string& kind, const std::string& name) {
+  std::lock_guard lock(mu_);
+  PoolRecall out;
+  DP_ASSIGN_OR_RETURN(Statement first,
+                      db_->Prepare("SELECT first_seen FROM pools WHERE kind = ?1 AND name = ?2"));
+  first.Bind(1, kind).Bind(2, name);
+  DP_ASSIGN_OR_RETURN(out.first_seen, first.OptionalRow<std::int64_t>(
+                                          [](const Statement& r) { return r.Int(0); }));
+  // Oldest first, so the newest sighting of a path is the one kept.
+  DP_ASSIGN_OR_RETURN(
+      Statement st,
+      db_->Prepare("SELECT m.path, m.drive_id FROM pool_members m "
+                   "JOIN vdevs v ON v.id = m.vdev_id JOIN pools p ON p.id = v.pool_id "
+                   "WHERE p.kind = ?1 AND p.name = ?2 AND m.drive_id <> '' "
+                   "ORDER BY m.last_seen, m.id"));
+  st.Bind(1, kind).Bind(2, name);
+  DP_RETURN_IF_ERROR(st.ForEachRow(
+      [&](const Statement& r) { out.drive_at_path[r.Text(0)] = r.Text(1); }));
+  return out;
+}
+
 Result<std::vector<Pool>> Store::LatestPools() {
   std::lock_guard lock(mu_);
   std::vector<Pool> pools;

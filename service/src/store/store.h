@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -175,6 +176,11 @@ class Store {
   // (present = false, missing since `at`). Their history is kept.
   Status MarkMissingExcept(const std::vector<std::string>& present_ids, std::int64_t at);
   // All drives ever seen, present ones first, then by name and id.
+  // Retires a drive that is gone (present = false) for good: sets
+  // forgotten_at/forgotten_reason, so it raises no "missing" alert. NotFound
+  // for an unknown id, FailedPrecondition for a present drive. A forgotten
+  // drive that comes back is un-forgotten by UpsertDrive.
+  Result<Drive> ForgetDrive(const std::string& id, std::int64_t at, const std::string& reason);
   Result<std::vector<Drive>> ListDrives();
   Result<std::optional<Drive>> GetDrive(const std::string& id);
 
@@ -185,6 +191,14 @@ class Store {
   Status RecordPools(const std::vector<Pool>& pools, std::int64_t at);
   // The pools as of the last RecordPools call, in the order they were given.
   Result<std::vector<Pool>> LatestPools();
+  // What the pool's history remembers, for naming members that are gone:
+  // when the pool (kind, name) was first seen (nullopt: never) and, for each
+  // member path, the drive last seen at it (paths never mapped left out).
+  struct PoolRecall {
+    std::optional<std::int64_t> first_seen;
+    std::map<std::string, std::string> drive_at_path;
+  };
+  Result<PoolRecall> RecallPool(const std::string& kind, const std::string& name);
 
   // --- SMART (smart_store.cc). Normalised fields in columns, attributes and
   // self-tests as JSON, smartctl's output kept whole (until retention drops
