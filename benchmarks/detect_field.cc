@@ -589,6 +589,8 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       for (int i = 0; i < kN; ++i) {
         if (change == Change::kDrop15 && IsThroughput(i)) sick[i] = 0.85;
         if (change == Change::kP99Rise && IsP99(i)) sick[i] = 1.5;
+        if (change == Change::kSeekRise25 && std::string(kSeries[i].metric) == "access_ms")
+          sick[i] = 1.25;
       }
       int runs_since = 0, promised = 0;
       double least_noise = 0;

@@ -71,7 +71,10 @@ struct DelayFigures {
   int promised = 0, kept = 0, promised2 = 0, kept2 = 0, low_noise = 0, low_noise2 = 0;
 };
 
-enum class Change { kDrop15, kP99Rise };
+// A sustained 15% drop of every MB/s and IOPS series; p99 latencies 1.5x;
+// every seek stroke's access time 25% longer (a worn actuator, a head
+// working around a bad zone).
+enum class Change { kDrop15, kP99Rise, kSeekRise25 };
 
 HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives, int years,
                           std::uint64_t seed, int threads);

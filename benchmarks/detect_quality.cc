@@ -573,7 +573,8 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
       "of scheduled runs | 15%% drop: within 2 runs / 4 / mean (no interference) | 15%% drop: "
       "within 2 / 4 / mean (interference) | 15%% drop notified within 2 weeks (no interference / "
       "interference) | p99 x1.5: within 2 / 3 / mean (no interference) | p99 x1.5: "
-      "within 3 (interference) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+      "within 3 (interference) | seek +25%%: within 2 runs / notified within 2 weeks (no "
+      "interference / interference) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (double level : levels) {
     field::Model m = base;
     m.noise = level / 100;
@@ -585,13 +586,15 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
     auto d1 = field::RunDelay(m, cfg, field::Change::kDrop15, trials, seed + 2, threads);
     auto p0 = field::RunDelay(quiet, cfg, field::Change::kP99Rise, trials, seed + 3, threads);
     auto p1 = field::RunDelay(m, cfg, field::Change::kP99Rise, trials, seed + 4, threads);
+    auto s0 = field::RunDelay(quiet, cfg, field::Change::kSeekRise25, trials, seed + 5, threads);
+    auto s1 = field::RunDelay(m, cfg, field::Change::kSeekRise25, trials, seed + 6, threads);
     auto mean = [](const field::DelayFigures& d) { return d.detected ? d.runs_sum / d.detected : 0; };
     std::printf(
         "| %4.1f%% | %.2f (%ld in %.0f drive-years; %ld / %ld) | %.1f (%ld) | %.2f (%ld + %ld + "
         "%ld + %ld, %ld drives) | %.1f%% | "
         "%5.1f%% / %5.1f%% "
         "/ %.1f | %5.1f%% / %5.1f%% / %.1f | %5.1f%% / %5.1f%% | %5.1f%% / %5.1f%% / %.1f | "
-        "%5.1f%% |\n",
+        "%5.1f%% | %5.1f%% / %5.1f%% / %5.1f%% |\n",
         level, h.NotifiedPerThousandDriveYears(), h.notified, h.drive_years,
         h.environment_notices, h.box_events, h.EventsPerThousandDriveYears(), h.alert_weeks,
         h.PerThousandDriveYears(), h.slowdown, h.trend, h.peer, h.environment,
@@ -599,7 +602,9 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
         Pct(d0.within4, d0.trials), mean(d0), Pct(d1.within2, d1.trials),
         Pct(d1.within4, d1.trials), mean(d1), Pct(d0.notified_within2_weeks, d0.trials),
         Pct(d1.notified_within2_weeks, d1.trials), Pct(p0.within2, p0.trials),
-        Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials));
+        Pct(p0.within3, p0.trials), mean(p0), Pct(p1.within3, p1.trials),
+        Pct(s0.within2, s0.trials), Pct(s0.notified_within2_weeks, s0.trials),
+        Pct(s1.notified_within2_weeks, s1.trials));
     std::fflush(stdout);
     // The single-run band's calibration by baseline size: nominal is the
     // normal tail beyond band_sigmas (where the floor does not bind).

@@ -125,7 +125,7 @@ TEST_F(VdevEnvironmentTest, WholeVdevSlowingTogetherIsOneEnvironmentAlert) {
   EXPECT_EQ(active[0].drive_id, "");  // the box's, no drive's
   EXPECT_NE(active[0].evidence_json.find("environment:tank/raidz1-0:seq:qd8-1m:mb_per_s"),
             std::string::npos);
-  EXPECT_NE(active[0].summary.find("every measured member"), std::string::npos)
+  EXPECT_NE(active[0].summary.find("across the vdev"), std::string::npos)
       << active[0].summary;
   for (const auto& a : active) EXPECT_EQ(a.condition.find("slowdown:"), std::string::npos);
   // The environment recovers: the alert resolves after clear runs.

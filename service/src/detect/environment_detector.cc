@@ -149,10 +149,11 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
     v.kind = VerdictKind::kEnvironment;
     v.severity = Severity::kWarning;
     const bool rise = dir == Direction::kLowerIsBetter;
-    v.summary = group + ": every measured member (" + std::to_string(measured + 1) + ") " +
-                self.test + (self.series.empty() ? "" : " " + self.series) + " " +
-                MetricNoun(self.metric) + (rise ? " rose" : " dropped") + " together (median " +
-                pct + ") in the same window: a change they share (controller, enclosure "
+    v.summary = group + ": " + self.test + (self.series.empty() ? "" : " " + self.series) + " " +
+                MetricNoun(self.metric) + (rise ? " rose" : " dropped") + " across the vdev (" +
+                std::to_string(worse + 1) + " of " + std::to_string(measured + 1) +
+                " members outside their bands, median " + pct +
+                ") in the same window: a change they share (controller, driver, enclosure "
                 "temperature, pool load), not one drive failing";
     return v;
   }
