@@ -562,10 +562,11 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
       "drives x %d years healthy in vdevs of %d (peers judged; a unit's own level sd %.1f%%), %d "
       "trials per change on a drive alone; each run judged by detect::JudgeRun and applied by "
       "alert/alert_events.h's ApplyVerdicts; box-wide step %.0f%%; hours-long housekeeping on "
-      "%.0f%% of drives; seed %llu\n\n",
+      "%.0f%% of drives, %.1f%% of their weeks; seed %llu\n\n",
       base.gaussian ? "inf: Gaussian" : "30 MB/s and IOPS, 10 access times, 3-5 p99", 100 * base.shared, 100 * base.season,
       100 * base.interference, retest_hours, drives, years, base.vdev, 100 * base.unit, trials,
-      100 * base.box_step, 100 * base.housekeeping, static_cast<unsigned long long>(seed));
+      100 * base.box_step, 100 * base.housekeeping, 100 * base.housekeeping_rate,
+      static_cast<unsigned long long>(seed));
   std::printf(
       "| noise CV | notified per 1000 drive-years (environment notices / box steps) | false "
       "alert events per 1000 drive-years (drive-weeks with an alert) | "
@@ -685,7 +686,12 @@ int Main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--box-step") && i + 1 < argc)
       model.box_step = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--housekeeping") && i + 1 < argc)
-      model.housekeeping = std::atof(argv[++i]) / 100;
+    {
+      // PCT-OF-DRIVES[,PCT-OF-THEIR-WEEKS]
+      const char* arg = argv[++i];
+      model.housekeeping = std::atof(arg) / 100;
+      if (const char* comma = std::strchr(arg, ',')) model.housekeeping_rate = std::atof(comma + 1) / 100;
+    }
     else if (!std::strcmp(argv[i], "--unit") && i + 1 < argc)
       model.unit = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--retest-hours") && i + 1 < argc)
@@ -713,7 +719,7 @@ int Main(int argc, char** argv) {
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
           "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n"
-          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES]\n");
+          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES[,PCT-OF-WEEKS]]\n");
       return 2;
     }
   }

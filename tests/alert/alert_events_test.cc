@@ -169,6 +169,35 @@ TEST(AlertEvents, ASlowdownThatPersistsIsNotifiedOnce) {
   for (std::size_t i = 1; i < b.sent.size(); ++i) EXPECT_EQ(b.sent[i].first, NotifyKind::kReminder);
 }
 
+// Housekeeping that comes back two weeks later, while the watch is still
+// open (a slowdown resolves after three clear runs), is not "still there":
+// the wait starts again, and a doubt in between does not undo the clear.
+TEST(AlertEvents, AWatchThatClearedWaitsAgainWhenItFiresAgain) {
+  FakeClock clock;
+  Book b;
+  const Verdict slow = V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kSlowdown);
+  const Verdict clear = V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kClear);
+  const Verdict doubt = V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kNeedsConfirmation);
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());  // the re-test still in housekeeping
+  clock.Advance(hours(24 * 7 - 6));
+  ASSERT_TRUE(b.Run({clear}, clock.Now()).ok());  // next week: normal
+  clock.Advance(hours(24 * 7));
+  ASSERT_TRUE(b.Run({doubt}, clock.Now()).ok());  // housekeeping again at the run
+  clock.Advance(hours(6));
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());  // and at its re-test
+  ASSERT_EQ(b.alerts.size(), 1u);
+  EXPECT_TRUE(b.sent.empty()) << "notified for housekeeping two weeks apart";
+  EXPECT_NE(b.Only().history_json.find("fired again after clearing"), std::string::npos)
+      << b.Only().history_json;
+  // Still there a week later, firing all along: now it is notified.
+  clock.Advance(hours(24 * 7 - 6));
+  ASSERT_TRUE(b.Run({doubt}, clock.Now()).ok());
+  clock.Advance(hours(6));
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened);
+}
+
 // Critical (a 50% drop), or with a SMART alert of the drive active: at once.
 TEST(AlertEvents, CriticalOrWithSmartTroubleNotifiesAtOnce) {
   FakeClock clock;

@@ -149,6 +149,16 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   }
   AlertDecision d;
   if (!changed) return d;
+  // Whether every member has cleared since the event last fired (a doubt
+  // since does not undo it): a watch that fires after that is housekeeping
+  // come back, or a new event, and waits persist_before_notify again.
+  bool cleared_since_fired = evidence.value("cleared_since_fired", false);
+  if (!fired) {
+    bool all_clear = true;
+    for (const json& m : members)
+      if (Active(m) && m.value("clear_streak", 0) == 0) all_clear = false;
+    cleared_since_fired = cleared_since_fired || all_clear;
+  }
   if (fired) evidence["last_fired_at"] = t;
   const json* primary = Primary(members);
   if (!primary) {
@@ -176,6 +186,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   json out = (*primary)["verdict"];
   out["members"] = members;
   out["last_fired_at"] = evidence.value("last_fired_at", t);
+  out["cleared_since_fired"] = fired ? false : cleared_since_fired;
   std::string summary = primary->value("verdict", json::object()).value("summary", "");
   if (!others.empty()) {
     summary += "; with " + std::to_string(others.size()) + " more series:";
@@ -203,7 +214,10 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   event.summary = summary;
   AlertPolicy event_policy = policy;
   if (urgent) event_policy.persist_before_notify = std::chrono::seconds(0);
-  d = Update(active ? existing : std::nullopt, event, now, event_policy);
+  std::optional<Alert> prior = active ? existing : std::nullopt;
+  if (prior && prior->notify_count == 0 && cleared_since_fired)
+    AddHistory(*prior, t, "watching", "fired again after clearing: " + summary);
+  d = Update(prior, event, now, event_policy);
   d.alert.evidence_json = Dump(out);
   if (d.write == AlertDecision::Write::kInsert) d.alert.opened_evidence_json = d.alert.evidence_json;
   return d;

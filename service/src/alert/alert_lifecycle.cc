@@ -55,6 +55,19 @@ std::string EvidenceOf(const Verdict& v) {
 // A watch: opened, never notified (AlertPolicy::persist_before_notify).
 bool Watching(const Alert& a) { return a.notify_count == 0 && a.state != "resolved"; }
 
+// When the watch's current stretch of firing began: its newest "watching"
+// entry (written when it opened, and again when it fired after clearing).
+std::int64_t WatchSince(const Alert& a) {
+  const auto h =
+      nlohmann::json::parse(a.history_json.empty() ? "[]" : a.history_json, nullptr, false);
+  std::int64_t since = a.opened_at;
+  if (!h.is_array()) return since;
+  for (const auto& e : h)
+    if (e.is_object() && e.value("what", "") == "watching")
+      since = std::max(since, e.value("at", std::int64_t{0}));
+  return since;
+}
+
 }  // namespace
 
 AlertPolicy AlertPolicy::FromConfig(const AlertsConfig& c) {
@@ -180,10 +193,14 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
         SeverityRank(std::string(SeverityName(v.severity))) > SeverityRank(a.severity);
     if (higher) a.severity = std::string(SeverityName(v.severity));
     if (Watching(a)) {
-      // A watch is notified once it has outlasted what housekeeping lasts.
-      if (critical || t - a.opened_at >= policy.persist_before_notify.count()) {
-        AddHistory(a, t, "notified", "still there " + std::to_string((t - a.opened_at) / 3600) +
-                                         " h after it opened: " + v.summary);
+      // A watch is notified once it has outlasted what housekeeping lasts,
+      // firing all along: housekeeping that comes back weeks later, after
+      // the watch had cleared, starts the wait again (WatchSince).
+      const std::int64_t since = WatchSince(a);
+      if (critical || t - since >= policy.persist_before_notify.count()) {
+        AddHistory(a, t, "notified",
+                   "still there " + std::to_string((t - since) / 3600) + " h after " +
+                       (since == a.opened_at ? "it opened: " : "it fired again: ") + v.summary);
         MarkNotified(a, t);
         d.notify = NotifyKind::kOpened;
       }
