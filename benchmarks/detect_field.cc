@@ -354,17 +354,36 @@ class Drive {
     Apply(*verdicts, at, confirmation, ev);
     // A lasting shift the siblings share: the daemon's evaluator keeps an
     // automatic re-baseline mark (runs/run_evaluator.h, AbsorbedShift).
+    // The siblings still on the old level re-form with it
+    // (Verdict::rebaseline_siblings), unless already alerted as slowing
+    // before the shift began (SlowingBefore), as RunEvaluator does.
     for (const Verdict& v : *verdicts) {
       if (!v.rebaseline_from) continue;
-      box_.history.AddRebaseline(id_, "", *v.rebaseline_from);
+      std::vector<std::string> marked{id_};
+      for (const std::string& sib : v.rebaseline_siblings) {
+        bool slowing = false;
+        for (const auto& [key, a] : box_.active)
+          slowing = slowing || (key.first == sib && SlowingBefore(a, *v.rebaseline_from));
+        if (!slowing) marked.push_back(sib);
+      }
+      for (const std::string& drive : marked) {
+        box_.history.AddRebaseline(drive, "", *v.rebaseline_from);
+        for (auto it = box_.active.begin(); it != box_.active.end();)
+          it = it->first.first == drive && ClosedByRebaseline(it->second, "")
+                   ? box_.active.erase(it)
+                   : std::next(it);
+      }
       if (std::getenv("DP_FIELD_TRACE"))
-        std::fprintf(stderr, "absorb drive %llu at %lld from %lld: %s\n",
-                     static_cast<unsigned long long>(seed_), static_cast<long long>(at),
-                     static_cast<long long>(*v.rebaseline_from), v.summary.c_str());
-      for (auto it = box_.active.begin(); it != box_.active.end();)
-        it = it->first.first == id_ && ClosedByRebaseline(it->second, "")
-                 ? box_.active.erase(it)
-                 : std::next(it);
+        std::fprintf(stderr, "absorb drive %llu %s (+%zu of %zu siblings%s) at %lld from %lld: %s\n",
+                     static_cast<unsigned long long>(seed_), id_.c_str(), marked.size() - 1,
+                     v.siblings_since.size(),
+                     [&] {
+                       std::string l;
+                       for (std::size_t k = 1; k < marked.size(); ++k) l += " " + marked[k];
+                       return l;
+                     }().c_str(),
+                     static_cast<long long>(at), static_cast<long long>(*v.rebaseline_from),
+                     v.summary.c_str());
       ++ev.absorbed;
       break;
     }

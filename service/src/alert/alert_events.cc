@@ -110,6 +110,11 @@ bool EventHasMember(const Alert& event,
   return false;
 }
 
+bool SlowingBefore(const Alert& a, std::int64_t at) {
+  return a.state != "resolved" && a.opened_at < at &&
+         (a.condition == kDriveSlowdownEvent || a.condition == kDriveTrendEvent);
+}
+
 AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                           const std::vector<const Verdict*>& verdicts, SysTime now,
                           const AlertPolicy& policy, bool urgent) {
@@ -258,8 +263,12 @@ Status ApplyVerdicts(const std::vector<Verdict>& verdicts, const AlertLookup& lo
       note(existing.status());
       continue;
     }
-    bool urgent = false;
-    if (!key.drive_id.empty() && lookup.urgent) {
+    // A shift the vdev shared that has lasted long enough to be absorbed
+    // (Verdict::rebaseline_from) has persisted past any housekeeping: the
+    // box's notice goes out now, once, saying its baselines re-formed.
+    bool urgent = std::any_of(events[key].begin(), events[key].end(),
+                              [](const Verdict* v) { return v->rebaseline_from.has_value(); });
+    if (!urgent && !key.drive_id.empty() && lookup.urgent) {
       auto u = lookup.urgent(key.drive_id);
       if (u.ok()) urgent = *u;
       else note(u.status());

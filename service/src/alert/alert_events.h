@@ -53,6 +53,10 @@ struct AlertKey {
 };
 AlertKey AlertKeyOf(const Verdict& v);
 
+// True for an active drive slowdown or trend event opened before `at`: a
+// drive already alerted as slowing before a shift its vdev shared began.
+bool SlowingBefore(const Alert& a, std::int64_t at);
+
 // True when one of the event alert's active members satisfies
 // match(member condition, member test).
 bool EventHasMember(const Alert& event,

@@ -84,6 +84,9 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
                      {"outside", own->outside}});
   for (auto& sib : siblings) {
     if (sib.drive_id == self.drive_id) continue;
+    // Every sibling, measured in this window or not (it may run later in
+    // the week's order): the vdev's shift is theirs too.
+    v.siblings_since.push_back({sib.drive_id, sib.baseline_since});
     SortByTime(sib.samples);
     std::size_t best = sib.samples.size();
     std::int64_t best_gap = 0;

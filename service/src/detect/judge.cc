@@ -192,6 +192,22 @@ void Judge::Absorb(const Verdict& own, Verdict& env) {
   if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
   env.rebaseline_from = from;
   env.details["rebaseline_from"] = from;
+  // The siblings moved too (that is what made it shared). Those whose
+  // baselines were not re-formed around this shift re-form with this drive:
+  // left to absorb it one by one, a sibling whose runs stayed inside their
+  // wider band at the start (an 8% step at 5% noise) was never absorbed and
+  // months later its CUSUM or trend called the box's shift its own failing
+  // (field model), when the siblings it would be compared with had already
+  // moved their baselines. A sibling re-formed within kSiblingAbsorbedSeconds
+  // of the shift has absorbed it already.
+  constexpr std::int64_t kSiblingAbsorbedSeconds = 28 * 86400;
+  nlohmann::json with = nlohmann::json::array();
+  for (const auto& sib : env.siblings_since)
+    if (sib.since < from - kSiblingAbsorbedSeconds) {
+      env.rebaseline_siblings.push_back(sib.drive_id);
+      with.push_back(sib.drive_id);
+    }
+  env.details["rebaseline_siblings"] = with;
   env.summary += "; it has lasted " + std::to_string((own.at - from) / 86400) +
                  " days: the baselines re-form on the new level";
 }

@@ -87,6 +87,16 @@ struct Verdict {
   // the judged drive's baselines re-form from this time (an
   // automatic re-baseline mark), so the box's new level becomes its normal.
   std::optional<std::int64_t> rebaseline_from;
+  // Environment: the siblings measured in the window, each with the time
+  // its baselines were last re-formed (0 = never). With rebaseline_from: the
+  // siblings whose baselines still stand on the old level, to be re-formed
+  // from the same time (the shift is the vdev's, not this drive's alone).
+  struct SiblingSince {
+    std::string drive_id;
+    std::int64_t since = 0;
+  };
+  std::vector<SiblingSince> siblings_since;
+  std::vector<std::string> rebaseline_siblings;
 
   // True for the kinds that open or keep an alert.
   bool Firing() const;

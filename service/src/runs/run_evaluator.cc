@@ -1,5 +1,8 @@
 #include "runs/run_evaluator.h"
 
+#include <algorithm>
+
+#include "alert/alert_events.h"
 #include "base/log.h"
 #include "detect/judge.h"
 #include "detect/smart_detector.h"
@@ -43,8 +46,24 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
     Status s = alerts_->OnVerdicts(*verdicts);
     if (!s.ok()) LogError("alerts: run " + std::to_string(run.id) + ": " + s.ToString());
   }
-  if (auto mark = AbsorbedShift(run, *verdicts)) {
-    Status s = KeepAbsorbedShift(*mark);
+  for (const RebaselineMark& mark : AbsorbedShift(run, *verdicts)) {
+    if (mark.drive_id != run.drive_id) {
+      // A sibling already alerted as slowing before the shift began is its
+      // own event: its baselines stay (re-forming them would close it).
+      AlertFilter f;
+      f.state = "active";
+      f.drive_id = mark.drive_id;
+      f.limit = 0;
+      auto open = store_.ListAlerts(f);
+      if (!open.ok()) {
+        LogError("detect: run " + std::to_string(run.id) + ": " + open.status().ToString());
+        continue;
+      }
+      if (std::any_of(open->begin(), open->end(),
+                      [&](const Alert& a) { return SlowingBefore(a, mark.at); }))
+        continue;
+    }
+    Status s = KeepAbsorbedShift(mark);
     if (!s.ok()) LogError("detect: run " + std::to_string(run.id) + ": " + s.ToString());
   }
   // One confirmation per doubt: a confirmation run that doubts again is
@@ -54,7 +73,8 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   return verdicts;
 }
 
-std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts) {
+std::vector<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts) {
+  std::vector<RebaselineMark> marks;
   for (const Verdict& v : verdicts) {
     if (!v.rebaseline_from) continue;
     RebaselineMark mark;
@@ -66,9 +86,17 @@ std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Ve
     mark.at = *v.rebaseline_from;
     mark.reason = "automatic: " + v.summary;
     mark.who = "diskpulse (shift shared by the vdev)";
-    return mark;
+    marks.push_back(mark);
+    for (const std::string& sibling : v.rebaseline_siblings) {
+      RebaselineMark m = mark;
+      m.drive_id = sibling;
+      m.reason = "automatic, with " + (v.drive_name.empty() ? run.drive_id : v.drive_name) +
+                 ": " + v.summary;
+      marks.push_back(std::move(m));
+    }
+    break;
   }
-  return std::nullopt;
+  return marks;
 }
 
 // The mark through the alert service (it closes the drive's slowdown and

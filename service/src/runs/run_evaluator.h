@@ -39,10 +39,12 @@ class OverrideBook;
 using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test,
                                      std::int64_t of_run)>;
 
-// The automatic re-baseline a run's verdicts ask for: a shift its vdev
+// The automatic re-baselines a run's verdicts ask for: a shift its vdev
 // siblings share has lasted (Verdict::rebaseline_from, detect/judge.h); the
-// drive's baselines of every test re-form from its first shifted run.
-std::optional<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts);
+// drive's baselines of every test re-form from its first shifted run, and
+// so do those of its siblings still on the old level
+// (Verdict::rebaseline_siblings). The judged drive's mark comes first.
+std::vector<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts);
 
 class RunEvaluator {
  public:
