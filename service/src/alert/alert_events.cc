@@ -263,12 +263,8 @@ Status ApplyVerdicts(const std::vector<Verdict>& verdicts, const AlertLookup& lo
       note(existing.status());
       continue;
     }
-    // A shift the vdev shared that has lasted long enough to be absorbed
-    // (Verdict::rebaseline_from) has persisted past any housekeeping: the
-    // box's notice goes out now, once, saying its baselines re-formed.
-    bool urgent = std::any_of(events[key].begin(), events[key].end(),
-                              [](const Verdict* v) { return v->rebaseline_from.has_value(); });
-    if (!urgent && !key.drive_id.empty() && lookup.urgent) {
+    bool urgent = false;
+    if (!key.drive_id.empty() && lookup.urgent) {
       auto u = lookup.urgent(key.drive_id);
       if (u.ok()) urgent = *u;
       else note(u.status());
