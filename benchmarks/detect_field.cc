@@ -613,7 +613,7 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
       }
       int runs_since = 0, promised = 0;
       double least_noise = 0;
-      bool found = false, notified = false;
+      bool found = false, notified = false, notified_in_time = false;
       // Twenty weeks, or as long as the runs the verdict promised (a noisy
       // series may promise more runs than twenty weeks hold).
       for (int r = 0;
@@ -629,7 +629,10 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         }
         if (!notified && ev.notified_slowdown > 0) {
           notified = true;
-          if (r <= change_at + 1) ++part[t].notified_within2_weeks;
+          if (r <= change_at + 1) {
+            ++part[t].notified_within2_weeks;
+            notified_in_time = true;
+          }
         }
         if (r == change_at) {
           promised = ev.promised;
@@ -657,6 +660,9 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
         }
       }
       ++part[t].trials;
+      if (!notified_in_time && std::getenv("DP_FIELD_DELAY"))
+        std::fprintf(stderr, "seed %llu trial %d change %d not notified within 2 weeks\n",
+                     static_cast<unsigned long long>(seed), k, change_at);
       if (!found && std::getenv("DP_FIELD_DELAY"))
         std::fprintf(stderr,
                      "seed %llu trial %d change %d not found after %d (promised %d, least CV "

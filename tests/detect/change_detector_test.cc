@@ -270,6 +270,31 @@ TEST(ChangeDetector, LatencyRiseIsWorse) {
   EXPECT_EQ(EvaluateChange(Key("p99_us"), g, cfg).kind, VerdictKind::kClear);
 }
 
+// Critical (notified at once, not watched for housekeeping) is the same
+// harm for every figure: a rate halved, a mean access time doubled; a p99
+// only when it quadruples, since housekeeping alone makes it 1.5-2x.
+TEST(ChangeDetector, CriticalIsARateHalvedATimeDoubledAP99Quadrupled) {
+  DetectionConfig cfg;
+  auto judge = [&](const std::string& metric, double base, double value) {
+    auto h = Series({base, base * 1.01, base * 0.99, base * 1.005, base * 0.995});
+    h.push_back(Sample{6, h.back().at + kWeek, value});
+    h.push_back(Sample{7, h.back().at + 3600, value});
+    Verdict v = EvaluateChange(Key(metric), h, cfg);
+    EXPECT_EQ(v.kind, VerdictKind::kSlowdown) << metric << ": " << v.summary;
+    return v.severity;
+  };
+  EXPECT_EQ(judge("mb_per_s", 200, 110), Severity::kWarning);
+  EXPECT_EQ(judge("mb_per_s", 200, 95), Severity::kCritical);
+  EXPECT_EQ(judge("iops", 200, 95), Severity::kCritical);
+  EXPECT_EQ(judge("access_ms", 10, 17), Severity::kWarning);
+  EXPECT_EQ(judge("access_ms", 10, 21), Severity::kCritical);
+  EXPECT_EQ(judge("p99_us", 25000, 45000), Severity::kWarning);  // housekeeping's 1.8x
+  EXPECT_EQ(judge("p99_us", 25000, 105000), Severity::kCritical);
+  EXPECT_EQ(CriticalWorsePercent("mb_per_s"), 50);
+  EXPECT_EQ(CriticalWorsePercent("access_ms"), 100);
+  EXPECT_EQ(CriticalWorsePercent("p99_us"), 300);
+}
+
 TEST(ChangeDetector, ContendedPartialFailedRunsAreNeverEvidence) {
   DetectionConfig cfg;
   auto h = Series(kBase);

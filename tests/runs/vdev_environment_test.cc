@@ -48,6 +48,11 @@ class VdevEnvironmentTest : public ::testing::Test {
     repo_ = std::make_unique<StoreAlertRepository>(*store_);
     AlertServiceOptions o;
     alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, o);
+    MakeEvaluator();
+  }
+
+  // The evaluator with cfg_ as it is now.
+  void MakeEvaluator() {
     evaluator_ = std::make_unique<RunEvaluator>(
         *store_, alerts_.get(), cfg_,
         [this](const std::string& drive, const std::string&, std::int64_t) {
@@ -182,6 +187,59 @@ TEST_F(VdevEnvironmentTest, PermanentBoxWideShiftIsAbsorbedOnce) {
     EXPECT_GE((*marks)[0].at, 1'700'000'000 + 8 * 7 * 86400);
     EXPECT_LT((*marks)[0].at, 1'700'000'000 + 9 * 7 * 86400);
   }
+}
+
+// A step the single-run bands hide (here bands of 12%: a noisy box) is
+// still the box's when the CUSUM finds it: over the CUSUM's weeks every
+// sibling's runs are as far below their own baselines, so it is one
+// environment notice and every member re-forms, not a slowdown per drive.
+TEST_F(VdevEnvironmentTest, AStepInsideTheBandsIsTheVdevsOverTheCusumsWeeks) {
+  cfg_.min_band_percent = 12;
+  MakeEvaluator();
+  for (int w = 0; w < 8; ++w) Week(w, [](int) { return 200.0; });
+  for (int w = 8; w < 24; ++w) Week(w, [](int) { return 178.0; });
+  int environment = 0;
+  for (const Alert& a : All()) {
+    EXPECT_EQ(a.condition, "environment:box") << a.drive_id << " " << a.summary;
+    if (a.condition == "environment:box") {
+      ++environment;
+      EXPECT_NE(a.opened_summary.find("over the same"), std::string::npos) << a.opened_summary;
+      EXPECT_EQ(a.notify_count, 2) << a.history_json;  // told once, and its resolution
+    }
+  }
+  EXPECT_EQ(environment, 1);
+  for (int i = 0; i < kMembers; ++i)
+    EXPECT_EQ(store_->ListRebaselines("wwn-" + std::to_string(i), 0)->size(), 1u) << i;
+}
+
+// The same drop on one drive alone: the siblings did not move over its
+// weeks, so it is that drive's slowdown and nothing is absorbed.
+TEST_F(VdevEnvironmentTest, OneDrivesDropInsideTheBandsStaysItsOwn) {
+  cfg_.min_band_percent = 12;
+  MakeEvaluator();
+  for (int w = 0; w < 8; ++w) Week(w, [](int) { return 200.0; });
+  for (int w = 8; w < 24; ++w) Week(w, [](int m) { return m == 1 ? 178.0 : 200.0; });
+  auto active = Active();
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_EQ(active[0].condition, "slowdown:drive");
+  EXPECT_EQ(active[0].drive_id, "wwn-1");
+  for (int i = 0; i < kMembers; ++i)
+    EXPECT_TRUE(store_->ListRebaselines("wwn-" + std::to_string(i), 0)->empty()) << i;
+}
+
+// A drive's own drop, weeks old, and one bad week of its siblings: the week
+// is shared, but the siblings did not share the weeks before it, so the
+// drive's drop is not absorbed as the box's new level.
+TEST_F(VdevEnvironmentTest, OneWeekOfTheSiblingsDoesNotAbsorbADrivesOwnDrop) {
+  for (int w = 0; w < 8; ++w) Week(w, [](int) { return 200.0; });
+  for (int w = 8; w < 11; ++w) Week(w, [](int m) { return m == 0 ? 170.0 : 200.0; });
+  Week(11, [](int) { return 170.0; });
+  for (int w = 12; w < 16; ++w) Week(w, [](int m) { return m == 0 ? 170.0 : 200.0; });
+  EXPECT_TRUE(store_->ListRebaselines("wwn-0", 0)->empty());
+  bool slowdown = false;
+  for (const Alert& a : Active()) slowdown = slowdown || (a.drive_id == "wwn-0" &&
+                                                          a.condition == "slowdown:drive");
+  EXPECT_TRUE(slowdown);
 }
 
 // Bad input: a vdev of two has too few siblings for an environment verdict:

@@ -263,8 +263,16 @@ Status ApplyVerdicts(const std::vector<Verdict>& verdicts, const AlertLookup& lo
       note(existing.status());
       continue;
     }
-    bool urgent = false;
-    if (!key.drive_id.empty() && lookup.urgent) {
+    // A shift the vdev shared over the whole of its window, long enough to
+    // be absorbed (Verdict::rebaseline_from), has persisted past any
+    // housekeeping: the box's notice goes out now, once, saying its
+    // baselines re-formed.
+    // A drive absorbing it alone, its siblings re-formed already, is that
+    // event's tail, not news.
+    bool urgent = std::any_of(events[key].begin(), events[key].end(), [](const Verdict* v) {
+      return v->rebaseline_from.has_value() && !v->rebaseline_siblings.empty();
+    });
+    if (!urgent && !key.drive_id.empty() && lookup.urgent) {
       auto u = lookup.urgent(key.drive_id);
       if (u.ok()) urgent = *u;
       else note(u.status());

@@ -32,6 +32,12 @@ std::string Why(const Sample& s) {
 
 }  // namespace
 
+double CriticalWorsePercent(std::string_view metric) {
+  if (metric == "p99_us") return 300;
+  if (DirectionOf(metric) == Direction::kLowerIsBetter) return 100;
+  return 50;
+}
+
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                        const DetectionConfig& cfg, std::int64_t baseline_since,
                        const SpreadPrior& prior) {
@@ -122,6 +128,9 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   v.band_low = band.low;
   v.band_high = band.high;
   // Evidence: the open segment's runs, or the latest when none is open.
+  // Where the open segment began: the baseline is the runs before it (the
+  // evidence below keeps only its newest runs).
+  if (!seg.empty()) v.details["segment_from"] = history[seg.front().index].at;
   std::vector<JudgedRun> judged(seg.begin(), seg.end());
   if (judged.empty() || judged.back().index != replay.last.index) judged = {replay.last};
   if (judged.size() > 8) judged.erase(judged.begin(), judged.end() - 8);
@@ -154,7 +163,8 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
 
   if (slowdown) {
     v.kind = VerdictKind::kSlowdown;
-    v.severity = *v.change_percent >= 50 ? Severity::kCritical : Severity::kWarning;
+    v.severity = *v.change_percent >= CriticalWorsePercent(key.metric) ? Severity::kCritical
+                                                                        : Severity::kWarning;
     const bool rise = dir == Direction::kLowerIsBetter;
     if (pair_rule) {
       const Sample& prev = history[seg[seg.size() - 2].index];

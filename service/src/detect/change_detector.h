@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "config/alerts_config.h"
@@ -48,6 +49,15 @@ namespace dp::detect {
 // Evidence: baseline (median, MAD, runs, run ids), band, the judged runs with
 // their outside flags; a slowdown adds details "pair_mean", "pair_low",
 // "pair_high" and "rule".
+// How much worse (WorsePercent) a slowdown of `metric` must be to be critical,
+// notified at once rather than watched for housekeeping: a rate halved
+// (MB/s, IOPS: 50%), a mean access time doubled (100%: the same halving of
+// seeks per second), a p99 latency quadrupled (300%). A tail quantile moves
+// far more than the mean under the housekeeping the watch is there for (a
+// 20-45% slower random read makes p99 1.5-2x); a read retry or a remapped
+// region makes it tens of times worse.
+double CriticalWorsePercent(std::string_view metric);
+
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                        const DetectionConfig& cfg, std::int64_t baseline_since = 0,
                        const SpreadPrior& prior = {});

@@ -39,12 +39,47 @@ std::optional<Judged> JudgeAt(const std::vector<Sample>& h, std::size_t i, const
   return j;
 }
 
+// A sibling's runs over a window, against its baseline as it stood when the
+// window began: the median worse-side deviation (log units) of its good runs
+// and that median in its standard errors (a median's is about 1.25 times a
+// mean's for near-normal runs). The median, so one interfered run does not
+// carry the sibling, and a step is measured at its full depth.
+struct WindowJudged {
+  double deviation = 0;
+  double score = 0;
+  int runs = 0;
+};
+std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64_t reference,
+                                        std::int64_t from, std::int64_t to,
+                                        const DetectionConfig& cfg, std::int64_t since,
+                                        Direction dir, double tail_df) {
+  auto index_at = [&](std::int64_t t) {
+    std::size_t i = 0;
+    while (i < h.size() && h[i].at < t) ++i;
+    return i;
+  };
+  const std::size_t first = index_at(from);
+  if (first == h.size()) return std::nullopt;
+  Baseline b = ComputeBaseline(h, std::min(first, index_at(reference)), cfg, since, dir, tail_df);
+  if (!b.ready || b.runs == 0 || b.log_sigma <= 0) return std::nullopt;
+  std::vector<double> devs;
+  for (std::size_t i = first; i < h.size() && h[i].at <= to; ++i)
+    if (h[i].Good()) devs.push_back(WorseLogDeviation(h[i].value, b, dir));
+  if (devs.empty()) return std::nullopt;
+  WindowJudged w;
+  w.runs = static_cast<int>(devs.size());
+  w.deviation = Median(std::move(devs));
+  const double se = (w.runs >= 3 ? 1.25 : 1.0) * b.log_sigma / std::sqrt(w.runs * 1.0);
+  w.score = w.deviation / se;
+  return w;
+}
+
 }  // namespace
 
 Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
                             std::vector<PeerHistory> siblings, const std::string& group,
                             const std::string& owner_drive_id, const DetectionConfig& cfg,
-                            std::int64_t baseline_since) {
+                            std::int64_t baseline_since, const Verdict* own_slowdown) {
   Verdict v;
   v.drive_id = owner_drive_id;
   v.condition = JoinCondition({"environment", group, self.test, self.series, self.metric});
@@ -160,6 +195,11 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
                 "temperature, pool load), not one drive failing";
     return v;
   }
+  // A sustained slowdown (the CUSUM's, each run perhaps inside its band)
+  // against the siblings' runs over the same weeks.
+  if (own_slowdown && IsSustainedSlowdown(*own_slowdown) &&
+      EnvironmentOverWindow(self, *own_slowdown, siblings, group, cfg, v))
+    return v;
   if (shared) {
     // The vdev is still worse than its old level. A drive whose baselines
     // re-formed since (a re-baseline mark) and that moved with its siblings
@@ -182,6 +222,78 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   v.summary = label + ": " + std::to_string(worse) + " of " + std::to_string(measured) +
               " siblings worse in the same window: not shared";
   return v;
+}
+
+bool IsSustainedSlowdown(const Verdict& v) {
+  return v.kind == VerdictKind::kSlowdown && v.runs.size() >= 3 &&
+         v.details.value("rule", std::string()).find("CUSUM") != std::string::npos;
+}
+
+bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
+                           const std::vector<PeerHistory>& siblings, const std::string& group,
+                           const DetectionConfig& cfg, Verdict& v) {
+  if (!own.baseline_center || own.runs.empty()) return false;
+  const Direction dir = DirectionOf(self.metric);
+  const std::int64_t from = own.runs.front().at, to = own.at;
+  // The drive is judged against its runs before its open segment began; the
+  // siblings against theirs before the same time.
+  const std::int64_t reference =
+      std::min(from, own.details.value("segment_from", from)) - cfg.peer_window_seconds;
+  double own_sum = 0;
+  for (const EvidenceRun& r : own.runs) own_sum += WorseLog(r.value, *own.baseline_center, dir);
+  const double own_deviation = own_sum / static_cast<double>(own.runs.size());
+  if (!(own_deviation > 0)) return false;
+  std::vector<double> scores, deviations;
+  nlohmann::json members = nlohmann::json::array();
+  for (PeerHistory sib : siblings) {
+    if (sib.drive_id == self.drive_id) continue;
+    // Re-formed since (the vdev absorbed the shift without this drive,
+    // already alerted then): against the level it had before.
+    const std::int64_t since = sib.baseline_since > reference ? 0 : sib.baseline_since;
+    SortByTime(sib.samples);
+    auto w = JudgeWindow(sib.samples, reference, from - cfg.peer_window_seconds,
+                         to + cfg.peer_window_seconds, cfg, since, dir, TailDfOf(self.metric));
+    if (!w) continue;
+    scores.push_back(w->score);
+    deviations.push_back(w->deviation);
+    members.push_back({{"drive_id", sib.drive_id},
+                       {"drive_name", sib.drive_name.empty() ? sib.drive_id : sib.drive_name},
+                       {"runs", w->runs},
+                       {"change_percent", 100 * std::expm1(w->deviation)},
+                       {"score", w->score}});
+  }
+  if (static_cast<int>(scores.size()) < cfg.peer_min_siblings) return false;
+  const double median_score = Median(scores), median_deviation = Median(deviations);
+  // Material too: at least half the narrowest single-run band. A yearly
+  // swing of the room's temperature moves a vdev 2-3% for weeks at a time,
+  // which at 3% noise is 2 standard errors of a month of runs; the sliding
+  // baselines follow it, and it is no box event to re-form them for.
+  const double material = std::log1p(cfg.min_band_percent / 200);
+  if (median_score < kSharedScore || median_deviation < 0.5 * own_deviation ||
+      median_deviation < material)
+    return false;
+  char text[320];
+  const double percent = 100 * std::expm1(median_deviation);
+  std::snprintf(text, sizeof text,
+                " across the vdev over the same %lld days (%s %.0f%% over %zu runs; the median "
+                "of %zu siblings %.0f%%, %.1f standard errors)",
+                static_cast<long long>((to - from) / 86400), self.Who().c_str(),
+                100 * std::expm1(own_deviation), own.runs.size(), scores.size(), percent,
+                median_score);
+  const bool rise = dir == Direction::kLowerIsBetter;
+  v.kind = VerdictKind::kEnvironment;
+  v.severity = Severity::kWarning;
+  v.change_percent = percent;
+  v.details["window"] = {{"from", from},
+                         {"to", to},
+                         {"own_change_percent", 100 * std::expm1(own_deviation)},
+                         {"siblings", members},
+                         {"siblings_median_score", median_score}};
+  v.summary = group + ": " + self.test + (self.series.empty() ? "" : " " + self.series) + " " +
+              MetricNoun(self.metric) + (rise ? " rose" : " dropped") + text +
+              ": a change they share (controller, driver, enclosure temperature, pool load), "
+              "not one drive failing";
+  return true;
 }
 
 }  // namespace dp::detect

@@ -32,10 +32,31 @@ namespace dp::detect {
 // absorbed: the drive's baselines re-formed since baseline_since and its run
 // moved with the siblings'), kInconclusive (too few siblings measured, the
 // drive's latest run is not evidence, or shared while the drive's run is
-// inside its band by chance). condition = "environment:GROUP:TEST:SERIES:METRIC".
+// inside its band by chance). own_slowdown: the drive's own verdict of the
+// series; a sustained one is also judged over its window
+// (EnvironmentOverWindow) when the latest run alone does not show the shift
+// shared. condition = "environment:GROUP:TEST:SERIES:METRIC".
 Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
                             std::vector<PeerHistory> siblings, const std::string& group,
                             const std::string& owner_drive_id, const DetectionConfig& cfg,
-                            std::int64_t baseline_since = 0);
+                            std::int64_t baseline_since = 0,
+                            const Verdict* own_slowdown = nullptr);
+
+// A slowdown the CUSUM found over several runs (IsSustainedSlowdown): each
+// run may be inside its band, so one window's siblings cannot tell a shared
+// shift at a noise that hides it run by run (an 8% step at 10% noise). Over
+// the verdict's evidence runs instead: each sibling's good runs in the same
+// weeks (+- peer_window_seconds), their median deviation from the sibling's
+// baseline as it stood when the drive's open segment began (details
+// "segment_from"; its old level when it was re-formed since), in standard
+// errors of that median. Shared when at least peer_min_siblings siblings are measured, the
+// median of them is kSharedScore (2) standard errors worse, by at least
+// half the drive's own mean change and by at least half of
+// cfg.min_band_percent (a material shift, not a season). Then `v` becomes the kEnvironment
+// verdict (details "window") and true is returned; else `v` is untouched.
+bool IsSustainedSlowdown(const Verdict& v);
+bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
+                           const std::vector<PeerHistory>& siblings, const std::string& group,
+                           const DetectionConfig& cfg, Verdict& v);
 
 }  // namespace dp::detect

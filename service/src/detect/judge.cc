@@ -10,6 +10,7 @@
 #include "detect/environment_detector.h"
 #include "detect/peer_detector.h"
 #include "detect/series.h"
+#include "detect/verdict_text.h"
 #include "model/condition.h"
 #include "model/test_catalog.h"
 
@@ -49,7 +50,8 @@ class Judge {
   Status JudgeSeries(const SeriesSpec& spec);
   Status ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
                             const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
-  void Absorb(const Verdict& own, Verdict& env);
+  void Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
+              const std::vector<PeerHistory>& peers);
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
   Status Hold(Verdict& v, const Again& again = {});
@@ -70,6 +72,9 @@ class Judge {
   // them was found in.
   std::vector<std::vector<Sample>> joint_members_;
   std::vector<std::string> joint_names_;
+  // Each sibling's members of the joint series, for its environment.
+  std::map<std::string, PeerHistory> sibling_joint_;
+  std::map<std::string, std::vector<std::vector<Sample>>> sibling_joint_members_;
   std::optional<Verdict> joint_environment_;
   std::vector<Verdict> out_;
 };
@@ -121,6 +126,12 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
     auto since = history_.BaselineSince(s.id, run_.test);
     peers.push_back({s.id, s.name, std::move(*h), since.ok() ? *since : 0});
   }
+  if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s")
+    for (const PeerHistory& p : peers) {
+      sibling_joint_.try_emplace(p.drive_id, PeerHistory{p.drive_id, p.drive_name, {},
+                                                         p.baseline_since});
+      sibling_joint_members_[p.drive_id].push_back(p.samples);
+    }
   DP_RETURN_IF_ERROR(ConsultEnvironment(spec, samples, peers, own));
   for (Verdict& v : own) out_.push_back(std::move(v));
   if (!peers.empty()) {
@@ -146,9 +157,9 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
                           v.kind == VerdictKind::kNeedsConfirmation;
     if (!doubtful && v.kind != VerdictKind::kClear) continue;
     Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
-                                      since_);
+                                      since_, &v);
     if (env.kind == VerdictKind::kEnvironment && doubtful) {
-      if (!trend) Absorb(v, env);
+      if (!trend) Absorb(v, env, spec.key, peers);
       joint_environment_ = env;
       NotJudgedAlone(v, "environment", "environment", env.condition,
                      run_.drive.name + " " + spec.key.Label() + ": not judged alone: " +
@@ -185,11 +196,24 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
 // common component: the siblings outside their own bands in the same window
 // are the evidence that the change is common, and its persistence across
 // scheduled runs what tells a new driver or controller from a hot week.
-void Judge::Absorb(const Verdict& own, Verdict& env) {
+void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
+                   const std::vector<PeerHistory>& peers) {
   if (cfg_.environment_absorb_days <= 0) return;
   const std::int64_t from = EvidenceStart(own);
   if (from <= since_) return;  // absorbed already
   if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
+  // The siblings must have shared it over the whole of it, not only in this
+  // window: a drive's own segment open for weeks and its siblings worse in
+  // one week by chance is not the box's new level (field model: healthy
+  // vdevs re-formed every few months, each told as a box event).
+  if (!env.details.contains("window")) {
+    Verdict over = env;
+    if (!EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
+      env.details["absorb"] = "not yet: the siblings did not share it over the whole window";
+      return;
+    }
+    env.details["window"] = over.details["window"];
+  }
   env.rebaseline_from = from;
   env.details["rebaseline_from"] = from;
   // The siblings moved too (that is what made it shared). Those whose
@@ -224,6 +248,30 @@ Status Judge::JudgeJoint() {
     return EvaluateChange(key, WithoutRuns(joint, passed), cfg_, since_, floor);
   }));
   v.details["joint_of"] = joint_names_;
+  // A sustained slowdown of the whole surface no member showed alone:
+  // against the siblings' joint series over its weeks.
+  if (!joint_environment_ && IsSustainedSlowdown(v) && !vdev_.group.empty()) {
+    std::vector<PeerHistory> peers;
+    for (auto& [id, p] : sibling_joint_) {
+      if (sibling_joint_members_[id].size() != joint_members_.size()) continue;
+      p.samples = JointSamples(sibling_joint_members_[id]);
+      peers.push_back(p);
+    }
+    Verdict env;
+    env.drive_id = vdev_.owner;
+    env.condition = JoinCondition({"environment", vdev_.group, key.test, key.series, key.metric});
+    env.test = key.test;
+    env.series = key.series;
+    env.metric = key.metric;
+    env.unit = v.unit;
+    env.at = v.at;
+    for (const PeerHistory& p : peers) env.siblings_since.push_back({p.drive_id, p.baseline_since});
+    if (EnvironmentOverWindow(key, v, peers, vdev_.group, cfg_, env)) {
+      Absorb(v, env, key, peers);
+      joint_environment_ = env;
+      out_.push_back(env);
+    }
+  }
   if (joint_environment_ &&
       (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kNeedsConfirmation))
     NotJudgedAlone(v, "environment", "environment", joint_environment_->condition,
