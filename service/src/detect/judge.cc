@@ -224,10 +224,14 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // (field model), when the siblings it would be compared with had already
   // moved their baselines. A sibling re-formed within kSiblingAbsorbedSeconds
   // of the shift has absorbed it already.
+  // A drive whose own segment began before the shift (it was alerted then,
+  // and left out when its vdev absorbed) absorbs it late and alone: its
+  // siblings re-formed after its segment began have absorbed it already.
   constexpr std::int64_t kSiblingAbsorbedSeconds = 28 * 86400;
+  const std::int64_t began = std::min(from, own.details.value("segment_from", from));
   nlohmann::json with = nlohmann::json::array();
   for (const auto& sib : env.siblings_since)
-    if (sib.since < from - kSiblingAbsorbedSeconds) {
+    if (sib.since < began - kSiblingAbsorbedSeconds) {
       env.rebaseline_siblings.push_back(sib.drive_id);
       with.push_back(sib.drive_id);
     }
