@@ -148,6 +148,42 @@ TEST(AlertEvents, ASlowdownThatDoesNotPersistIsNeverNotified) {
   EXPECT_TRUE(b.sent.empty());
 }
 
+// A week later unseen interference hit the scheduled run, so the pair is a
+// held doubt again; its clean re-test still stands out (the judge's
+// "stands_out"): the change persists and the watch is notified. A held doubt
+// without it keeps waiting.
+TEST(AlertEvents, AHeldDoubtWhoseOwnRunStandsOutKeepsTheWatchGoing) {
+  FakeClock clock;
+  Book b;
+  const Verdict slow = V("d", "slowdown:zones:combined:mb_per_s", VerdictKind::kSlowdown);
+  ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
+  EXPECT_TRUE(b.sent.empty());
+  clock.Advance(hours(24 * 7));
+  Verdict held = V("d", "slowdown:zones:combined:mb_per_s", VerdictKind::kNeedsConfirmation,
+                   Severity::kInfo);
+  ASSERT_TRUE(b.Run({held}, clock.Now()).ok());
+  EXPECT_TRUE(b.sent.empty());
+  EXPECT_EQ(b.Only().notify_count, 0);
+  clock.Advance(hours(6));
+  held.details["stands_out"] = true;
+  ASSERT_TRUE(b.Run({held}, clock.Now()).ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened);
+  EXPECT_EQ(b.Only().notify_count, 1);
+}
+
+// With no watch open it opens nothing: a doubt is never an alert.
+TEST(AlertEvents, AHeldDoubtThatStandsOutOpensNothingAlone) {
+  FakeClock clock;
+  Book b;
+  Verdict held = V("d", "slowdown:zones:combined:mb_per_s", VerdictKind::kNeedsConfirmation,
+                   Severity::kInfo);
+  held.details["stands_out"] = true;
+  ASSERT_TRUE(b.Run({held}, clock.Now()).ok());
+  EXPECT_TRUE(b.alerts.empty());
+  EXPECT_TRUE(b.sent.empty());
+}
+
 // Still there at a run a day later (the next scheduled run): notified once,
 // as opened.
 TEST(AlertEvents, ASlowdownThatPersistsIsNotifiedOnce) {

@@ -215,6 +215,27 @@ TEST(DriveShiftTest, AShiftFarSmallerThanTheDropDoesNotExplainIt) {
 // Without what the comparison needs, IsDriveWide alone decides: a path's
 // percent unknown, a verdict without a baseline (a peer verdict) or with a
 // single run, a band of zero width.
+// The pair's first run fell in interference (the other paths' runs beside
+// it are 35% worse); its re-test six hours later stands out on its own when
+// the other paths' re-tests beside it are calm, not when they are worse too
+// or when none ran near it.
+TEST(DriveShiftTest, TheLatestRunStandsOutOnlyAgainstTheRunsBesideIt) {
+  const Verdict v = ZonesPair();  // latest 210 MB/s at kT + 6 h, 16% below 250, band 6%
+  const std::vector<TestRunScore> interfered_then_calm = {
+      {"seek", kT + 600, 4.0, 0.35}, {"random", kT + 1200, 4.0, 0.35},
+      {"seek", kT + 6 * 3600 + 600, 0.2, 0.01}, {"random", kT + 6 * 3600 + 1200, 0.1, 0.0}};
+  EXPECT_TRUE(LatestStandsOut(v, "zones", interfered_then_calm));
+  const std::vector<TestRunScore> still_interfered = {
+      {"seek", kT + 6 * 3600 + 600, 4.0, 0.30}, {"random", kT + 6 * 3600 + 1200, 4.0, 0.30}};
+  EXPECT_FALSE(LatestStandsOut(v, "zones", still_interfered));
+  const std::vector<TestRunScore> none_near = {{"seek", kT + 600, 4.0, 0.35}};
+  EXPECT_FALSE(LatestStandsOut(v, "zones", none_near));
+  Verdict inside = v;
+  inside.runs.back().value = 240;  // back inside its band
+  inside.runs.back().outside = false;
+  EXPECT_FALSE(LatestStandsOut(inside, "zones", interfered_then_calm));
+}
+
 TEST(DriveShiftTest, UnknownSizesFallBackToTheScores) {
   DetectionConfig cfg;
   Verdict v = ZonesPair();

@@ -127,6 +127,10 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   member_policy.persist_before_notify = std::chrono::seconds(0);
   member_policy.max_reminder = std::chrono::seconds(0);
   const Verdict* fired = nullptr;  // this run's worst firing member verdict
+  // A held doubt whose own run still stands out (Verdict details
+  // "stands_out"): the change persists, though unseen interference made it
+  // a doubt again. It keeps a watch going, as a firing verdict would.
+  const Verdict* persists = nullptr;
   std::string cleared;             // the last clear verdict's summary
   bool changed = false;
   const std::int64_t t = ToUnixSeconds(now);
@@ -136,6 +140,9 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
     });
     std::optional<Alert> member;
     if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
+    if (member && v->kind == VerdictKind::kNeedsConfirmation &&
+        v->details.value("stands_out", false))
+      persists = v;
     if (!member && !v->Firing()) {
       // A clear of a member gone already can still end a quiet event.
       if (active && v->kind == VerdictKind::kClear) {
@@ -153,6 +160,15 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
     if (v->kind == VerdictKind::kClear) cleared = v->summary;
   }
   AlertDecision d;
+  Verdict persisting;
+  if (!fired && persists && active && existing->notify_count == 0 &&
+      !evidence.value("cleared_since_fired", false)) {
+    persisting = *persists;
+    persisting.kind = VerdictKind::kSlowdown;
+    persisting.severity = Severity::kWarning;
+    fired = &persisting;
+    changed = true;
+  }
   if (!changed) return d;
   // Whether every member has cleared since the event last fired (a doubt
   // since does not undo it): a watch that fires after that is housekeeping

@@ -131,6 +131,25 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
   return drop - std::max(0.0, *shift) < width;
 }
 
+bool LatestStandsOut(const Verdict& v, const std::string& test,
+                     const std::vector<TestRunScore>& others) {
+  if (v.runs.empty() || !v.runs.back().outside || !v.baseline_center) return false;
+  const EvidenceRun& last = v.runs.back();
+  const Direction dir = DirectionOf(v.metric);
+  const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
+  if (!edge) return false;
+  const double width = WorseLog(*edge, *v.baseline_center, dir);
+  const double drop = WorseLog(last.value, *v.baseline_center, dir);
+  if (!std::isfinite(width) || !std::isfinite(drop) || width <= 0) return false;
+  std::vector<TestRunScore> near;
+  for (const TestRunScore& r : others)
+    if (r.at >= last.at - kNearSeconds && r.at <= last.at + kNearSeconds) near.push_back(r);
+  // SharedShift reaches a day back from `from`: only the near runs are given.
+  const std::optional<double> shift = SharedShift(test, last.at, last.at + kNearSeconds, near);
+  if (!shift) return false;
+  return drop - std::max(0.0, *shift) >= width;
+}
+
 std::int64_t ExcursionStart(const Verdict& v) {
   std::int64_t start = v.at;
   auto it = v.runs.rbegin();

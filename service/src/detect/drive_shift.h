@@ -119,6 +119,19 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
                        std::int64_t to, const std::vector<TestRunScore>& others,
                        const DetectionConfig& cfg);
 
+// A held verdict's latest run judged on its own moment: the drive's other
+// read paths' runs within kNearSeconds of it (a scheduled run's other tests
+// run minutes apart, its re-tests hours later) show no shift that explains
+// it, and it lies beyond v's single-run band by more than their shift. A
+// week-old slowdown whose next scheduled run fell in unseen interference is
+// held again as a pair (the interfered run is half of it), yet its clean
+// re-test still stands out: evidence that the change persists
+// (alert/alert_events.h notifies a watch on it). False when no other path
+// ran near it.
+inline constexpr std::int64_t kNearSeconds = 3 * 3600;
+bool LatestStandsOut(const Verdict& v, const std::string& test,
+                     const std::vector<TestRunScore>& others);
+
 // Where a slowdown verdict's excursion began: the first of the consecutive
 // outside runs that end at its last outside run, for either rule. An old
 // CUSUM segment kept open by a marginal run must not make a fresh excursion

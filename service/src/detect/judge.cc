@@ -321,6 +321,9 @@ Status Judge::Hold(Verdict& v, const Again& again) {
   // Without re-tests every run stands on its own.
   const bool confirmation = run_.confirmation || !run_.retests;
   v = HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
+  if (v.kind == VerdictKind::kNeedsConfirmation && (wide || pair_wide) && confirmation &&
+      IsSlowdownCondition(v) && LatestStandsOut(v, run_.test, *scores))
+    v.details["stands_out"] = true;
   return Status::Ok();
 }
 
