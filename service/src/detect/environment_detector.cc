@@ -243,6 +243,11 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
   for (const EvidenceRun& r : own.runs) own_sum += WorseLog(r.value, *own.baseline_center, dir);
   const double own_deviation = own_sum / static_cast<double>(own.runs.size());
   if (!(own_deviation > 0)) return false;
+  // Percent worse as WorsePercent says it: a drop of a rate, a rise of a time.
+  auto percent_of = [dir](double worse_log) {
+    return 100 * (dir == Direction::kHigherIsBetter ? -std::expm1(-worse_log)
+                                                    : std::expm1(worse_log));
+  };
   std::vector<double> scores, deviations;
   nlohmann::json members = nlohmann::json::array();
   for (PeerHistory sib : siblings) {
@@ -259,7 +264,7 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
     members.push_back({{"drive_id", sib.drive_id},
                        {"drive_name", sib.drive_name.empty() ? sib.drive_id : sib.drive_name},
                        {"runs", w->runs},
-                       {"change_percent", 100 * std::expm1(w->deviation)},
+                       {"change_percent", percent_of(w->deviation)},
                        {"score", w->score}});
   }
   if (static_cast<int>(scores.size()) < cfg.peer_min_siblings) return false;
@@ -273,12 +278,12 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
       median_deviation < material)
     return false;
   char text[320];
-  const double percent = 100 * std::expm1(median_deviation);
+  const double percent = percent_of(median_deviation);
   std::snprintf(text, sizeof text,
                 " across the vdev over the same %lld days (%s %.0f%% over %zu runs; the median "
                 "of %zu siblings %.0f%%, %.1f standard errors)",
                 static_cast<long long>((to - from) / 86400), self.Who().c_str(),
-                100 * std::expm1(own_deviation), own.runs.size(), scores.size(), percent,
+                percent_of(own_deviation), own.runs.size(), scores.size(), percent,
                 median_score);
   const bool rise = dir == Direction::kLowerIsBetter;
   v.kind = VerdictKind::kEnvironment;
@@ -286,7 +291,7 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
   v.change_percent = percent;
   v.details["window"] = {{"from", from},
                          {"to", to},
-                         {"own_change_percent", 100 * std::expm1(own_deviation)},
+                         {"own_change_percent", percent_of(own_deviation)},
                          {"siblings", members},
                          {"siblings_median_score", median_score}};
   v.summary = group + ": " + self.test + (self.series.empty() ? "" : " " + self.series) + " " +
