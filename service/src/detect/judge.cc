@@ -52,6 +52,8 @@ class Judge {
                             const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
   void Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
               const std::vector<PeerHistory>& peers);
+  std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
+  std::vector<PeerHistory> SiblingJoints();
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
   Status Hold(Verdict& v, const Again& again = {});
@@ -72,9 +74,7 @@ class Judge {
   // them was found in.
   std::vector<std::vector<Sample>> joint_members_;
   std::vector<std::string> joint_names_;
-  // Each sibling's members of the joint series, for its environment.
-  std::map<std::string, PeerHistory> sibling_joint_;
-  std::map<std::string, std::vector<std::vector<Sample>>> sibling_joint_members_;
+  std::vector<SeriesSpec> joint_specs_;  // read again for the siblings' joint series
   std::optional<Verdict> joint_environment_;
   std::vector<Verdict> out_;
 };
@@ -118,20 +118,11 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
   if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s") {
     joint_members_.push_back(samples);
     joint_names_.push_back(spec.key.series);
+    joint_specs_.push_back(spec);
   }
   std::vector<PeerHistory> peers;
-  for (const DriveRef& s : vdev_.siblings) {
-    auto h = history_.PeerSamples(s.id, spec);
-    if (!h.ok() || h->empty()) continue;
-    auto since = history_.BaselineSince(s.id, run_.test);
-    peers.push_back({s.id, s.name, std::move(*h), since.ok() ? *since : 0});
-  }
-  if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s")
-    for (const PeerHistory& p : peers) {
-      sibling_joint_.try_emplace(p.drive_id, PeerHistory{p.drive_id, p.drive_name, {},
-                                                         p.baseline_since});
-      sibling_joint_members_[p.drive_id].push_back(p.samples);
-    }
+  for (const DriveRef& s : vdev_.siblings)
+    if (auto p = PeerOf(s, spec)) peers.push_back(std::move(*p));
   DP_RETURN_IF_ERROR(ConsultEnvironment(spec, samples, peers, own));
   for (Verdict& v : own) out_.push_back(std::move(v));
   if (!peers.empty()) {
@@ -140,6 +131,35 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
     out_.push_back(std::move(peer));
   }
   return Status::Ok();
+}
+
+// A sibling's runs of the series and its re-baseline mark; nullopt when it
+// has none (or they cannot be read: judged without it).
+std::optional<PeerHistory> Judge::PeerOf(const DriveRef& sibling, const SeriesSpec& spec) {
+  auto h = history_.PeerSamples(sibling.id, spec);
+  if (!h.ok() || h->empty()) return std::nullopt;
+  auto since = history_.BaselineSince(sibling.id, run_.test);
+  return PeerHistory{sibling.id, sibling.name, std::move(*h), since.ok() ? *since : 0};
+}
+
+// Each sibling's joint series, from every member the drive's has; read only
+// when a sustained slowdown of the joint series asks (rare), not per run.
+std::vector<PeerHistory> Judge::SiblingJoints() {
+  std::vector<PeerHistory> out;
+  for (const DriveRef& s : vdev_.siblings) {
+    std::vector<std::vector<Sample>> members;
+    std::optional<PeerHistory> joint;
+    for (const SeriesSpec& spec : joint_specs_) {
+      auto p = PeerOf(s, spec);
+      if (!p) break;
+      members.push_back(std::move(p->samples));
+      joint = std::move(p);
+    }
+    if (!joint || members.size() != joint_specs_.size()) continue;
+    joint->samples = JointSamples(members);
+    out.push_back(std::move(*joint));
+  }
+  return out;
 }
 
 // A drop every measured sibling shares in the same window is the vdev's
@@ -222,11 +242,10 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // wider band at the start (an 8% step at 5% noise) was never absorbed and
   // months later its CUSUM or trend called the box's shift its own failing
   // (field model), when the siblings it would be compared with had already
-  // moved their baselines. A sibling re-formed within kSiblingAbsorbedSeconds
-  // of the shift has absorbed it already.
-  // A drive whose own segment began before the shift (it was alerted then,
-  // and left out when its vdev absorbed) absorbs it late and alone: its
-  // siblings re-formed after its segment began have absorbed it already.
+  // moved their baselines. A sibling re-formed after kSiblingAbsorbedSeconds
+  // before the drive's open segment began has absorbed it already (a drive
+  // alerted before the shift, left out when its vdev absorbed it, absorbs
+  // it late and alone).
   constexpr std::int64_t kSiblingAbsorbedSeconds = 28 * 86400;
   const std::int64_t began = std::min(from, own.details.value("segment_from", from));
   nlohmann::json with = nlohmann::json::array();
@@ -255,12 +274,7 @@ Status Judge::JudgeJoint() {
   // A sustained slowdown of the whole surface no member showed alone:
   // against the siblings' joint series over its weeks.
   if (!joint_environment_ && IsSustainedSlowdown(v) && !vdev_.group.empty()) {
-    std::vector<PeerHistory> peers;
-    for (auto& [id, p] : sibling_joint_) {
-      if (sibling_joint_members_[id].size() != joint_members_.size()) continue;
-      p.samples = JointSamples(sibling_joint_members_[id]);
-      peers.push_back(p);
-    }
+    const std::vector<PeerHistory> peers = SiblingJoints();
     Verdict env;
     env.drive_id = vdev_.owner;
     env.condition = JoinCondition({"environment", vdev_.group, key.test, key.series, key.metric});
