@@ -349,9 +349,23 @@ class Drive {
         std::fprintf(stderr, "  %s%s%s: %s\n", confirmation ? "(re-test) " : "",
                      std::string(VerdictKindName(v.kind)).c_str(),
                      v.interference_left_out.empty() ? "" : " (runs left out)", v.summary.c_str());
+      if (verdicts_ && std::getenv("DP_FIELD_DETAILS"))
+        std::fprintf(stderr, "    own %.2f%% waiting %d pooled %d\n",
+                     v.details.value("noise_own_percent", 0.0),
+                     v.details.value("noise_waiting_runs", 0), v.details.value("noise_pooled_series", 0));
       asks = asks || v.kind == VerdictKind::kNeedsConfirmation;
     }
     Apply(*verdicts, at, confirmation, ev);
+    // Runs recognised as unseen interference: the evaluator keeps the mark
+    // (store: runs.interference), and no baseline takes them in.
+    for (const Verdict& v : *verdicts)
+      for (std::int64_t id : v.interference_runs) {
+        box_.history.AddInterference(id_, id);
+        if (std::getenv("DP_FIELD_TRACE"))
+          std::fprintf(stderr, "interference recognised drive %llu run %lld at %lld by %s\n",
+                       static_cast<unsigned long long>(seed_), static_cast<long long>(id),
+                       static_cast<long long>(at), v.condition.c_str());
+      }
     // A lasting shift the siblings share: the daemon's evaluator keeps an
     // automatic re-baseline mark (runs/run_evaluator.h, AbsorbedShift).
     // The siblings still on the old level re-form with it

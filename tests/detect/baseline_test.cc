@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <utility>
@@ -55,6 +56,35 @@ TEST(Baseline, CentreAndSpreadAreOnTheLogScale) {
   EXPECT_NEAR(b.log_sigma, LogSd(v) / (1 - 1.0 / 20 - 7.0 / 800), 1e-12);
   EXPECT_DOUBLE_EQ(b.median, 200);
   EXPECT_DOUBLE_EQ(b.mad, 1);
+}
+
+// A run recognised as unseen interference is judged like any run, but no
+// baseline takes it in: not through a closed segment, not among the first
+// runs (the next good run takes its place there).
+TEST(Baseline, AnInterferedRunIsJudgedButNeverTakenIn) {
+  DetectionConfig cfg;
+  auto h = Series({200, 204, 197, 202, 199, 201, 198, 203, 200, 191, 201, 200, 199, 202});
+  const Baseline plain = ComputeBaseline(h, h.size(), cfg, 0);
+  auto holds = [](const Baseline& b, std::int64_t id) {
+    return std::find(b.run_ids.begin(), b.run_ids.end(), id) != b.run_ids.end();
+  };
+  ASSERT_TRUE(holds(plain, 10));  // unflagged, the 4.5% low run is taken in
+  h[9].interfered = true;
+  const Baseline b = ComputeBaseline(h, h.size(), cfg, 0);
+  EXPECT_FALSE(holds(b, 10));
+  EXPECT_EQ(b.runs, plain.runs - 1);
+  EXPECT_LT(b.log_sigma, plain.log_sigma);
+  const Replay r = ReplaySeries(h, 10, cfg, 0, Direction::kHigherIsBetter);
+  ASSERT_TRUE(r.last_judged);
+  EXPECT_EQ(r.last.index, 9u);
+  EXPECT_NEAR(r.last.deviation, std::log(b.center / 191), 0.01);
+
+  auto first = Series({200, 196, 202, 198, 201, 199});
+  EXPECT_EQ(ComputeBaseline(first, first.size(), cfg, 0).run_ids,
+            (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6}));
+  first[1].interfered = true;
+  EXPECT_EQ(ComputeBaseline(first, first.size(), cfg, 0).run_ids,
+            (std::vector<std::int64_t>{1, 3, 4, 5, 6}));
 }
 
 // A wild run among the unscreened first runs is dropped from the baseline,

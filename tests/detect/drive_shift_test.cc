@@ -236,6 +236,57 @@ TEST(DriveShiftTest, TheLatestRunStandsOutOnlyAgainstTheRunsBesideIt) {
   EXPECT_FALSE(LatestStandsOut(inside, "zones", interfered_then_calm));
 }
 
+// A run judged once it has passed (the next run of its test back within
+// half the band): unseen interference when it lay beyond its band and every
+// other read path moved with it, near it and by a share that explains it.
+TEST(DriveShiftTest, ARunIsInterferenceOnlyWhenEveryPathMovedWithIt) {
+  DetectionConfig cfg;
+  Verdict v = ZonesPair();  // centre 250 MB/s, band down to 235 (6%)
+  v.current = 248;          // the next run: back
+  Sample run;
+  run.run_id = 7;
+  run.at = kT;
+  run.value = 200;  // 20% below
+  const std::int64_t to = kT + 6 * 3600 - 1;
+  const std::vector<TestRunScore> interfered = {{"seek", kT + 600, 4.0, 0.25},
+                                                {"random", kT + 1200, 4.0, 0.22}};
+  EXPECT_TRUE(WasInterference(v, "zones", run, to, interfered, cfg));
+  const std::vector<TestRunScore> calm = {{"seek", kT + 600, 0.3, 0.01},
+                                          {"random", kT + 1200, 0.2, 0.0}};
+  EXPECT_FALSE(WasInterference(v, "zones", run, to, calm, cfg));
+  // A warm week: every path 5% worse explains little of a 20% drop.
+  const std::vector<TestRunScore> season = {{"seek", kT + 600, 2.5, 0.05},
+                                            {"random", kT + 1200, 2.5, 0.05}};
+  EXPECT_FALSE(WasInterference(v, "zones", run, to, season, cfg));
+  // Within its band the run is ordinary, whatever the others did.
+  Sample near = run;
+  near.value = 240;
+  EXPECT_FALSE(WasInterference(v, "zones", near, to, interfered, cfg));
+  // The other paths' runs after its window, or hours before it (a re-test's
+  // scheduled run), are another moment.
+  const std::vector<TestRunScore> later = {{"seek", to + 600, 4.0, 0.25},
+                                           {"random", to + 1200, 4.0, 0.22}};
+  EXPECT_FALSE(WasInterference(v, "zones", run, to, later, cfg));
+  const std::vector<TestRunScore> hours_before = {{"seek", kT - 6 * 3600, 4.0, 0.25},
+                                                  {"random", kT - 6 * 3600 + 600, 4.0, 0.22}};
+  EXPECT_FALSE(WasInterference(v, "zones", run, to, hours_before, cfg));
+  // Every path 8% worse (a box-wide change) is not the shift interference
+  // makes, even beside a run that happened to be further off.
+  const std::vector<TestRunScore> box_step = {{"seek", kT + 600, 3.0, 0.08},
+                                              {"random", kT + 1200, 3.0, 0.08}};
+  Sample off = run;
+  off.value = 225;
+  EXPECT_FALSE(WasInterference(v, "zones", off, to, box_step, cfg));
+  Verdict no_band = v;
+  no_band.band_low.reset();
+  EXPECT_FALSE(WasInterference(no_band, "zones", run, to, interfered, cfg));
+  // Not passed: the next run still low (a lasting shift every path shares
+  // is the environment's, and its runs re-form the baselines).
+  Verdict lasting = v;
+  lasting.current = 215;
+  EXPECT_FALSE(WasInterference(lasting, "zones", run, to, interfered, cfg));
+}
+
 TEST(DriveShiftTest, UnknownSizesFallBackToTheScores) {
   DetectionConfig cfg;
   Verdict v = ZonesPair();

@@ -303,6 +303,54 @@ TEST_F(RunEvaluatorTest, InterferenceThatHasPassedIsNoEvidenceLater) {
     EXPECT_FALSE(a.condition.starts_with("slowdown:seq:")) << a.summary;
 }
 
+// A scheduled run that every test saw worse, its re-test back to normal: at
+// the re-test the judge recognises the run as interference, and the
+// evaluator flags it in the store (it is drawn and kept, but no baseline
+// takes it in). Not before: the run's window is judged once it has passed.
+TEST_F(RunEvaluatorTest, AnInterferedRunIsFlaggedInTheStoreOnceItsWindowHasPassed) {
+  cfg_.drive_wide_min_tests = 1;
+  evaluator_ = std::make_unique<RunEvaluator>(
+      *store_, alerts_.get(), cfg_,
+      [this](const std::string& drive, const std::string& test, std::int64_t) {
+        confirmations_.push_back(drive + "/" + test);
+      });
+  for (double v : {100.0, 103.0, 98.0, 101.0, 99.0, 102.0, 97.0, 100.0, 101.0, 99.0}) {
+    Measure(v);
+    TestRun("random", 1000 + v);
+  }
+  auto flagged = [&] {
+    std::vector<std::int64_t> out;
+    HistoryQuery q;
+    q.drive_id = "wwn-1";
+    q.test = "seq";
+    q.metric = "mb_per_s";
+    auto h = store_->History(q);
+    EXPECT_TRUE(h.ok()) << h.status().ToString();
+    if (h.ok())
+      for (const MeasurementSample& m : *h)
+        if (m.interfered) out.push_back(m.run_id);
+    return out;
+  };
+  TestRun("random", 700);  // every test 30% worse in the same hour
+  const Verdict hit = Measure(72);
+  ASSERT_EQ(hit.kind, VerdictKind::kNeedsConfirmation) << hit.summary;
+  const std::int64_t hit_run = hit.runs.back().run_id;
+  EXPECT_TRUE(flagged().empty());
+  std::vector<std::int64_t> recognised;
+  for (const Verdict& v : SeqRun(100, "confirm"))
+    recognised.insert(recognised.end(), v.interference_runs.begin(), v.interference_runs.end());
+  EXPECT_EQ(recognised, std::vector<std::int64_t>{hit_run});
+  EXPECT_EQ(flagged(), std::vector<std::int64_t>{hit_run});
+
+  // A drop of seq alone (random steady) is the drive's own: not flagged.
+  at_ += 7 * 86400;
+  TestRun("random", 1001);
+  const Verdict own = Measure(72);
+  ASSERT_EQ(own.kind, VerdictKind::kNeedsConfirmation) << own.summary;
+  Measure(100, "confirm");
+  EXPECT_EQ(flagged(), std::vector<std::int64_t>{hit_run});
+}
+
 // The other test worse by a few sigmas but only 6%, beside a 30% seq
 // drop: a shift that small does not explain the drop (a warm week moves every
 // test a little), so the drop is alerted at its re-test, not held a week.

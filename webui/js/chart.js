@@ -1,7 +1,9 @@
 // A small hand-written SVG line chart for a drive's trend (no library, no
 // network): one line per series over time, the detector's baseline band
 // shaded behind it, contended points drawn hollow (orange) and partial
-// points as hollow squares (grey) — those runs are never evidence.
+// points as hollow squares (grey) — those runs are never evidence; runs
+// recognised afterwards as unseen interference hollow in the series' colour
+// (judged, never part of the baseline).
 // Pure DOM building; returns an <svg> element.
 
 import { formatValue } from './format.js';
@@ -131,6 +133,8 @@ export function lineChart(series, options = {}) {
         mark = node('rect', { class: 'pt partial', x: cx - 3.5, y: cy - 3.5, width: 7, height: 7 });
       } else if (p.contended) {
         mark = node('circle', { class: 'pt contended', cx, cy, r: 4 });
+      } else if (p.interfered) {
+        mark = node('circle', { class: 'pt interfered', cx, cy, r: 3.5, stroke: color });
       } else if (options.dots === false) {
         continue;  // a dense series (temperature): the line says it all
       } else {
@@ -138,7 +142,10 @@ export function lineChart(series, options = {}) {
       }
       mark.append(node('title', {},
         `${s.key}: ${formatValue(p.value * scale)} ${options.unit || ''} · ${when} · run ${p.run_id}` +
-        (flags.length ? ` · ${flags.join(', ')} (not evidence)` : '')));
+        (flags.length ? ` · ${flags.join(', ')} (not evidence)` : '') +
+        (p.interfered && !flags.length
+          ? ' · interference: every read path of the drive was worse then (kept out of the baseline)'
+          : '')));
       g.append(mark);
     }
     svg.append(g);

@@ -517,7 +517,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
                       LowFloor(cfg.min_band_percent));
   };
   auto admit = [&](std::size_t i, double deviation) {
-    if (std::fabs(deviation) > screen) return false;
+    if (history[i].interfered || std::fabs(deviation) > screen) return false;
     acc.Add(i);
     return true;
   };
@@ -532,7 +532,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     double mean = 0, m2 = 0;
     int m = 0;
     for (std::size_t k = pending; k < to; ++k) {
-      if (std::fabs(r.segment[k].deviation) <= screen)
+      if (std::fabs(r.segment[k].deviation) <= screen && !history[r.segment[k].index].interfered)
         WelfordStep(std::log(history[r.segment[k].index].value), m, mean, m2);
     }
     if (m >= 2) w = {static_cast<double>(m - 1), m2};
@@ -561,6 +561,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     if (s.at < since || !s.Good()) continue;
     ++r.good_runs;
     if (!formed) {
+      if (s.interfered) continue;
       first.push_back(i);
       r.last_judged = false;
       if (first.size() < wanted) continue;

@@ -56,6 +56,12 @@
 // slopes from trend_min_percent_per_month) reports such a decay within
 // months, and the change rule sees it once it outruns the screen.
 //
+// Interfered runs. A sample flagged interfered (its run recognised
+// afterwards as unseen interference; drive_shift.h, WasInterference) is
+// judged and scored like any run, but never admitted: not among the first
+// runs (the next good run takes its place), not through the screen, the lag
+// or a closing segment, and its scatter never widens the waiting spread.
+//
 // Waiting runs. While they wait, the open segment's runs already say how
 // much the series scatters: their sum of squares about their own mean (a
 // level shift, the thing they wait to test, leaves it alone) is added to the

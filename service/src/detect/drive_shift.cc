@@ -6,6 +6,7 @@
 #include <map>
 
 #include "detect/baseline.h"
+#include "detect/baseline_internal.h"
 #include "detect/robust_stats.h"
 #include "detect/sample.h"
 #include "model/condition.h"
@@ -102,19 +103,34 @@ std::optional<double> SharedShift(const std::string& test, std::int64_t from, st
 
 }  // namespace
 
+namespace {
+
+// v's single-run band on the worse side, as a worse log deviation from its
+// baseline's centre; nullopt when v has no band or no baseline.
+std::optional<double> WorseWidthOf(const Verdict& v) {
+  if (!v.baseline_center) return std::nullopt;
+  const Direction dir = DirectionOf(v.metric);
+  const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
+  if (!edge) return std::nullopt;
+  const double width = WorseLog(*edge, *v.baseline_center, dir);
+  if (!std::isfinite(width) || width <= 0) return std::nullopt;
+  return width;
+}
+
+double WorseThanCenter(const Verdict& v, double value) {
+  return WorseLog(value, *v.baseline_center, DirectionOf(v.metric));
+}
+
+}  // namespace
+
 bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t from,
                        std::int64_t to, const std::vector<TestRunScore>& others,
                        const DetectionConfig& cfg) {
   if (!IsDriveWide(test, from, to, others, cfg)) return false;
-  if (v.runs.size() < 2 || !v.baseline_center) return true;
-  const double center = *v.baseline_center;
-  const Direction dir = DirectionOf(v.metric);
-  const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
-  auto worse = [&](double value) { return WorseLog(value, center, dir); };
-  if (!edge) return true;
-  const double width = worse(*edge);
+  if (v.runs.size() < 2) return true;
+  const std::optional<double> width = WorseWidthOf(v);
   const std::optional<double> shift = SharedShift(test, from, to, others);
-  if (!shift || !std::isfinite(width) || width <= 0) return true;
+  if (!width || !shift) return true;
   // The last two outside runs in the window: a pair's two runs, or what a
   // CUSUM's last excursion measured.
   double drop = std::numeric_limits<double>::infinity();
@@ -122,32 +138,58 @@ bool DriveWideExplains(const Verdict& v, const std::string& test, std::int64_t f
   for (auto it = v.runs.rbegin(); it != v.runs.rend() && compared < 2; ++it) {
     if (it->at < from) break;
     if (!it->outside || it->at > to) continue;
-    const double d = worse(it->value);
+    const double d = WorseThanCenter(v, it->value);
     if (!std::isfinite(d)) return true;  // nothing to compare: held, as before
     drop = std::min(drop, d);
     ++compared;
   }
   if (compared == 0) return true;
-  return drop - std::max(0.0, *shift) < width;
+  return drop - std::max(0.0, *shift) < *width;
 }
 
 bool LatestStandsOut(const Verdict& v, const std::string& test,
                      const std::vector<TestRunScore>& others) {
-  if (v.runs.empty() || !v.runs.back().outside || !v.baseline_center) return false;
+  if (v.runs.empty() || !v.runs.back().outside) return false;
   const EvidenceRun& last = v.runs.back();
-  const Direction dir = DirectionOf(v.metric);
-  const std::optional<double> edge = dir == Direction::kHigherIsBetter ? v.band_low : v.band_high;
-  if (!edge) return false;
-  const double width = WorseLog(*edge, *v.baseline_center, dir);
-  const double drop = WorseLog(last.value, *v.baseline_center, dir);
-  if (!std::isfinite(width) || !std::isfinite(drop) || width <= 0) return false;
+  const std::optional<double> width = WorseWidthOf(v);
+  if (!width) return false;
+  const double drop = WorseThanCenter(v, last.value);
+  if (!std::isfinite(drop)) return false;
   std::vector<TestRunScore> near;
   for (const TestRunScore& r : others)
     if (r.at >= last.at - kNearSeconds && r.at <= last.at + kNearSeconds) near.push_back(r);
   // SharedShift reaches a day back from `from`: only the near runs are given.
   const std::optional<double> shift = SharedShift(test, last.at, last.at + kNearSeconds, near);
   if (!shift) return false;
-  return drop - std::max(0.0, *shift) >= width;
+  return drop - std::max(0.0, *shift) >= *width;
+}
+
+bool BeyondBand(const Verdict& v, double value, double share) {
+  const std::optional<double> width = WorseWidthOf(v);
+  if (!width) return false;
+  const double drop = WorseThanCenter(v, value);
+  return std::isfinite(drop) && drop > share * *width;
+}
+
+bool WasInterference(const Verdict& v, const std::string& test, const Sample& run,
+                     std::int64_t to, const std::vector<TestRunScore>& others,
+                     const DetectionConfig& cfg) {
+  if (!BeyondBand(v, run.value) || !v.current || BeyondBand(v, *v.current, 0.5))
+    return false;
+  // The run's own moment: the other paths' runs within kNearSeconds of it.
+  // IsDriveWide and SharedShift reach a day back; a re-test's day holds its
+  // scheduled run's interfered tests, and would call a clean re-test
+  // interference too.
+  to = std::min(to, run.at + kNearSeconds);
+  std::vector<TestRunScore> near;
+  for (const TestRunScore& r : others)
+    if (r.at >= run.at - kNearSeconds && r.at <= to) near.push_back(r);
+  if (!IsDriveWide(test, run.at, to, near, cfg)) return false;
+  const std::optional<double> shift = SharedShift(test, run.at, to, near);
+  // A shift interference makes (10-60%), not the few percent of a warm week
+  // or a box-wide change, which move every path together too.
+  if (!shift || *shift < LowFloor(cfg.confirm_min_percent)) return false;
+  return WorseThanCenter(v, run.value) - *shift < *WorseWidthOf(v);
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {

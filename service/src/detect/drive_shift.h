@@ -132,6 +132,33 @@ inline constexpr std::int64_t kNearSeconds = 3 * 3600;
 bool LatestStandsOut(const Verdict& v, const std::string& test,
                      const std::vector<TestRunScore>& others);
 
+// True when value lies beyond `share` of v's single-run band on the worse
+// side (false when v has no band).
+bool BeyondBand(const Verdict& v, double value, double share = 1.0);
+
+// A run of v's series before v's latest, judged once it has passed: it lay
+// beyond v's band, v's latest run (v.current) is back within half of it,
+// and within kNearSeconds of it every other read path of the drive was
+// worse (IsDriveWide), by at least the pair floor (confirm_min_percent:
+// interference makes a run 10-60% worse) and by a share that explains it
+// (as DriveWideExplains asks). Such a run was unseen interference (a scrub
+// the guard could not see, another host on the same shelf): the judge
+// records it (Verdict::interference_runs) and no baseline takes it in
+// (Sample::interfered). Taken in once its segment closed, an interfered run
+// of a heavy-tailed series passed the admission screen and widened the
+// series' noise for years of runs (field model, 3% noise: seek strokes with
+// own CVs of 4.3-6% where their runs scatter 3.5%, and a 25% seek rise then
+// took a third week). Each condition keeps ordinary runs in: only its own
+// moment (a re-test's day holds its scheduled run's interfered tests), only
+// once passed and only a shift of interference's size (a box-wide change or
+// a warm week moves every path together too, and its runs must be there to
+// re-form the baselines on. Beyond half the band was not enough: an 8% box
+// step at 10% noise had many of its runs marked, the baselines could not
+// follow it, and two healthy drives were notified).
+bool WasInterference(const Verdict& v, const std::string& test, const Sample& run,
+                     std::int64_t to, const std::vector<TestRunScore>& others,
+                     const DetectionConfig& cfg);
+
 // Where a slowdown verdict's excursion began: the first of the consecutive
 // outside runs that end at its last outside run, for either rule. An old
 // CUSUM segment kept open by a marginal run must not make a fresh excursion

@@ -58,6 +58,7 @@ class Judge {
   void FoldIntoJoint(Verdict& joint);
   Status Hold(Verdict& v, const Again& again = {});
   Status LeaveOutPassed(Verdict& v, const Again& again);
+  Status RecogniseInterference(const std::vector<Sample>& samples, Verdict& v);
   Result<const std::vector<TestRunScore>*> ScoresFrom(std::int64_t from, std::int64_t to);
   Result<std::vector<TestRunScore>> OtherTestScores(std::int64_t from, std::int64_t to);
   Result<double> RunScore(const StoredRun& other, std::vector<double>& logs,
@@ -70,6 +71,7 @@ class Judge {
   std::vector<NoiseFamilyMember> family_;
   VdevOfDrive vdev_;
   std::map<std::int64_t, std::vector<TestRunScore>> other_scores_;  // by excursion start
+  std::vector<std::int64_t> interference_;  // runs recognised as interference by this judgement
   // The members of the test's joint series and the vdev environment any of
   // them was found in.
   std::vector<std::vector<Sample>> joint_members_;
@@ -115,6 +117,7 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
     DP_RETURN_IF_ERROR(Hold(v, [&](const std::vector<std::int64_t>& passed) {
       return EvaluateChange(spec.key, WithoutRuns(samples, passed), cfg_, since_, prior);
     }));
+  for (Verdict& v : own) DP_RETURN_IF_ERROR(RecogniseInterference(samples, v));
   if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s") {
     joint_members_.push_back(samples);
     joint_names_.push_back(spec.key.series);
@@ -354,6 +357,41 @@ Status Judge::LeaveOutPassed(Verdict& v, const Again& again) {
   v.summary += "; " + std::to_string(passed.size()) +
                " earlier run(s) left out: every test of the drive was worse then "
                "(interference that has passed)";
+  return Status::Ok();
+}
+
+// The series' runs just before this one, judged now that they have passed
+// (this run back within half the band): unseen interference when each lay
+// beyond the band and every other read path of the drive was worse beside
+// it (WasInterference). At most the last kPassedRuns (a scheduled
+// run and its re-test, when the interference outlasted the re-test), each
+// in its own window: from its start until the series' next run, at most a
+// day, so the window holds what ran after it (a scheduled run's other
+// tests, a re-test's).
+Status Judge::RecogniseInterference(const std::vector<Sample>& samples, Verdict& v) {
+  constexpr int kPassedRuns = 2;
+  if (!IsSlowdownCondition(v) || v.kind == VerdictKind::kBaselining || !v.current ||
+      BeyondBand(v, *v.current, 0.5))
+    return Status::Ok();
+  std::int64_t next_at = run_.started_at;
+  int walked = 0;
+  for (auto it = samples.rbegin(); it != samples.rend() && walked < kPassedRuns; ++it) {
+    if (it->run_id == run_.id || it->at > run_.started_at || !it->Good()) continue;
+    if (it->at < since_ || !BeyondBand(v, it->value)) break;
+    ++walked;
+    const Sample& run = *it;
+    const std::int64_t to = std::max(run.at, std::min(run.at + 86400, next_at - 1));
+    next_at = run.at;
+    if (run.interfered || std::find(interference_.begin(), interference_.end(), run.run_id) !=
+                              interference_.end())
+      continue;
+    DP_ASSIGN_OR_RETURN(const std::vector<TestRunScore>* scores,
+                        ScoresFrom(run.at, run_.started_at));
+    if (!WasInterference(v, run_.test, run, to, *scores, cfg_)) continue;
+    interference_.push_back(run.run_id);
+    v.interference_runs.push_back(run.run_id);
+  }
+  if (!v.interference_runs.empty()) v.details["interference_runs"] = v.interference_runs;
   return Status::Ok();
 }
 

@@ -29,6 +29,14 @@ void MemorySeriesHistory::AddRebaseline(const std::string& drive_id, const std::
   marks_[drive_id].emplace_back(test, at);
 }
 
+void MemorySeriesHistory::AddInterference(const std::string& drive_id, std::int64_t run_id) {
+  for (auto& [id, samples] : samples_) {
+    if (std::get<0>(id) != drive_id) continue;
+    for (Sample& s : samples)
+      if (s.run_id == run_id) s.interfered = true;
+  }
+}
+
 void MemorySeriesHistory::AddRun(const std::string& drive_id, StoredRun run,
                                  const std::vector<BenchPoint>& points) {
   run.series.clear();

@@ -22,6 +22,9 @@ class MemorySeriesHistory final : public SeriesHistory {
   void AddVdev(const std::string& group, const std::vector<std::string>& member_ids);
   // A re-baseline mark of `test` ("" = every test) of the drive at `at`.
   void AddRebaseline(const std::string& drive_id, const std::string& test, std::int64_t at);
+  // A run of the drive recognised as unseen interference
+  // (Verdict::interference_runs): its samples are flagged interfered.
+  void AddInterference(const std::string& drive_id, std::int64_t run_id);
   // A run id not used before in this history.
   std::int64_t NewRunId() { return ++last_run_id_; }
   // A finished good run (id, test, time, flags; its series are filled in

@@ -19,6 +19,9 @@ struct Sample {
   bool partial = false;    // stopped early: never evidence
   bool failed = false;     // the run failed: never evidence
   bool unwritten = false;  // read flash blocks never written: never evidence
+  // Recognised afterwards as unseen interference (every read path of the
+  // drive worse in its window): still evidence, never part of a baseline.
+  bool interfered = false;
 
   // Only good samples are evidence: contended, partial, failed or unwritten runs are
   // never evidence of slowness, nor of health, and neither is a value that
@@ -30,8 +33,9 @@ struct Sample {
   }
 };
 
-// Converts anything with run_id, at, value, contended, partial fields (the
-// store's MeasurementSample) to Samples, keeping the order.
+// Converts anything with run_id, at, value, contended, partial, unwritten,
+// interfered fields (the store's MeasurementSample) to Samples, keeping the
+// order.
 template <typename T>
 std::vector<Sample> ToSamples(const std::vector<T>& in) {
   std::vector<Sample> out;
@@ -44,6 +48,7 @@ std::vector<Sample> ToSamples(const std::vector<T>& in) {
     x.contended = s.contended;
     x.partial = s.partial;
     x.unwritten = s.unwritten;
+    x.interfered = s.interfered;
     out.push_back(x);
   }
   return out;

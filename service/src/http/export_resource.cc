@@ -117,7 +117,8 @@ std::string ExportCsv(const DriveExport& e) {
     const MeasurementSample& s = m.sample;
     std::string flags;
     for (auto [on, name] : {std::pair{s.contended, "contended"}, std::pair{s.partial, "partial"},
-                            std::pair{s.unwritten, "unwritten"}})
+                            std::pair{s.unwritten, "unwritten"},
+                            std::pair{s.interfered, "interfered"}})
       if (on) flags += flags.empty() ? name : std::string(" ") + name;
     AppendCsv(out, {"measurement", s.at, std::to_string(s.run_id), m.test, m.metric, m.unit,
                     s.zone, s.stroke, s.variant, std::to_string(s.block_size),

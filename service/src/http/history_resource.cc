@@ -4,7 +4,7 @@
 //   {"drive_id", "test", "metric", "unit", "direction": "higher_is_better"|
 //    "lower_is_better", "series": [{"key", "zone", "stroke", "variant",
 //    "block_size", "queue_depth", "samples": [{"run_id", "at", "value",
-//    "contended", "partial", "unwritten"}], "baseline": null | {"ready", "runs", "wanted",
+//    "contended", "partial", "unwritten", "interfered"}], "baseline": null | {"ready", "runs", "wanted",
 //    "median", "center", "low", "high", "noise_percent", "detectable":
 //    {"change_percent", "runs"}}}], "baseline_since": unix seconds of the
 //    latest re-baseline of this drive x test (0 = never)}
@@ -120,7 +120,8 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                         {"value", s.value},
                         {"contended", s.contended},
                         {"partial", s.partial},
-                        {"unwritten", s.unwritten}});
+                        {"unwritten", s.unwritten},
+                        {"interfered", s.interfered}});
     return points;
   };
   // Every sample of the query for the chart; the judged ones for the band.

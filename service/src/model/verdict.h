@@ -83,6 +83,10 @@ struct Verdict {
   std::optional<double> score;            // the judged run's worse-side normal score (change)
   std::optional<int> siblings_measured;   // siblings measured in the window (environment)
   std::vector<std::int64_t> interference_left_out;  // runs judged without: passed interference
+  // Earlier runs recognised at this judgement as unseen interference
+  // (detect::WasInterference): the evaluator keeps the mark, and no
+  // baseline takes them in from then on.
+  std::vector<std::int64_t> interference_runs;
   // An environment verdict whose shift has lasted (environment_absorb_days):
   // the judged drive's baselines re-form from this time (an
   // automatic re-baseline mark), so the box's new level becomes its normal.

@@ -46,6 +46,7 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
     Status s = alerts_->OnVerdicts(*verdicts);
     if (!s.ok()) LogError("alerts: run " + std::to_string(run.id) + ": " + s.ToString());
   }
+  KeepInterference(run, *verdicts);
   for (const RebaselineMark& mark : AbsorbedShift(run, *verdicts)) {
     if (mark.drive_id != run.drive_id) {
       // A sibling already alerted as slowing before the shift began is its
@@ -97,6 +98,27 @@ std::vector<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verd
     break;
   }
   return marks;
+}
+
+// Earlier runs this judgement recognised as unseen interference
+// (Verdict::interference_runs): flagged in the store, so that no baseline
+// takes them in from now on. A run that cannot be flagged is logged and
+// judged as before; nothing else depends on it.
+void RunEvaluator::KeepInterference(const Run& run, const std::vector<Verdict>& verdicts) {
+  std::vector<std::int64_t> done;
+  for (const Verdict& v : verdicts)
+    for (std::int64_t id : v.interference_runs) {
+      if (std::find(done.begin(), done.end(), id) != done.end()) continue;
+      done.push_back(id);
+      Status s = store_.MarkInterference(id);
+      if (!s.ok()) {
+        LogError("detect: run " + std::to_string(run.id) + ": " + s.ToString());
+        continue;
+      }
+      LogInfo("detect: run " + std::to_string(id) + " of drive " + run.drive_id +
+              " kept out of its baselines: every read path of the drive was worse in its "
+              "window (unseen interference), found by " + v.condition);
+    }
 }
 
 // The mark through the alert service (it closes the drive's slowdown and

@@ -60,6 +60,7 @@ class RunEvaluator {
   Result<std::vector<Verdict>> EvaluateBench(const Run& run);
   Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
   Status KeepAbsorbedShift(const RebaselineMark& mark);
+  void KeepInterference(const Run& run, const std::vector<Verdict>& verdicts);
 
   Store& store_;
   AlertService* alerts_;

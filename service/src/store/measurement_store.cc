@@ -204,7 +204,8 @@ Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
 namespace {
 
 // A sample from columns run_id, at, value, contended, partial, zone, stroke,
-// variant, block_size, queue_depth, unwritten (0..10) of measurements.
+// variant, block_size, queue_depth, unwritten, interfered (0..11) of
+// measurements.
 MeasurementSample SampleOfRow(const Statement& row) {
   MeasurementSample s;
   s.run_id = row.Int(0);
@@ -218,6 +219,7 @@ MeasurementSample SampleOfRow(const Statement& row) {
   s.block_size = static_cast<std::uint32_t>(row.Int(8));
   s.queue_depth = static_cast<std::uint32_t>(row.Int(9));
   s.unwritten = row.Int(10) != 0;
+  s.interfered = row.Int(11) != 0;
   return s;
 }
 
@@ -233,7 +235,7 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   // first, for the oldest).
   const std::string sql =
       "SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
-      "  block_size, queue_depth, unwritten FROM measurements "
+      "  block_size, queue_depth, unwritten, interfered FROM measurements "
       "WHERE drive_id = ?1 AND test = ?2 AND metric = ?3 AND at >= ?4 "
       "  AND (?5 = '' OR zone = ?5) AND (?6 = '' OR stroke = ?6) "
       "  AND (?7 = '' OR variant = ?7) AND (?8 = 0 OR block_size = ?8) "
@@ -258,21 +260,32 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   return out;
 }
 
+Status Store::MarkInterference(std::int64_t run_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare("UPDATE measurements SET interfered = 1 WHERE run_id = ?1"));
+  st.Bind(1, run_id);
+  DP_RETURN_IF_ERROR(st.Run());
+  if (db_->Changes() == 0)
+    return NotFound("run " + std::to_string(run_id) + " has no stored figures");
+  return Status::Ok();
+}
+
 Result<std::vector<DriveMeasurement>> Store::DriveMeasurements(const std::string& drive_id) {
   std::lock_guard lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("SELECT run_id, at, value, contended, partial, zone, stroke, variant, "
-                   "  block_size, queue_depth, unwritten, test, metric, unit FROM measurements "
+                   "  block_size, queue_depth, unwritten, interfered, test, metric, unit FROM measurements "
                    "WHERE drive_id = ?1 ORDER BY at, id"));
   st.Bind(1, drive_id);
   std::vector<DriveMeasurement> out;
   DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) {
     DriveMeasurement m;
     m.sample = SampleOfRow(row);
-    m.test = row.Text(11);
-    m.metric = row.Text(12);
-    m.unit = row.Text(13);
+    m.test = row.Text(12);
+    m.metric = row.Text(13);
+    m.unit = row.Text(14);
     out.push_back(std::move(m));
   }));
   return out;

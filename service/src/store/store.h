@@ -80,6 +80,7 @@ struct MeasurementSample {
   bool contended = false;  // the point or its run was contended
   bool partial = false;    // the point or its run was partial
   bool unwritten = false;  // the point read flash blocks never written
+  bool interfered = false;  // its run was recognised as unseen interference
   // What the sample was measured on, for callers that query with "any".
   std::string zone, stroke, variant;
   std::uint32_t block_size = 0, queue_depth = 0;
@@ -240,6 +241,9 @@ class Store {
   // The points of a run as stored (histograms included unless pruned).
   Result<std::vector<BenchPoint>> RunPoints(std::int64_t run_id);
   Result<std::vector<MeasurementSample>> History(const HistoryQuery& query);
+  // Flags every figure of the run as unseen interference
+  // (MeasurementSample::interfered); NotFound if the run has none.
+  Status MarkInterference(std::int64_t run_id);
   // Every figure of every run of the drive, oldest first (an export: no limit).
   Result<std::vector<DriveMeasurement>> DriveMeasurements(const std::string& drive_id);
 
