@@ -349,6 +349,8 @@ class Drive {
         std::fprintf(stderr, "  %s%s%s: %s\n", confirmation ? "(re-test) " : "",
                      std::string(VerdictKindName(v.kind)).c_str(),
                      v.interference_left_out.empty() ? "" : " (runs left out)", v.summary.c_str());
+      // With DP_FIELD_DETAILS too, where each verdict's noise came from: its
+      // own runs' CV, the waiting runs that widened it, the family pooled.
       if (verdicts_ && std::getenv("DP_FIELD_DETAILS"))
         std::fprintf(stderr, "    own %.2f%% waiting %d pooled %d\n",
                      v.details.value("noise_own_percent", 0.0),
@@ -357,7 +359,7 @@ class Drive {
     }
     Apply(*verdicts, at, confirmation, ev);
     // Runs recognised as unseen interference: the evaluator keeps the mark
-    // (store: runs.interference), and no baseline takes them in.
+    // (store: measurements.interfered), and no baseline takes them in.
     for (const Verdict& v : *verdicts)
       for (std::int64_t id : v.interference_runs) {
         box_.history.AddInterference(id_, id);
