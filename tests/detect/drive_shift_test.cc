@@ -287,6 +287,67 @@ TEST(DriveShiftTest, ARunIsInterferenceOnlyWhenEveryPathMovedWithIt) {
   EXPECT_FALSE(WasInterference(lasting, "zones", run, to, interfered, cfg));
 }
 
+// A young run against its neighbours: the median of the nearest runs more
+// than a day from it, per series, then the median over the test's series.
+TEST(DriveShiftTest, AYoungRunIsMeasuredAgainstItsNeighbours) {
+  constexpr std::int64_t kWeek = 7 * 86400;
+  auto series = [](std::vector<double> values, Direction dir) {
+    SeriesRuns s;
+    s.direction = dir;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      s.samples.push_back(Sample{static_cast<std::int64_t>(i + 1),
+                                 kT + static_cast<std::int64_t>(i) * kWeek, values[i]});
+    return s;
+  };
+  // Run 3 is 20% down in MB/s; its re-test six hours later shares its moment.
+  SeriesRuns mb = series({100, 102, 80, 98, 101, 99}, Direction::kHigherIsBetter);
+  mb.samples.insert(mb.samples.begin() + 3, Sample{30, kT + 2 * kWeek + 6 * 3600, 79});
+  const std::optional<double> shift = NeighbourShift({mb}, 3, kT + 2 * kWeek);
+  ASSERT_TRUE(shift.has_value());
+  EXPECT_NEAR(*shift, std::log(100.0 / 80), 0.005);  // against 100, not the re-test
+  // A time is worse when it rises; the series' median decides for the test.
+  const SeriesRuns ms = series({10, 10.2, 13, 9.9, 10.1, 10}, Direction::kLowerIsBetter);
+  const SeriesRuns calm = series({10, 10.2, 10.1, 9.9, 10.1, 10}, Direction::kLowerIsBetter);
+  EXPECT_NEAR(*NeighbourShift({ms}, 3, kT + 2 * kWeek), std::log(13 / 10.0), 0.005);
+  EXPECT_NEAR(*NeighbourShift({ms, ms, calm}, 3, kT + 2 * kWeek), std::log(13 / 10.0), 0.005);
+  EXPECT_LT(*NeighbourShift({ms, calm, calm}, 3, kT + 2 * kWeek), 0.02);
+  // A flagged neighbour is no reference; fewer than four left is no answer.
+  SeriesRuns few = series({100, 102, 80, 98}, Direction::kHigherIsBetter);
+  EXPECT_FALSE(NeighbourShift({few}, 3, kT + 2 * kWeek).has_value());
+  SeriesRuns flagged = series({100, 102, 80, 98, 101}, Direction::kHigherIsBetter);
+  flagged.samples[4].interfered = true;
+  EXPECT_FALSE(NeighbourShift({flagged}, 3, kT + 2 * kWeek).has_value());
+  EXPECT_FALSE(NeighbourShift({mb}, 99, kT).has_value());  // not its run
+}
+
+// A young run is interference when it lay well off its neighbours, its
+// test's next scheduled run is back, and every other read path moved with it.
+TEST(DriveShiftTest, AYoungRunIsInterferenceOnlyWhenItPassedAndEveryPathMoved) {
+  DetectionConfig cfg;
+  const std::vector<TestRunScore> moved = {{"seek", kT + 600, 0, 0.2},
+                                           {"random", kT + 1200, 0, 0.18}};
+  EXPECT_TRUE(WasYoungInterference("zones", 0.2, 0.01, moved, cfg));
+  // Not far enough off its neighbours to matter to a baseline.
+  EXPECT_FALSE(WasYoungInterference("zones", 0.06, 0.01, moved, cfg));
+  // Still off at the next scheduled run: a lasting shift, not interference.
+  EXPECT_FALSE(WasYoungInterference("zones", 0.2, 0.15, moved, cfg));
+  // One path calm, or the paths' mean short of three quarters of the floor.
+  const std::vector<TestRunScore> one_calm = {{"seek", kT + 600, 0, 0.2},
+                                              {"random", kT + 1200, 0, 0.01}};
+  EXPECT_FALSE(WasYoungInterference("zones", 0.2, 0.01, one_calm, cfg));
+  const std::vector<TestRunScore> little = {{"seek", kT + 600, 0, 0.06},
+                                            {"random", kT + 1200, 0, 0.06}};
+  EXPECT_FALSE(WasYoungInterference("zones", 0.2, 0.01, little, cfg));
+  // seq reads the drive as zones does: it is no second path.
+  const std::vector<TestRunScore> same_path = {{"seq", kT + 600, 0, 0.2},
+                                               {"random", kT + 1200, 0, 0.18}};
+  EXPECT_FALSE(WasYoungInterference("zones", 0.2, 0.01, same_path, cfg));
+  // A path whose shift is unknown does not count.
+  const std::vector<TestRunScore> unknown = {{"seek", kT + 600, 0},
+                                             {"random", kT + 1200, 0, 0.18}};
+  EXPECT_FALSE(WasYoungInterference("zones", 0.2, 0.01, unknown, cfg));
+}
+
 TEST(DriveShiftTest, UnknownSizesFallBackToTheScores) {
   DetectionConfig cfg;
   Verdict v = ZonesPair();

@@ -57,7 +57,8 @@
 // months, and the change rule sees it once it outruns the screen.
 //
 // Interfered runs. A sample flagged interfered (its run recognised
-// afterwards as unseen interference; drive_shift.h, WasInterference) is
+// afterwards as unseen interference; drive_shift.h, WasInterference, and
+// among a young baseline's first runs WasYoungInterference) is
 // judged and scored like any run, but never admitted: not among the first
 // runs (the next good run takes its place), not through the screen, the lag
 // or a closing segment, and its scatter never widens the waiting spread.

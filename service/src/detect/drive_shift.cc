@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 
@@ -190,6 +191,52 @@ bool WasInterference(const Verdict& v, const std::string& test, const Sample& ru
   // or a box-wide change, which move every path together too.
   if (!shift || *shift < LowFloor(cfg.confirm_min_percent)) return false;
   return WorseThanCenter(v, run.value) - *shift < *WorseWidthOf(v);
+}
+
+std::optional<double> NeighbourShift(const std::vector<SeriesRuns>& test, std::int64_t run_id,
+                                     std::int64_t around) {
+  constexpr std::size_t kNeighbours = 8;
+  constexpr std::size_t kLeast = 4;
+  std::vector<double> shifts;
+  for (const SeriesRuns& series : test) {
+    const Sample* run = nullptr;
+    std::vector<std::pair<std::int64_t, double>> near;  // distance, log value
+    for (const Sample& s : series.samples) {
+      if (s.run_id == run_id) run = &s;
+      if (s.Good() && !s.interfered && std::llabs(s.at - around) > 86400)
+        near.emplace_back(std::llabs(s.at - around), std::log(s.value));
+    }
+    if (!run || !run->Good() || near.size() < kLeast) continue;
+    const std::size_t k = std::min(kNeighbours, near.size());
+    std::partial_sort(near.begin(), near.begin() + static_cast<std::ptrdiff_t>(k), near.end());
+    std::vector<double> logs;
+    for (std::size_t i = 0; i < k; ++i) logs.push_back(near[i].second);
+    const double shift = WorseLog(run->value, std::exp(Median(std::move(logs))), series.direction);
+    if (std::isfinite(shift)) shifts.push_back(shift);
+  }
+  if (shifts.empty()) return std::nullopt;
+  return Median(std::move(shifts));
+}
+
+bool WasYoungInterference(const std::string& test, double own, double back,
+                          const std::vector<TestRunScore>& others, const DetectionConfig& cfg) {
+  const double floor = LowFloor(cfg.confirm_min_percent);
+  if (own < floor || back > floor / 2) return false;
+  std::map<std::string, std::pair<double, int>> paths;  // path -> sum, tests
+  for (const TestRunScore& r : others) {
+    if (SameReadPath(test, r.test) || !r.worse_log || !std::isfinite(*r.worse_log)) continue;
+    auto& p = paths[ReadPathOf(r.test)];
+    p.first += *r.worse_log;
+    ++p.second;
+  }
+  if (static_cast<int>(paths.size()) < std::max(1, cfg.drive_wide_min_tests)) return false;
+  double sum = 0;
+  for (const auto& [path, p] : paths) {
+    const double shift = p.first / p.second;
+    if (shift < floor / 2) return false;
+    sum += shift;
+  }
+  return sum / static_cast<double>(paths.size()) >= 0.75 * floor;
 }
 
 std::int64_t ExcursionStart(const Verdict& v) {

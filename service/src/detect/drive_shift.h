@@ -159,6 +159,50 @@ bool WasInterference(const Verdict& v, const std::string& test, const Sample& ru
                      std::int64_t to, const std::vector<TestRunScore>& others,
                      const DetectionConfig& cfg);
 
+// Young baselines. While a test's first runs form its baseline, neither it
+// nor any other test of the drive has a band yet, so WasInterference cannot
+// judge a run; yet the first-run outlier test (baseline.h) sees a run 10-20%
+// off four others only at 30% and more (three degrees of freedom), and an
+// interfered first run then skews the young baseline's centre and widens its
+// spread for the months its window takes to outgrow it (field model, 3%
+// noise: marking the first eight weeks' interfered runs alone took the 15%
+// drop and the 25% seek rise notified within 2 weeks from 94.5% / 92% to
+// 96.5% / 96.5%, as much as marking every interfered run). So a young run is
+// judged against its neighbours instead: the runs of its own series nearest
+// in time on either side.
+
+// One series' runs and which way is worse.
+struct SeriesRuns {
+  std::vector<Sample> samples;  // oldest first
+  Direction direction = Direction::kHigherIsBetter;
+};
+
+// How much worse (log scale, + = worse) run `run_id` of a test was than its
+// neighbours: per series, against the median log value of the (at most 8)
+// good runs nearest in time to `around` more than a day from it, not flagged
+// interfered (the run's re-test shares its moment, and a flagged run is no
+// reference), at least 4 of them; the median over the test's series (a
+// drive-wide shift moves them all). nullopt when no series has the run and
+// its neighbours.
+std::optional<double> NeighbourShift(const std::vector<SeriesRuns>& test, std::int64_t run_id,
+                                     std::int64_t around);
+
+// A young run of `test`, `own` worse than its neighbours (NeighbourShift),
+// the test's next scheduled run (a day or more later) `back` against the
+// same neighbours, and `others` the other tests' runs at its moment (each
+// worse_log their NeighbourShift there): unseen interference when the run
+// lies at least the pair floor (confirm_min_percent: interference makes a
+// run 10-60% worse) beyond its neighbours, the next scheduled run is back
+// within half of it (a box-wide step or a drive that is failing everywhere
+// stays), and at least cfg.drive_wide_min_tests other read paths (their
+// tests' mean) were worse too, each by half the floor and on average by
+// three quarters of it. Per path, as IsDriveWide: zones and seq are one read
+// path. At 10% noise chance meets all of that in about one young run in a
+// few hundred, and then takes a run 10% off its neighbours out of a
+// baseline of five or more.
+bool WasYoungInterference(const std::string& test, double own, double back,
+                          const std::vector<TestRunScore>& others, const DetectionConfig& cfg);
+
 // Where a slowdown verdict's excursion began: the first of the consecutive
 // outside runs that end at its last outside run, for either rule. An old
 // CUSUM segment kept open by a marginal run must not make a fresh excursion

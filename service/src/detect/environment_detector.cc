@@ -64,7 +64,7 @@ std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64
   if (!b.ready || b.runs == 0 || b.log_sigma <= 0) return std::nullopt;
   std::vector<double> devs;
   for (std::size_t i = first; i < h.size() && h[i].at <= to; ++i)
-    if (h[i].Good()) devs.push_back(WorseLogDeviation(h[i].value, b, dir));
+    if (h[i].Good() && !h[i].interfered) devs.push_back(WorseLogDeviation(h[i].value, b, dir));
   if (devs.empty()) return std::nullopt;
   WindowJudged w;
   w.runs = static_cast<int>(devs.size());
@@ -127,7 +127,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
     std::int64_t best_gap = 0;
     for (std::size_t i = 0; i < sib.samples.size(); ++i) {
       const Sample& s = sib.samples[i];
-      if (!s.Good()) continue;
+      if (!s.Good() || s.interfered) continue;
       const std::int64_t gap = std::llabs(s.at - latest.at);
       if (gap > cfg.peer_window_seconds) continue;
       if (best == sib.samples.size() || gap < best_gap) {

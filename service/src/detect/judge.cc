@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <utility>
 
+#include "detect/baseline_internal.h"
 #include "detect/change_detector.h"
 #include "detect/environment_detector.h"
 #include "detect/peer_detector.h"
@@ -28,6 +30,16 @@ void NotJudgedAlone(Verdict& v, const char* reason, const char* field, const std
   v.details["reason"] = reason;
   v.details[field] = by;
   v.summary = std::move(summary);
+}
+
+// A series' runs from its re-baseline mark on: the runs a young run is
+// judged against (Samples reaches back before the mark; a box step's old
+// level made every run after it look worse).
+std::vector<Sample> SinceMark(const std::vector<Sample>& samples, std::int64_t since) {
+  std::vector<Sample> out;
+  for (const Sample& s : samples)
+    if (s.at >= since) out.push_back(s);
+  return out;
 }
 
 bool IsSlowdownCondition(const Verdict& v) {
@@ -59,6 +71,8 @@ class Judge {
   Status Hold(Verdict& v, const Again& again = {});
   Status LeaveOutPassed(Verdict& v, const Again& again);
   Status RecogniseInterference(const std::vector<Sample>& samples, Verdict& v);
+  Status RecogniseYoungInterference();
+  Result<std::vector<TestRunScore>> NeighbourShiftsNear(std::int64_t at);
   Result<const std::vector<TestRunScore>*> ScoresFrom(std::int64_t from, std::int64_t to);
   Result<std::vector<TestRunScore>> OtherTestScores(std::int64_t from, std::int64_t to);
   Result<double> RunScore(const StoredRun& other, std::vector<double>& logs,
@@ -72,6 +86,8 @@ class Judge {
   VdevOfDrive vdev_;
   std::map<std::int64_t, std::vector<TestRunScore>> other_scores_;  // by excursion start
   std::vector<std::int64_t> interference_;  // runs recognised as interference by this judgement
+  std::vector<SeriesRuns> own_series_;      // every series of the run's test
+  std::map<std::string, std::vector<SeriesRuns>> other_series_;  // by test, read when young
   // The members of the test's joint series and the vdev environment any of
   // them was found in.
   std::vector<std::vector<Sample>> joint_members_;
@@ -94,6 +110,7 @@ Result<std::vector<Verdict>> Judge::Run() {
       DP_RETURN_IF_ERROR(JudgeSeries(spec));
   }
   if (whole && joint_members_.size() >= 2) DP_RETURN_IF_ERROR(JudgeJoint());
+  if (whole) DP_RETURN_IF_ERROR(RecogniseYoungInterference());
   return std::move(out_);
 }
 
@@ -118,6 +135,7 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
       return EvaluateChange(spec.key, WithoutRuns(samples, passed), cfg_, since_, prior);
     }));
   for (Verdict& v : own) DP_RETURN_IF_ERROR(RecogniseInterference(samples, v));
+  own_series_.push_back({SinceMark(samples, since_), DirectionOf(spec.key.metric)});
   if (HasJointSeries(run_.test) && spec.key.metric == "mb_per_s") {
     joint_members_.push_back(samples);
     joint_names_.push_back(spec.key.series);
@@ -393,6 +411,84 @@ Status Judge::RecogniseInterference(const std::vector<Sample>& samples, Verdict&
   }
   if (!v.interference_runs.empty()) v.details["interference_runs"] = v.interference_runs;
   return Status::Ok();
+}
+
+// While the test's baseline is young (its first baseline_runs + 5 good runs
+// since its mark), each of its runs that has passed (a scheduled run a day
+// or more after it) is judged against its neighbours, with every other read
+// path's run at its moment (WasYoungInterference). The verdict of the
+// test's first series carries what is found, as RecogniseInterference's do;
+// the baseline replays without it from the next judgement on.
+Status Judge::RecogniseYoungInterference() {
+  if (own_series_.empty() || out_.empty()) return Status::Ok();
+  std::vector<const Sample*> good;  // the test's good runs since its mark, the lead series'
+  for (const Sample& s : own_series_.front().samples)
+    if (s.at >= since_ && s.at <= run_.started_at && s.Good()) good.push_back(&s);
+  if (good.size() > static_cast<std::size_t>(std::max(cfg_.baseline_runs, 1) + 5))
+    return Status::Ok();
+  const double floor = LowFloor(cfg_.confirm_min_percent);
+  std::vector<std::int64_t> found;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    const Sample& run = *good[i];
+    if (run.interfered || run.run_id == run_.id ||
+        std::find(interference_.begin(), interference_.end(), run.run_id) != interference_.end())
+      continue;
+    const auto later = std::find_if(good.begin() + static_cast<std::ptrdiff_t>(i), good.end(),
+                                    [&](const Sample* s) { return s->at >= run.at + 86400; });
+    if (later == good.end()) continue;  // not passed yet
+    const std::optional<double> own = NeighbourShift(own_series_, run.run_id, run.at);
+    const std::optional<double> back = NeighbourShift(own_series_, (*later)->run_id, run.at);
+    if (!own || !back || *own < floor) continue;  // the other tests are read only for a doubt
+    DP_ASSIGN_OR_RETURN(const std::vector<TestRunScore> others, NeighbourShiftsNear(run.at));
+    if (!WasYoungInterference(run_.test, *own, *back, others, cfg_)) continue;
+    interference_.push_back(run.run_id);
+    found.push_back(run.run_id);
+  }
+  if (found.empty()) return Status::Ok();
+  Verdict& v = out_.front();
+  v.interference_runs.insert(v.interference_runs.end(), found.begin(), found.end());
+  v.details["interference_runs"] = v.interference_runs;
+  return Status::Ok();
+}
+
+// Every other read path's test that ran within kNearSeconds of `at`, its
+// run there judged against its neighbours (NeighbourShift; score unused).
+Result<std::vector<TestRunScore>> Judge::NeighbourShiftsNear(std::int64_t at) {
+  std::vector<TestRunScore> out;
+  for (const TestInfo& info : TestCatalog()) {
+    if (!info.judged || SameReadPath(run_.test, info.name)) continue;
+    auto known = other_series_.find(info.name);
+    if (known == other_series_.end()) {
+      std::vector<SeriesRuns> series;
+      // The newest good, whole run of the test names its series.
+      DP_ASSIGN_OR_RETURN(std::vector<StoredRun> runs,
+                          history_.GoodRuns(run_.drive.id, info.name, 0, 8));
+      const StoredRun* newest = nullptr;
+      for (const StoredRun& r : runs)
+        if (r.Whole() && (!newest || r.started_at > newest->started_at)) newest = &r;
+      if (newest) {
+        DP_ASSIGN_OR_RETURN(const std::int64_t since,
+                            history_.BaselineSince(run_.drive.id, info.name));
+        for (const SeriesSpec& spec : newest->series) {
+          DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                              history_.Samples(run_.drive.id, spec, since, cfg_.baseline_max_runs));
+          series.push_back({SinceMark(samples, since), DirectionOf(spec.key.metric)});
+        }
+      }
+      known = other_series_.emplace(info.name, std::move(series)).first;
+    }
+    if (known->second.empty()) continue;
+    // Its run nearest to `at` within kNearSeconds.
+    const Sample* nearest = nullptr;
+    for (const Sample& s : known->second.front().samples)
+      if (s.Good() && std::llabs(s.at - at) <= kNearSeconds &&
+          (!nearest || std::llabs(s.at - at) < std::llabs(nearest->at - at)))
+        nearest = &s;
+    if (!nearest) continue;
+    if (auto shift = NeighbourShift(known->second, nearest->run_id, nearest->at))
+      out.push_back({info.name, nearest->at, 0, *shift});
+  }
+  return out;
 }
 
 // The zones' three series usually share one excursion: the drive's other

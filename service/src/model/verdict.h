@@ -84,8 +84,9 @@ struct Verdict {
   std::optional<int> siblings_measured;   // siblings measured in the window (environment)
   std::vector<std::int64_t> interference_left_out;  // runs judged without: passed interference
   // Earlier runs recognised at this judgement as unseen interference
-  // (detect::WasInterference): the evaluator keeps the mark, and no
-  // baseline takes them in from then on.
+  // (detect::WasInterference; a young test's first runs by
+  // WasYoungInterference, on its first series' verdict): the evaluator
+  // keeps the mark, and no baseline takes them in from then on.
   std::vector<std::int64_t> interference_runs;
   // An environment verdict whose shift has lasted (environment_absorb_days):
   // the judged drive's baselines re-form from this time (an
