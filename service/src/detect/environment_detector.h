@@ -24,7 +24,9 @@ namespace dp::detect {
 // drive the one vdev-level alert is filed under (the same for every member,
 // e.g. the smallest member id). Each sibling contributes its good run closest
 // to the drive's latest good run within +-cfg.peer_window_seconds, judged
-// against its own baseline before that run.
+// against its own baseline before that run; a run flagged interfered (its
+// own unseen interference, recognised afterwards) is no evidence that the
+// vdev moved, here or over a window.
 // Kinds: kEnvironment (at least cfg.peer_min_siblings siblings measured in the
 // window, the median sibling at least 2 of its own sigmas worse than its
 // baseline and by at least half the drive's change, and the drive's latest
