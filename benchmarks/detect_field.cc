@@ -390,7 +390,7 @@ class Drive {
                    : std::next(it);
       }
       if (std::getenv("DP_FIELD_TRACE"))
-        std::fprintf(stderr, "absorb drive %llu %s (+%zu of %zu siblings%s) at %lld from %lld: %s\n",
+        std::fprintf(stderr, "absorb drive %llu %s (+%zu of %zu siblings%s) at %lld from %lld [%s]: %s\n",
                      static_cast<unsigned long long>(seed_), id_.c_str(), marked.size() - 1,
                      v.siblings_since.size(),
                      [&] {
@@ -399,6 +399,7 @@ class Drive {
                        return l;
                      }().c_str(),
                      static_cast<long long>(at), static_cast<long long>(*v.rebaseline_from),
+                     v.details.contains("window") ? v.details["window"].dump().c_str() : "",
                      v.summary.c_str());
       ++ev.absorbed;
       break;

@@ -39,20 +39,34 @@ std::optional<Judged> JudgeAt(const std::vector<Sample>& h, std::size_t i, const
   return j;
 }
 
-// A sibling's runs over a window, against its baseline as it stood when the
-// window began: the median worse-side deviation (log units) of its good runs
-// and that median in its standard errors (a median's is about 1.25 times a
-// mean's for near-normal runs). The median, so one interfered run does not
-// carry the sibling, and a step is measured at its full depth.
+// A sibling's runs over a window, against its baseline as it stood at
+// `reference` (when the drive's open segment began): the median worse-side
+// deviation (log units) of its good runs from `from` on and that median in
+// its standard errors (a median's is about 1.25 times a mean's for
+// near-normal runs); the step at `reference`, the median of its kStepRuns
+// good runs from there on less that of its kStepRuns just before (their
+// middles a month or so apart, over which a yearly swing of 2% moves the
+// vdev about 1%; not the window, the segment's newest runs, which a long
+// segment puts months after its start); and the deviation of each of its
+// good runs since `history_from` (not before its mark), for the step
+// search below. The median, so one interfered run does not carry the
+// sibling, and a step is measured at its full depth.
+struct TimedDeviation {
+  std::int64_t at = 0;
+  double deviation = 0;
+};
 struct WindowJudged {
   double deviation = 0;
   double score = 0;
   int runs = 0;
+  double step = 0;  // at the drive's segment
+  std::vector<TimedDeviation> history;
 };
+constexpr std::size_t kStepRuns = 6;
 std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64_t reference,
                                         std::int64_t from, std::int64_t to,
-                                        const DetectionConfig& cfg, std::int64_t since,
-                                        Direction dir, double tail_df) {
+                                        std::int64_t history_from, const DetectionConfig& cfg,
+                                        std::int64_t since, Direction dir, double tail_df) {
   auto index_at = [&](std::int64_t t) {
     std::size_t i = 0;
     while (i < h.size() && h[i].at < t) ++i;
@@ -60,18 +74,57 @@ std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64
   };
   const std::size_t first = index_at(from);
   if (first == h.size()) return std::nullopt;
-  Baseline b = ComputeBaseline(h, std::min(first, index_at(reference)), cfg, since, dir, tail_df);
+  const std::size_t base = std::min(first, index_at(reference));
+  Baseline b = ComputeBaseline(h, base, cfg, since, dir, tail_df);
   if (!b.ready || b.runs == 0 || b.log_sigma <= 0) return std::nullopt;
-  std::vector<double> devs;
-  for (std::size_t i = first; i < h.size() && h[i].at <= to; ++i)
-    if (h[i].Good() && !h[i].interfered) devs.push_back(WorseLogDeviation(h[i].value, b, dir));
-  if (devs.empty()) return std::nullopt;
   WindowJudged w;
+  std::vector<double> devs, before, after;
+  for (std::size_t i = base; i-- > 0 && before.size() < kStepRuns;) {
+    if (h[i].at < since) break;
+    if (h[i].Good() && !h[i].interfered) before.push_back(WorseLogDeviation(h[i].value, b, dir));
+  }
+  for (std::size_t i = 0; i < h.size() && h[i].at <= to; ++i) {
+    if (!h[i].Good() || h[i].interfered || h[i].at < since) continue;
+    const double dev = WorseLogDeviation(h[i].value, b, dir);
+    if (i >= first) devs.push_back(dev);
+    if (i >= base && after.size() < kStepRuns) after.push_back(dev);
+    if (h[i].at >= history_from) w.history.push_back({h[i].at, dev});
+  }
+  if (devs.empty()) return std::nullopt;
   w.runs = static_cast<int>(devs.size());
   w.deviation = Median(std::move(devs));
+  w.step = Median(std::move(after)) - (before.empty() ? 0 : Median(std::move(before)));
   const double se = (w.runs >= 3 ? 1.25 : 1.0) * b.log_sigma / std::sqrt(w.runs * 1.0);
   w.score = w.deviation / se;
   return w;
+}
+
+// Change-point on the siblings' common component: the largest rise of the
+// median of their pooled runs (each against its own baseline) from the
+// kStepBlock before a candidate time to the kStepBlock after it, for
+// candidates weekly from the window's start back to kStepSearch before the
+// drive's open segment began (at 10% noise
+// a drive's CUSUM segment opens weeks after the step that started it). A
+// step stands at its full depth at one candidate; a yearly swing of 2%
+// moves the vdev at most 1% between two blocks a month apart. nullopt when
+// no candidate has runs on both sides (a baseline too young to tell).
+constexpr std::int64_t kStepBlock = 28 * 86400;
+constexpr std::int64_t kStepSearch = 8 * 7 * 86400;
+std::optional<double> CommonStep(const std::vector<std::vector<TimedDeviation>>& siblings,
+                                 std::int64_t window, std::int64_t segment) {
+  std::optional<double> best;
+  for (std::int64_t t = std::max(window, segment); t >= segment - kStepSearch; t -= 7 * 86400) {
+    std::vector<double> before, after;
+    for (const auto& runs : siblings)
+      for (const TimedDeviation& r : runs) {
+        if (r.at >= t - kStepBlock && r.at < t) before.push_back(r.deviation);
+        if (r.at >= t && r.at < t + kStepBlock) after.push_back(r.deviation);
+      }
+    if (before.size() < 3 || after.size() < 3) continue;
+    const double step = Median(std::move(after)) - Median(std::move(before));
+    if (!best || step > *best) best = step;
+  }
+  return best;
 }
 
 }  // namespace
@@ -198,7 +251,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   // A sustained slowdown (the CUSUM's, each run perhaps inside its band)
   // against the siblings' runs over the same weeks.
   if (own_slowdown && IsSustainedSlowdown(*own_slowdown) &&
-      EnvironmentOverWindow(self, *own_slowdown, siblings, group, cfg, v))
+      EnvironmentOverWindow(self, *own_slowdown, siblings, group, cfg, v) != SharedOverWindow::kNo)
     return v;
   if (shared) {
     // The vdev is still worse than its old level. A drive whose baselines
@@ -229,10 +282,11 @@ bool IsSustainedSlowdown(const Verdict& v) {
          v.details.value("rule", std::string()).find("CUSUM") != std::string::npos;
 }
 
-bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
-                           const std::vector<PeerHistory>& siblings, const std::string& group,
-                           const DetectionConfig& cfg, Verdict& v) {
-  if (!own.baseline_center || own.runs.empty()) return false;
+SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
+                                       const std::vector<PeerHistory>& siblings,
+                                       const std::string& group, const DetectionConfig& cfg,
+                                       Verdict& v) {
+  if (!own.baseline_center || own.runs.empty()) return SharedOverWindow::kNo;
   const Direction dir = DirectionOf(self.metric);
   const std::int64_t from = own.runs.front().at, to = own.at;
   // The drive is judged against its runs before its open segment began; the
@@ -242,13 +296,14 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
   double own_sum = 0;
   for (const EvidenceRun& r : own.runs) own_sum += WorseLog(r.value, *own.baseline_center, dir);
   const double own_deviation = own_sum / static_cast<double>(own.runs.size());
-  if (!(own_deviation > 0)) return false;
+  if (!(own_deviation > 0)) return SharedOverWindow::kNo;
   // Percent worse as WorsePercent says it: a drop of a rate, a rise of a time.
   auto percent_of = [dir](double worse_log) {
     return 100 * (dir == Direction::kHigherIsBetter ? -std::expm1(-worse_log)
                                                     : std::expm1(worse_log));
   };
-  std::vector<double> scores, deviations;
+  std::vector<double> scores, deviations, steps;
+  std::vector<std::vector<TimedDeviation>> histories;
   nlohmann::json members = nlohmann::json::array();
   for (PeerHistory sib : siblings) {
     if (sib.drive_id == self.drive_id) continue;
@@ -257,17 +312,21 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
     const std::int64_t since = sib.baseline_since > reference ? 0 : sib.baseline_since;
     SortByTime(sib.samples);
     auto w = JudgeWindow(sib.samples, reference, from - cfg.peer_window_seconds,
-                         to + cfg.peer_window_seconds, cfg, since, dir, TailDfOf(self.metric));
+                         to + cfg.peer_window_seconds, reference - kStepSearch - kStepBlock, cfg,
+                         since, dir, TailDfOf(self.metric));
     if (!w) continue;
     scores.push_back(w->score);
     deviations.push_back(w->deviation);
+    histories.push_back(std::move(w->history));
+    steps.push_back(w->step);
     members.push_back({{"drive_id", sib.drive_id},
                        {"drive_name", sib.drive_name.empty() ? sib.drive_id : sib.drive_name},
                        {"runs", w->runs},
                        {"change_percent", percent_of(w->deviation)},
+                       {"step_percent", percent_of(w->step)},
                        {"score", w->score}});
   }
-  if (static_cast<int>(scores.size()) < cfg.peer_min_siblings) return false;
+  if (static_cast<int>(scores.size()) < cfg.peer_min_siblings) return SharedOverWindow::kNo;
   const double median_score = Median(scores), median_deviation = Median(deviations);
   // Material too: at least half the narrowest single-run band. A yearly
   // swing of the room's temperature moves a vdev 2-3% for weeks at a time,
@@ -276,29 +335,59 @@ bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
   const double material = std::log1p(cfg.min_band_percent / 200);
   if (median_score < kSharedScore || median_deviation < 0.5 * own_deviation ||
       median_deviation < material)
-    return false;
+    return SharedOverWindow::kNo;
+  // Shared. A step, or a drift? A new driver, controller or enclosure moves
+  // the siblings between one run and the next: the median sibling's runs
+  // from the drive's segment on stand a material amount above its runs
+  // just before. A yearly swing moves them slowly, and a baseline formed over
+  // half a year (a young one, or re-formed after a box step) has them
+  // worse by 3-4% at the other half's peak for weeks (field model: every
+  // chance box notice at 3% noise was that). At 10% noise the drive's
+  // segment can open weeks after the step, so the step is also searched
+  // for back from there (CommonStep); the largest of nine candidates is
+  // larger by chance, so that one must be a whole band's floor. Too young
+  // a history to tell: taken for a step.
+  const double anchored = Median(steps);
+  const std::optional<double> found =
+      CommonStep(histories, from - cfg.peer_window_seconds, reference);
+  const double searched = found.value_or(median_deviation);
+  const bool step = anchored >= material || searched >= 2 * material;
+  const double median_step = std::max(anchored, searched);
   char text[320];
   const double percent = percent_of(median_deviation);
   std::snprintf(text, sizeof text,
                 " across the vdev over the same %lld days (%s %.0f%% over %zu runs; the median "
-                "of %zu siblings %.0f%%, %.1f standard errors)",
+                "of %zu siblings %.0f%%, %.1f standard errors; their largest step in a month "
+                "%.0f%%)",
                 static_cast<long long>((to - from) / 86400), self.Who().c_str(),
                 percent_of(own_deviation), own.runs.size(), scores.size(), percent,
-                median_score);
+                median_score, percent_of(median_step));
   const bool rise = dir == Direction::kLowerIsBetter;
-  v.kind = VerdictKind::kEnvironment;
-  v.severity = Severity::kWarning;
   v.change_percent = percent;
   v.details["window"] = {{"from", from},
                          {"to", to},
                          {"own_change_percent", percent_of(own_deviation)},
                          {"siblings", members},
-                         {"siblings_median_score", median_score}};
-  v.summary = group + ": " + self.test + (self.series.empty() ? "" : " " + self.series) + " " +
-              MetricNoun(self.metric) + (rise ? " rose" : " dropped") + text +
+                         {"siblings_median_score", median_score},
+                         {"siblings_step_percent", percent_of(median_step)}};
+  const std::string what = group + ": " + self.test +
+                           (self.series.empty() ? "" : " " + self.series) + " " +
+                           MetricNoun(self.metric);
+  if (!step) {
+    v.kind = VerdictKind::kInconclusive;
+    v.severity = Severity::kInfo;
+    v.details["drift"] = true;
+    v.summary = what + (rise ? " crept up" : " crept down") + text +
+                ": a slow change they share (the room's season, ageing), followed by the "
+                "baselines; neither one drive failing nor a box event";
+    return SharedOverWindow::kDrift;
+  }
+  v.kind = VerdictKind::kEnvironment;
+  v.severity = Severity::kWarning;
+  v.summary = what + (rise ? " rose" : " dropped") + text +
               ": a change they share (controller, driver, enclosure temperature, pool load), "
               "not one drive failing";
-  return true;
+  return SharedOverWindow::kStep;
 }
 
 }  // namespace dp::detect

@@ -37,7 +37,8 @@ namespace dp::detect {
 // inside its band by chance). own_slowdown: the drive's own verdict of the
 // series; a sustained one is also judged over its window
 // (EnvironmentOverWindow) when the latest run alone does not show the shift
-// shared. condition = "environment:GROUP:TEST:SERIES:METRIC".
+// shared (kInconclusive with details "drift" when the vdev drifted there
+// rather than stepped). condition = "environment:GROUP:TEST:SERIES:METRIC".
 Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
                             std::vector<PeerHistory> siblings, const std::string& group,
                             const std::string& owner_drive_id, const DetectionConfig& cfg,
@@ -54,11 +55,21 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
 // errors of that median. Shared when at least peer_min_siblings siblings are measured, the
 // median of them is kSharedScore (2) standard errors worse, by at least
 // half the drive's own mean change and by at least half of
-// cfg.min_band_percent (a material shift, not a season). Then `v` becomes the kEnvironment
-// verdict (details "window") and true is returned; else `v` is untouched.
+// cfg.min_band_percent (a material shift). Shared, it is a step when the
+// siblings' pooled runs rose by that material amount from one month to the
+// next at some week between the window's start and eight weeks before the
+// drive's segment began (change-point on the siblings' common component):
+// `v` becomes the kEnvironment verdict (details "window") and kStep is
+// returned. Shared but not a step is a drift (the room's season
+// against a baseline formed over half a year, ageing): `v` becomes
+// kInconclusive with details "window" and "drift", kDrift; the drive is
+// then not judged alone, and nothing is absorbed or told. Else kNo, `v`
+// untouched.
+enum class SharedOverWindow { kNo, kDrift, kStep };
 bool IsSustainedSlowdown(const Verdict& v);
-bool EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
-                           const std::vector<PeerHistory>& siblings, const std::string& group,
-                           const DetectionConfig& cfg, Verdict& v);
+SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
+                                       const std::vector<PeerHistory>& siblings,
+                                       const std::string& group, const DetectionConfig& cfg,
+                                       Verdict& v);
 
 }  // namespace dp::detect

@@ -42,6 +42,12 @@ std::vector<Sample> SinceMark(const std::vector<Sample>& samples, std::int64_t s
   return out;
 }
 
+// A shift the vdev shares and crept into rather than stepped into
+// (EnvironmentOverWindow's kDrift).
+bool IsDrift(const Verdict& env) {
+  return env.kind == VerdictKind::kInconclusive && env.details.value("drift", false);
+}
+
 bool IsSlowdownCondition(const Verdict& v) {
   return ConditionKindOf(v.condition) == ConditionKind::kSlowdown;
 }
@@ -199,13 +205,13 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
     if (!doubtful && v.kind != VerdictKind::kClear) continue;
     Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
                                       since_, &v);
-    if (env.kind == VerdictKind::kEnvironment && doubtful) {
-      if (!trend) Absorb(v, env, spec.key, peers);
-      joint_environment_ = env;
+    if (env.kind == VerdictKind::kEnvironment && doubtful && !trend)
+      Absorb(v, env, spec.key, peers);  // or finds it a drift
+    if (env.kind == VerdictKind::kEnvironment && doubtful) joint_environment_ = env;
+    if ((env.kind == VerdictKind::kEnvironment && doubtful) || IsDrift(env))
       NotJudgedAlone(v, "environment", "environment", env.condition,
                      run_.drive.name + " " + spec.key.Label() + ": not judged alone: " +
                          env.summary);
-    }
     if (trend) {
       if (env.kind == VerdictKind::kEnvironment) out_.push_back(std::move(env));
       continue;
@@ -219,7 +225,7 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
       v.details["waiting_for"] = "vdev siblings measured in the same window";
       v.summary += "; re-testing after its vdev siblings' runs (" + env.summary + ")";
     }
-    if (env.kind == VerdictKind::kEnvironment || env.kind == VerdictKind::kClear)
+    if (env.kind == VerdictKind::kEnvironment || env.kind == VerdictKind::kClear || IsDrift(env))
       out_.push_back(std::move(env));
   }
   return Status::Ok();
@@ -249,9 +255,17 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // vdevs re-formed every few months, each told as a box event).
   if (!env.details.contains("window")) {
     Verdict over = env;
-    if (!EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
-      env.details["absorb"] = "not yet: the siblings did not share it over the whole window";
-      return;
+    switch (EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
+      case SharedOverWindow::kNo:
+        env.details["absorb"] = "not yet: the siblings did not share it over the whole window";
+        return;
+      case SharedOverWindow::kDrift:
+        // Worse together in this window, but over the segment the vdev
+        // crept there: no event to tell, no level to re-form on.
+        env = std::move(over);
+        return;
+      case SharedOverWindow::kStep:
+        break;
     }
     env.details["window"] = over.details["window"];
   }
@@ -305,9 +319,14 @@ Status Judge::JudgeJoint() {
     env.unit = v.unit;
     env.at = v.at;
     for (const PeerHistory& p : peers) env.siblings_since.push_back({p.drive_id, p.baseline_since});
-    if (EnvironmentOverWindow(key, v, peers, vdev_.group, cfg_, env)) {
+    const SharedOverWindow shared = EnvironmentOverWindow(key, v, peers, vdev_.group, cfg_, env);
+    if (shared == SharedOverWindow::kStep) {
       Absorb(v, env, key, peers);
       joint_environment_ = env;
+      out_.push_back(env);
+    } else if (shared == SharedOverWindow::kDrift) {
+      NotJudgedAlone(v, "environment", "environment", env.condition,
+                     run_.drive.name + " " + key.Label() + ": not judged alone: " + env.summary);
       out_.push_back(env);
     }
   }
