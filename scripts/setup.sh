@@ -33,7 +33,8 @@ fi
 # qemu-user-static.
 if [ "${DP_SETUP_ARM64:-0}" = 1 ]; then
   pkgs+=(g++-aarch64-linux-gnu qemu-user-static file libsqlite3-dev:arm64 libmosquitto-dev:arm64 zlib1g-dev:arm64
-         libssl-dev:arm64 liburing-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64)
+         libssl-dev:arm64 liburing-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
+         libstdc++6:arm64)  # the C++ runtime where the arm64 loader looks (the cross one is elsewhere)
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     if [ "$(id -u)" -ne 0 ]; then
       echo "setup: need root to add the arm64 architecture (dpkg --add-architecture arm64)" >&2
