@@ -55,12 +55,14 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
 // errors of that median. Shared when at least peer_min_siblings siblings are measured, the
 // median of them is kSharedScore (2) standard errors worse, by at least
 // half the drive's own mean change and by at least half of
-// cfg.min_band_percent (a material shift). Shared, it is a step when the
-// siblings' pooled runs rose by that material amount from one month to the
-// next at some week between the window's start and eight weeks before the
-// drive's segment began (change-point on the siblings' common component):
-// `v` becomes the kEnvironment verdict (details "window") and kStep is
-// returned. Shared but not a step is a drift (the room's season
+// cfg.min_band_percent (a material shift). Shared, it is a step
+// (change-point on the siblings' common component) when the median
+// sibling's first 6 runs from the drive's segment on are that material
+// amount worse than its 6 just before, or when the siblings' pooled runs
+// rose by twice that from one 4-week block to the next at some weekly split
+// between the window's start and eight weeks before the segment began (the
+// best of nine splits is larger by chance): `v` becomes the kEnvironment
+// verdict (details "window") and kStep is returned. Shared but not a step is a drift (the room's season
 // against a baseline formed over half a year, ageing): `v` becomes
 // kInconclusive with details "window" and "drift", kDrift; the drive is
 // then not judged alone, and nothing is absorbed or told. Else kNo, `v`

@@ -205,9 +205,10 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
     if (!doubtful && v.kind != VerdictKind::kClear) continue;
     Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
                                       since_, &v);
-    if (env.kind == VerdictKind::kEnvironment && doubtful && !trend)
-      Absorb(v, env, spec.key, peers);  // or finds it a drift
-    if (env.kind == VerdictKind::kEnvironment && doubtful) joint_environment_ = env;
+    if (env.kind == VerdictKind::kEnvironment && doubtful) {
+      if (!trend) Absorb(v, env, spec.key, peers);  // or finds it a drift
+      if (env.kind == VerdictKind::kEnvironment) joint_environment_ = env;
+    }
     if ((env.kind == VerdictKind::kEnvironment && doubtful) || IsDrift(env))
       NotJudgedAlone(v, "environment", "environment", env.condition,
                      run_.drive.name + " " + spec.key.Label() + ": not judged alone: " +
