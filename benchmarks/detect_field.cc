@@ -69,6 +69,7 @@
 #include "alert/alert_lifecycle.h"
 #include "alert/alert_service.h"
 #include "detect/judge.h"
+#include "detect/memory_effects.h"
 #include "detect/memory_series_history.h"
 #include "detect/series.h"
 #include "model/condition.h"
@@ -151,8 +152,27 @@ int SeriesIndexOf(const Verdict& v) { return SeriesIndexOf(v.test, v.series, v.m
 // alerts open on any of them (an environment alert is filed under one
 // member for the vdev).
 struct Box {
+  Box() : effects(history) {
+    // A sibling alerted as slowing before a shift keeps its baselines: the
+    // judge asks the alerts, as the daemon's store answers it.
+    history.SetSlowingBefore([this](const std::string& drive, std::int64_t at) {
+      for (const auto& [key, a] : active)
+        if (key.first == drive && SlowingBefore(a, at)) return true;
+      return false;
+    });
+  }
+  Box(const Box&) = delete;
+  Box& operator=(const Box&) = delete;
+
   detect::MemorySeriesHistory history;
+  // What a judgement writes, through the daemon's ApplyJudgement.
+  detect::MemoryEffects effects;
   std::map<std::pair<std::string, std::string>, Alert> active;  // (drive, condition)
+  // Re-tests a peer judgement asked of a drive other than the one that ran.
+  std::map<std::string, std::vector<std::string>> retests_for;
+  // By drive: its slowdown event notified as opened, and peer-outlier
+  // verdicts it was given (whichever drive's run made them due).
+  std::map<std::string, int> notified_slowdown, peer_outliers;
 };
 
 // One drive through its life: noise, interference, re-tests, and each run
@@ -162,8 +182,10 @@ class Drive {
   // season_phase: the yearly swing's phase when the drive shares its room
   // with others (a vdev); its own otherwise.
   Drive(const Model& m, const DetectionConfig& cfg, std::uint64_t seed, Box& box,
-        std::string id = "d", std::optional<double> season_phase = std::nullopt)
-      : m_(m), cfg_(cfg), rng_(seed), seed_(seed), box_(box), id_(std::move(id)) {
+        std::string id = "d", std::optional<double> season_phase = std::nullopt,
+        std::string model = "field-model-hdd")
+      : m_(m), cfg_(cfg), rng_(seed), seed_(seed), box_(box), id_(std::move(id)),
+        model_(std::move(model)) {
     std::uniform_real_distribution<double> u(0, 2 * M_PI);
     phase_ = u(rng_);
     if (season_phase) phase_ = *season_phase;
@@ -176,7 +198,7 @@ class Drive {
     }
     housekeeping_ = m_.housekeeping > 0 &&
                     std::uniform_real_distribution<double>(0, 1)(unit_rng) < m_.housekeeping;
-    box_.history.AddDrive({id_, id_, "field-model-hdd"});
+    box_.history.AddDrive({id_, id_, model_});
   }
 
   const std::string& id() const { return id_; }
@@ -245,8 +267,13 @@ class Drive {
   }
 
   Event Finish() {
-    // Re-tests: every series of a doubtful test, `retest` seconds later.
+    // Re-tests: every series of a doubtful test, `retest` seconds later;
+    // with them those a peer judgement asked of this drive.
     Event& ev = pending_.ev;
+    for (const std::string& test : box_.retests_for[id_])
+      if (std::find(pending_.retest.begin(), pending_.retest.end(), test) == pending_.retest.end())
+        pending_.retest.push_back(test);
+    box_.retests_for[id_].clear();
     for (const std::string& test : pending_.retest) {
       ++ev.retests;
       Reseed(pending_.at + m_.retest_seconds, 2 + 2 * TestIndex(test));
@@ -327,7 +354,7 @@ class Drive {
     run.id = box_.history.NewRunId();
     run.test = test;
     run.started_at = at;
-    run.drive = {id_, id_, "field-model-hdd"};
+    run.drive = {id_, id_, model_};
     run.points = Measure(test, at, factor, interference);
     run.confirmation = confirmation;
     box_.history.AddRun(id_, {run.id, test, at, false, false, {}}, run.points);
@@ -336,12 +363,22 @@ class Drive {
       std::fprintf(stderr, "judge: %s\n", verdicts.status().ToString().c_str());
       std::exit(1);
     }
-    bool asks = false, changed_test = false;
+    // The group's peer verdicts this run made due (its cycle complete), as
+    // the daemon's evaluator asks after every run.
+    auto peers = detect::JudgeDuePeers(test, at + 600, box_.history, cfg_, true);
+    if (!peers.ok()) {
+      std::fprintf(stderr, "peers: %s\n", peers.status().ToString().c_str());
+      std::exit(1);
+    }
+    detect::Judgement& judged = *verdicts;
+    judged.Add(std::move(*peers));
+    bool changed_test = false;
     for (int i = 0; i < kN; ++i) changed_test = changed_test || (test == kSeries[i].test && factor[i] != 1);
-    for (const Verdict& v : *verdicts) {
+    for (const Verdict& v : judged.verdicts) {
+      if (v.kind == VerdictKind::kPeerOutlier) ++box_.peer_outliers[v.drive_id];
       const int i = SeriesIndexOf(v);
       const ConditionKind kind = ConditionKindOf(v.condition);
-      if (kind == ConditionKind::kSlowdown && !confirmation) {
+      if (kind == ConditionKind::kSlowdown && !confirmation && v.drive_id == id_) {
         if (i >= 0 && factor[i] == 1) Calibrate(i, v);
         if (i >= 0 ? factor[i] != 1 : changed_test) Promise(v, ev);
       }
@@ -355,54 +392,40 @@ class Drive {
         std::fprintf(stderr, "    own %.2f%% waiting %d pooled %d\n",
                      v.details.value("noise_own_percent", 0.0),
                      v.details.value("noise_waiting_runs", 0), v.details.value("noise_pooled_series", 0));
-      asks = asks || v.kind == VerdictKind::kNeedsConfirmation;
     }
-    Apply(*verdicts, at, confirmation, ev);
-    // Runs recognised as unseen interference: the evaluator keeps the mark
-    // (store: measurements.interfered), and no baseline takes them in.
-    for (const Verdict& v : *verdicts)
-      for (std::int64_t id : v.interference_runs) {
-        box_.history.AddInterference(id_, id);
-        if (std::getenv("DP_FIELD_TRACE"))
-          std::fprintf(stderr, "interference recognised drive %llu run %lld at %lld by %s\n",
-                       static_cast<unsigned long long>(seed_), static_cast<long long>(id),
-                       static_cast<long long>(at), v.condition.c_str());
-      }
-    // A lasting shift the siblings share: the daemon's evaluator keeps an
-    // automatic re-baseline mark (runs/run_evaluator.h, AbsorbedShift).
-    // The siblings still on the old level re-form with it
-    // (Verdict::rebaseline_siblings), unless already alerted as slowing
-    // before the shift began (SlowingBefore), as RunEvaluator does.
-    for (const Verdict& v : *verdicts) {
-      if (!v.rebaseline_from) continue;
-      std::vector<std::string> marked{id_};
-      for (const std::string& sib : v.rebaseline_siblings) {
-        bool slowing = false;
-        for (const auto& [key, a] : box_.active)
-          slowing = slowing || (key.first == sib && SlowingBefore(a, *v.rebaseline_from));
-        if (!slowing) marked.push_back(sib);
-      }
-      for (const std::string& drive : marked) {
-        box_.history.AddRebaseline(drive, "", *v.rebaseline_from);
-        for (auto it = box_.active.begin(); it != box_.active.end();)
-          it = it->first.first == drive && ClosedByRebaseline(it->second, "")
-                   ? box_.active.erase(it)
-                   : std::next(it);
-      }
-      if (std::getenv("DP_FIELD_TRACE"))
-        std::fprintf(stderr, "absorb drive %llu %s (+%zu of %zu siblings%s) at %lld from %lld [%s]: %s\n",
-                     static_cast<unsigned long long>(seed_), id_.c_str(), marked.size() - 1,
-                     v.siblings_since.size(),
-                     [&] {
-                       std::string l;
-                       for (std::size_t k = 1; k < marked.size(); ++k) l += " " + marked[k];
-                       return l;
-                     }().c_str(),
-                     static_cast<long long>(at), static_cast<long long>(*v.rebaseline_from),
-                     v.details.contains("window") ? v.details["window"].dump().c_str() : "",
-                     v.summary.c_str());
-      ++ev.absorbed;
-      break;
+    // Carried out as the daemon carries it out (detect::ApplyJudgement): the
+    // alerts, interference and re-baseline marks, peer marks, re-tests.
+    box_.effects.on_verdicts = [&](const std::vector<Verdict>& vs) {
+      Apply(vs, at, confirmation, ev);
+      return Status::Ok();
+    };
+    box_.effects.on_rebaseline = [&](const RebaselineMark& mark) {
+      for (auto it = box_.active.begin(); it != box_.active.end();)
+        it = it->first.first == mark.drive_id && ClosedByRebaseline(it->second, mark.test)
+                 ? box_.active.erase(it)
+                 : std::next(it);
+    };
+    if (Status s = detect::ApplyJudgement(judged, box_.effects); !s.ok()) {
+      std::fprintf(stderr, "apply: %s\n", s.ToString().c_str());
+      std::exit(1);
+    }
+    if (std::getenv("DP_FIELD_TRACE")) {
+      for (const detect::InterferenceMark& m : judged.interference)
+        std::fprintf(stderr, "interference recognised drive %llu run %lld at %lld by %s\n",
+                     static_cast<unsigned long long>(seed_), static_cast<long long>(m.run_id),
+                     static_cast<long long>(at), m.found_by.c_str());
+      for (const RebaselineMark& m : judged.rebaselines)
+        std::fprintf(stderr, "absorb drive %llu: %s at %lld from %lld: %s\n",
+                     static_cast<unsigned long long>(seed_), m.drive_id.c_str(),
+                     static_cast<long long>(at), static_cast<long long>(m.at), m.reason.c_str());
+    }
+    if (!judged.rebaselines.empty()) ++ev.absorbed;
+    // This drive's re-test of this test, or another drive's that a peer
+    // judgement asked for (run with that drive's re-tests).
+    bool asks = false;
+    for (const detect::RetestRequest& r : box_.effects.TakeRetests()) {
+      if (r.drive_id == id_ && r.test == test) asks = true;
+      else box_.retests_for[r.drive_id].push_back(r.test);
     }
     return asks;
   }
@@ -454,6 +477,8 @@ class Drive {
         if (kind == ConditionKind::kPeer) ++ev.opened_peer;
         if (kind == ConditionKind::kEnvironment) ++ev.opened_environment;
       }
+      if (d.notify == NotifyKind::kOpened && kind == ConditionKind::kSlowdown)
+        ++box_.notified_slowdown[d.alert.drive_id];
       if (d.notify == NotifyKind::kOpened) {
         ++ev.notified;
         if (kind == ConditionKind::kSlowdown) ++ev.notified_slowdown;
@@ -489,6 +514,7 @@ class Drive {
   std::uint64_t seed_ = 0;  // names the drive in a trace
   Box& box_;
   std::string id_;
+  std::string model_;
   bool housekeeping_ = false;  // a drive that does hours-long housekeeping
  public:
   bool verdicts_ = false;  // print every verdict (DP_FIELD_VERDICTS)
@@ -720,6 +746,77 @@ DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change,
     f.kept2 += p.kept2;
     f.low_noise += p.low_noise;
     f.low_noise2 += p.low_noise2;
+  }
+  return f;
+}
+
+}  // namespace dp::field
+
+namespace dp::field {
+
+PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLayout& layout,
+                        int position, bool from_start, int trials, int weeks, std::uint64_t seed,
+                        int threads) {
+  std::atomic<int> next{0};
+  std::vector<PeerFigures> part(threads);
+  auto work = [&](int t) {
+    for (int k; (k = next++) < trials;) {
+      std::mt19937_64 rng(seed * 7'777'777 + k);
+      Box box;
+      std::vector<std::unique_ptr<Drive>> drives;
+      std::vector<std::vector<std::string>> vdev_ids(layout.vdevs.size());
+      std::optional<double> phase = std::uniform_real_distribution<double>(0, 2 * M_PI)(rng);
+      int n = 0;
+      for (std::size_t g = 0; g < layout.vdevs.size(); ++g)
+        for (int j = 0; j < layout.vdevs[g]; ++j, ++n) {
+          // Mixed: the vdev's members alternate between two models, so no
+          // drive has two others of its model anywhere on the box.
+          const std::string model = layout.mixed && j % 2 ? "field-model-hdd-b" : "field-model-hdd";
+          drives.push_back(std::make_unique<Drive>(m, cfg, seed * 1'000'003 + k * 64 + n, box,
+                                                   "d" + std::to_string(n), phase, model));
+          vdev_ids[g].push_back(drives.back()->id());
+        }
+      for (std::size_t g = 0; g < layout.vdevs.size(); ++g)
+        box.history.AddVdev("tank/vdev-" + std::to_string(g), vdev_ids[g]);
+      // The slow drive's place in the week's run order.
+      const int count = static_cast<int>(drives.size());
+      const int slow = position == 0 ? 0 : position == 1 ? count / 2 : count - 1;
+      const int change = from_start ? 0 : 10 + static_cast<int>(rng() % 10);
+      std::vector<double> ones(kN, 1.0), sick(kN, 1.0);
+      for (int i = 0; i < kN; ++i) sick[i] = Higher(i) ? m.peer_slow_rate : m.peer_slow_time;
+      int found_at = -1;
+      for (int r = 0; r < change + weeks; ++r) {
+        for (int j = 0; j < count; ++j)
+          drives[j]->Begin(kT0 + r * kWeek + j * 1800, j == slow && r >= change ? sick : ones);
+        for (int j = 0; j < count; ++j) drives[j]->Finish();
+        if (found_at < 0 && r >= change && box.notified_slowdown[drives[slow]->id()] > 0 &&
+            box.peer_outliers[drives[slow]->id()] > 0)
+          found_at = r - change + 1;
+      }
+      ++part[t].trials;
+      if (found_at > 0) {
+        ++part[t].notified;
+        part[t].cycles_sum += found_at;
+      }
+      for (int j = 0; j < count; ++j) {
+        if (j == slow) continue;
+        part[t].healthy_drive_years += (change + weeks) / 52.0;
+        part[t].false_notified += box.notified_slowdown[drives[j]->id()];
+        part[t].false_peer += box.peer_outliers[drives[j]->id()] > 0 ? 1 : 0;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
+  for (auto& th : pool) th.join();
+  PeerFigures f;
+  for (const auto& p : part) {
+    f.trials += p.trials;
+    f.notified += p.notified;
+    f.cycles_sum += p.cycles_sum;
+    f.healthy_drive_years += p.healthy_drive_years;
+    f.false_notified += p.false_notified;
+    f.false_peer += p.false_peer;
   }
   return f;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "config/alerts_config.h"
 
@@ -32,6 +33,10 @@ struct Model {
   // drive-years on such drives).
   double housekeeping = 0;
   double housekeeping_rate = 0.01;
+  // The slow drive of the peer scenario: its rates (MB/s, IOPS) times
+  // peer_slow_rate, its times (access, p99) times peer_slow_time.
+  double peer_slow_rate = 0.83;
+  double peer_slow_time = 1.2;
 };
 
 struct HealthyFigures {
@@ -79,8 +84,34 @@ struct DelayFigures {
 // working around a bad zone).
 enum class Change { kDrop15, kP99Rise, kSeekRise25 };
 
+// A box for the peer scenario: its vdevs' sizes (one model, or two models
+// alternating within each vdev when `mixed`).
+struct PeerLayout {
+  const char* name;
+  std::vector<int> vdevs;
+  bool mixed = false;
+};
+
+struct PeerFigures {
+  int trials = 0;
+  int notified = 0;       // the slow drive's slowdown event notified, with a peer verdict
+  double cycles_sum = 0;  // weekly cycles from the change to that notification
+  double healthy_drive_years = 0;
+  long false_notified = 0;  // the healthy drives' slowdown events notified
+  long false_peer = 0;      // healthy drives given a peer-outlier verdict
+};
+
 HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives, int years,
                           std::uint64_t seed, int threads);
+// One drive of the layout slow against its peers (Model::peer_slow_*), at
+// `position` in the week's run order (0 first, 1 middle, 2 last), from its
+// first run (from_start) or from a week drawn in 10-19, for `weeks` weekly
+// cycles after that: every drive runs its tests each week, 30 minutes
+// apart, then its re-tests, judged and carried out as the daemon does
+// (JudgeRun, JudgeDuePeers, ApplyJudgement).
+PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLayout& layout,
+                        int position, bool from_start, int trials, int weeks, std::uint64_t seed,
+                        int threads);
 DelayFigures RunDelay(const Model& m, const DetectionConfig& cfg, Change change, int trials,
                       std::uint64_t seed, int threads);
 

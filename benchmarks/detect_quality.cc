@@ -650,9 +650,60 @@ int RunField(const DetectionConfig& cfg, const field::Model& base, const std::ve
   return 0;
 }
 
+// Peers per cycle, through the product's path (field::RunPeerSlow): for
+// each group shape and each place of the slow drive in the week's run order,
+// how often its slowdown event was notified with a peer verdict, after how
+// many weekly cycles, and the healthy drives' notifications.
+int RunPeerTable(const DetectionConfig& cfg, const field::Model& base,
+                 const std::vector<double>& levels, int trials, int weeks, bool from_start,
+                 std::uint64_t seed, int threads, const std::string& only) {
+  const std::vector<field::PeerLayout> layouts = {
+      {"raidz 4", {4}},
+      {"raidz 6", {6}},
+      {"raidz 12", {12}},
+      {"mirrors 3x2", {2, 2, 2}},
+      {"mirror 2", {2}},
+      {"mixed raidz 4", {4}, true},
+      {"mixed raidz 8", {8}, true},
+  };
+  std::printf("peers per cycle: one drive's rates x%.2f and times x%.2f %s, %d weeks after; "
+              "%d trials a cell; weekly cycles, drives 30 min apart, re-tests %.0f h later\n",
+              base.peer_slow_rate, base.peer_slow_time,
+              from_start ? "from its first run" : "from a week in 10-19", weeks, trials,
+              static_cast<double>(base.retest_seconds) / 3600);
+  std::printf("| noise | group | slow drive runs | notified | mean cycles | healthy drives "
+              "notified / 1000 drive-years | healthy drives given a peer verdict |\n"
+              "|---|---|---|---|---|---|---|\n");
+  const char* places[] = {"first", "middle", "last"};
+  for (double level : levels) {
+    field::Model m = base;
+    m.noise = level / 100;
+    for (const auto& layout : layouts) {
+      if (!only.empty() && only != layout.name) continue;
+      for (int position = 0; position < 3; ++position) {
+        const field::PeerFigures f = field::RunPeerSlow(
+            m, cfg, layout, position, from_start && !layout.mixed, trials, weeks,
+            seed + static_cast<std::uint64_t>(position), threads);
+        std::printf("| %.0f%% | %s%s | %s | %d / %d (%.1f%%) | %.1f | %.1f | %ld |\n", level,
+                    layout.name, layout.mixed && from_start ? " (from week 10-19)" : "",
+                    places[position], f.notified, f.trials, Pct(f.notified, f.trials),
+                    f.notified ? f.cycles_sum / f.notified : 0,
+                    f.healthy_drive_years > 0 ? 1000.0 * f.false_notified / f.healthy_drive_years
+                                              : 0,
+                    f.false_peer);
+        std::fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   DetectionConfig cfg;
   bool quick = false, synthetic_only = false, theory_only = false, field_mode = false;
+  bool peers_mode = false, from_start = true;
+  int peer_weeks = 8;
+  std::string peer_only;
   int healthy_drives = 0, field_drives = 200, field_years = 10, field_trials = 400, threads = 2;
   double retest_hours = 6;
   field::Model model;
@@ -665,6 +716,14 @@ int Main(int argc, char** argv) {
       theory_only = true;
     else if (!std::strcmp(argv[i], "--field"))
       field_mode = true;
+    else if (!std::strcmp(argv[i], "--peers"))
+      peers_mode = true;
+    else if (!std::strcmp(argv[i], "--peer-weeks") && i + 1 < argc)
+      peer_weeks = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--peer-change"))
+      from_start = false;
+    else if (!std::strcmp(argv[i], "--peer-group") && i + 1 < argc)
+      peer_only = argv[++i];
     else if (!std::strcmp(argv[i], "--drives") && i + 1 < argc)
       field_drives = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--years") && i + 1 < argc)
@@ -719,10 +778,15 @@ int Main(int argc, char** argv) {
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
           "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n"
-          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES[,PCT-OF-WEEKS]]\n");
+          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES[,PCT-OF-WEEKS]]\n"
+          "       detect_quality --peers [--noise 3,5,...] [--trials T] [--peer-weeks W] "
+          "[--peer-change] [--peer-group NAME] [--threads N] [--seed N]\n");
       return 2;
     }
   }
+  if (peers_mode)
+    return RunPeerTable(cfg, model, levels, field_trials, peer_weeks, from_start, seed, threads,
+                        peer_only);
   if (field_mode)
     return RunField(cfg, model, levels, field_drives, field_years, field_trials, retest_hours,
                     seed, threads);

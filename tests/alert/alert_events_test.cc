@@ -44,6 +44,12 @@ struct Book {
       return std::optional<Alert>(it->second);
     };
     lookup.urgent = [urgent](const std::string&) -> Result<bool> { return urgent; };
+    lookup.last_resolved = [this](const std::string& d, const std::string& c)
+        -> Result<std::optional<Alert>> {
+      for (auto it = resolved.rbegin(); it != resolved.rend(); ++it)
+        if (it->drive_id == d && it->condition == c) return std::optional<Alert>(*it);
+      return std::optional<Alert>();
+    };
     return ApplyVerdicts(vs, lookup, now, policy, [this](AlertDecision d) {
       if (d.write == AlertDecision::Write::kNothing) return Status::Ok();
       if (d.write == AlertDecision::Write::kInsert) ++inserts;
@@ -232,6 +238,81 @@ TEST(AlertEvents, AWatchThatClearedWaitsAgainWhenItFiresAgain) {
   ASSERT_TRUE(b.Run({slow}, clock.Now()).ok());
   ASSERT_EQ(b.sent.size(), 1u);
   EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened);
+}
+
+// A watch notified later is told by the evidence that fired then, not by
+// the figure it opened with (housekeeping of the random reads weeks before
+// a box step of the zones).
+TEST(AlertEvents, AWatchIsNotifiedWithTheEvidenceThatFiredNow) {
+  FakeClock clock;
+  Book b;
+  Verdict housekeeping = V("d", "slowdown:random:qd1-4k:iops", VerdictKind::kSlowdown,
+                           Severity::kWarning, 40);
+  housekeeping.summary = "random qd1-4k IOPS dropped 40%";
+  Verdict zones = V("d", "slowdown:zones:outer:mb_per_s", VerdictKind::kSlowdown,
+                    Severity::kWarning, 12);
+  zones.summary = "zones outer MB/s dropped 12%";
+  ASSERT_TRUE(b.Run({housekeeping}, clock.Now()).ok());
+  EXPECT_TRUE(b.sent.empty());
+  clock.Advance(hours(24 * 7));
+  ASSERT_TRUE(b.Run({zones}, clock.Now()).ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  EXPECT_EQ(b.Only().summary.rfind("zones outer MB/s dropped 12%", 0), 0u) << b.Only().summary;
+}
+
+// One box step is one notice: an environment event on another series weeks
+// after the first resolved (a drive absorbing the step late) joins it
+// quietly; a step months later is news again.
+TEST(AlertEvents, ASecondBoxEventForTheSameStepIsNotToldAgain) {
+  FakeClock clock;
+  Book b;
+  Verdict zones = V("d1", "environment:tank/raidz1-0:zones:outer:mb_per_s",
+                    VerdictKind::kEnvironment);
+  Verdict seek = V("d1", "environment:tank/raidz1-0:seek:full:access_ms",
+                   VerdictKind::kEnvironment);
+  const Verdict clear_zones = V("d1", zones.condition, VerdictKind::kClear);
+  AlertPolicy at_once;
+  at_once.persist_before_notify = std::chrono::seconds(0);
+  ASSERT_TRUE(b.Run({zones}, clock.Now(), at_once).ok());
+  ASSERT_EQ(b.sent.size(), 1u);
+  // Clear for weeks: the box's event resolves after its quiet time.
+  for (int w = 0; w < 5 && !b.alerts.empty(); ++w) {
+    clock.Advance(hours(24 * 7));
+    ASSERT_TRUE(b.Run({clear_zones}, clock.Now(), at_once).ok());
+  }
+  ASSERT_TRUE(b.alerts.empty()) << "the first event never resolved: the test is moot";
+  clock.Advance(hours(24 * 7 * 4));
+  ASSERT_TRUE(b.Run({seek}, clock.Now(), at_once).ok());
+  ASSERT_EQ(b.alerts.size(), 1u);
+  EXPECT_EQ(b.sent.size(), 1u) << "the same step told twice";
+  EXPECT_NE(b.Only().history_json.find("joined"), std::string::npos) << b.Only().history_json;
+  EXPECT_GT(b.Only().notify_count, 0) << "a joined event must not wait as a watch";
+  // Resolved again, and a step half a year later is a new event.
+  const Verdict clear_seek = V("d1", seek.condition, VerdictKind::kClear);
+  for (int w = 0; w < 5 && !b.alerts.empty(); ++w) {
+    clock.Advance(hours(24 * 7));
+    ASSERT_TRUE(b.Run({clear_seek}, clock.Now(), at_once).ok());
+  }
+  ASSERT_TRUE(b.alerts.empty());
+  clock.Advance(hours(24 * 7 * 26));
+  ASSERT_TRUE(b.Run({zones}, clock.Now(), at_once).ok());
+  EXPECT_EQ(b.sent.size(), 2u);
+}
+
+// A drive slowing before a shift keeps its baselines only when it was told:
+// a watch is absorbed with the shift.
+TEST(AlertEvents, OnlyANotifiedEventIsSlowingBeforeAShift) {
+  Alert a;
+  a.condition = kDriveSlowdownEvent;
+  a.state = "open";
+  a.opened_at = 100;
+  a.notify_count = 0;
+  EXPECT_FALSE(SlowingBefore(a, 200)) << "a watch kept its drive out of the absorption";
+  a.notify_count = 1;
+  EXPECT_TRUE(SlowingBefore(a, 200));
+  EXPECT_FALSE(SlowingBefore(a, 50));
+  a.state = "resolved";
+  EXPECT_FALSE(SlowingBefore(a, 200));
 }
 
 // Critical (a 50% drop), or with a SMART alert of the drive active: at once.

@@ -95,6 +95,10 @@ class SlowReads final : public AlertRepository {
   Result<std::int64_t> InsertRebaseline(const RebaselineMark& m) override {
     return inner.InsertRebaseline(m);
   }
+  Result<std::optional<Alert>> LastResolvedFor(const std::string& d,
+                                               const std::string& c) override {
+    return inner.LastResolvedFor(d, c);
+  }
   InMemoryAlertRepository inner;
 };
 

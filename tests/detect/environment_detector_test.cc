@@ -63,12 +63,12 @@ std::vector<Sample> Runs(std::int64_t first_id, int weeks, std::int64_t offset,
 Verdict SustainedSlowdown(int weeks) {
   Verdict v;
   v.kind = VerdictKind::kSlowdown;
-  v.details["rule"] = "CUSUM of the drive's runs";
+  v.rule = Verdict::Rule::kCusum;
   v.baseline_center = 200;
   for (int w = weeks - 6; w < weeks; ++w)
     v.runs.push_back(EvidenceRun{w, kT0 + w * kWeek, 188, true});
   v.at = v.runs.back().at;
-  v.details["segment_from"] = v.runs.front().at;
+  v.segment_from = v.runs.front().at;
   return v;
 }
 
@@ -100,6 +100,8 @@ TEST(EnvironmentDetector, TellsABoxStepFromADriftTheSiblingsShare) {
             SharedOverWindow::kStep)
       << step.summary;
   EXPECT_EQ(step.kind, VerdictKind::kEnvironment);
+  EXPECT_TRUE(step.over_window);
+  EXPECT_FALSE(step.drift);
   EXPECT_GT(step.details["window"].value("siblings_step_percent", 0.0), 6);
 
   // At 10% noise a drive's CUSUM segment can open weeks after the step
@@ -118,7 +120,7 @@ TEST(EnvironmentDetector, TellsABoxStepFromADriftTheSiblingsShare) {
             SharedOverWindow::kDrift)
       << drift.summary;
   EXPECT_EQ(drift.kind, VerdictKind::kInconclusive);
-  EXPECT_TRUE(drift.details.value("drift", false));
+  EXPECT_TRUE(drift.drift);
   EXPECT_GE(drift.change_percent, 3) << "shared: as far below the baselines as a step";
   EXPECT_LT(drift.details["window"].value("siblings_step_percent", 9.0), 3);
 
@@ -128,7 +130,7 @@ TEST(EnvironmentDetector, TellsABoxStepFromADriftTheSiblingsShare) {
                                   "tank/raidz2-0", cfg, alone),
             SharedOverWindow::kNo);
   EXPECT_NE(alone.kind, VerdictKind::kEnvironment);
-  EXPECT_FALSE(alone.details.contains("window"));
+  EXPECT_FALSE(alone.over_window);
 }
 
 }  // namespace

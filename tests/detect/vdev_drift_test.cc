@@ -12,6 +12,7 @@
 #include <random>
 
 #include "detect/judge.h"
+#include "detect/memory_effects.h"
 #include "detect/memory_series_history.h"
 #include "detect/series.h"
 #include "model/condition.h"
@@ -31,8 +32,8 @@ struct Seen {
 };
 
 // `weeks` weekly runs of every drive; `level(week)` scales every drive's
-// MB/s. Re-baselines are applied as RunEvaluator applies them.
-Seen RunVdev(int weeks, double (*level)(int), std::uint64_t seed) {
+// MB/s. Each judgement is carried out by ApplyJudgement, as the daemon's is.
+void RunVdevInto(Seen& seen, int weeks, double (*level)(int), std::uint64_t seed) {
   MemorySeriesHistory history;
   std::vector<DriveRef> drives;
   std::vector<std::string> ids;
@@ -45,7 +46,7 @@ Seen RunVdev(int weeks, double (*level)(int), std::uint64_t seed) {
   DetectionConfig cfg;
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> noise(0, 1);
-  Seen seen;
+  MemoryEffects effects(history);
   for (int w = 0; w < weeks; ++w)
     for (int d = 0; d < kDrives; ++d) {
       RunToJudge run;
@@ -60,23 +61,25 @@ Seen RunVdev(int weeks, double (*level)(int), std::uint64_t seed) {
       p.mb_per_s = 200 * level(w) * std::exp(0.02 * noise(rng));
       run.points = {p};
       history.AddRun(drives[d].id, {run.id, "seq", run.started_at, false, false, {}}, run.points);
-      auto verdicts = JudgeRun(run, history, cfg);
-      EXPECT_TRUE(verdicts.ok()) << verdicts.status().ToString();
-      if (!verdicts.ok()) return seen;
-      for (const Verdict& v : *verdicts) {
+      auto judged = JudgeRun(run, history, cfg);
+      ASSERT_TRUE(judged.ok()) << judged.status().ToString();
+      auto peers = JudgeDuePeers("seq", run.started_at + 600, history, cfg, false);
+      ASSERT_TRUE(peers.ok()) << peers.status().ToString();
+      judged->Add(std::move(*peers));
+      for (const Verdict& v : judged->verdicts) {
         if (v.kind == VerdictKind::kEnvironment) ++seen.environment;
         if (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kPeerOutlier)
           ++seen.drive_slowdowns;
-        if (v.details.value("reason", "") == "environment" &&
-            v.summary.find("crept") != std::string::npos)
-          ++seen.drifts;
-        if (!v.rebaseline_from) continue;
-        ++seen.absorbed;
-        history.AddRebaseline(drives[d].id, "", *v.rebaseline_from);
-        for (const std::string& sib : v.rebaseline_siblings)
-          history.AddRebaseline(sib, "", *v.rebaseline_from);
+        if (v.kind == VerdictKind::kInconclusive && v.drift) ++seen.drifts;
+        if (v.rebaseline_from) ++seen.absorbed;
       }
+      ASSERT_TRUE(ApplyJudgement(*judged, effects).ok());
     }
+}
+
+Seen RunVdev(int weeks, double (*level)(int), std::uint64_t seed) {
+  Seen seen;
+  RunVdevInto(seen, weeks, level, seed);
   return seen;
 }
 

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "detect/judge.h"
+#include "detect/memory_effects.h"
 #include "detect/memory_series_history.h"
 #include "detect/series.h"
 
@@ -61,7 +62,7 @@ class YoungInterferenceTest : public ::testing::Test {
   }
 
   // A scheduled week: every test, 30 minutes apart, at `level(test)`; each
-  // run's recognised interference is kept, as RunEvaluator keeps it.
+  // run's judgement carried out by ApplyJudgement, as the daemon's is.
   template <typename Level>
   void Week(int week, Level level) {
     int n = 0;
@@ -74,13 +75,11 @@ class YoungInterferenceTest : public ::testing::Test {
       run.points = Points(test, level(test));
       history_.AddRun(drive_.id, {run.id, test, run.started_at, false, false, {}}, run.points);
       runs_[{week, test}] = run.id;
-      auto verdicts = JudgeRun(run, history_, cfg_);
-      ASSERT_TRUE(verdicts.ok()) << verdicts.status().ToString();
-      for (const Verdict& v : *verdicts)
-        for (std::int64_t id : v.interference_runs) {
-          history_.AddInterference(drive_.id, id);
-          recognised_.push_back(id);
-        }
+      auto judged = JudgeRun(run, history_, cfg_);
+      ASSERT_TRUE(judged.ok()) << judged.status().ToString();
+      for (const InterferenceMark& m : judged->interference) recognised_.push_back(m.run_id);
+      MemoryEffects effects(history_);
+      ASSERT_TRUE(ApplyJudgement(*judged, effects).ok());
     }
   }
 

@@ -127,17 +127,34 @@ class JudgeSeamTest : public ::testing::Test {
     run.points = Points(test, level);
     run.confirmation = confirmation;
     EXPECT_TRUE(store_->AddMeasurements(run.id, run.points).ok());
-    memory_.AddRun(run.drive.id, {run.id, test, at, false, false, {}}, run.points);
+    detect::StoredRun stored_run{run.id, test, at, false, false, {}};
+    stored_run.confirmation = confirmation;
+    memory_.AddRun(run.drive.id, stored_run, run.points);
     StoreSeriesHistory stored(*store_);
     auto from_store = detect::JudgeRun(run, stored, cfg_);
     auto from_memory = detect::JudgeRun(run, memory_, cfg_);
     EXPECT_TRUE(from_store.ok()) << from_store.status().ToString();
     EXPECT_TRUE(from_memory.ok()) << from_memory.status().ToString();
     if (!from_store.ok() || !from_memory.ok()) return {};
-    EXPECT_EQ(from_store->size(), from_memory->size()) << test << " at " << at;
-    for (std::size_t i = 0; i < std::min(from_store->size(), from_memory->size()); ++i)
-      EXPECT_EQ(VerdictToJson((*from_store)[i]).dump(), VerdictToJson((*from_memory)[i]).dump());
-    return *from_store;
+    // The peer verdicts the run made due, through each history.
+    auto peers_store = detect::JudgeDuePeers(test, at + 600, stored, cfg_, true);
+    auto peers_memory = detect::JudgeDuePeers(test, at + 600, memory_, cfg_, true);
+    EXPECT_TRUE(peers_store.ok() && peers_memory.ok());
+    if (!peers_store.ok() || !peers_memory.ok()) return {};
+    from_store->Add(std::move(*peers_store));
+    from_memory->Add(std::move(*peers_memory));
+    const auto& a = from_store->verdicts;
+    const auto& b = from_memory->verdicts;
+    EXPECT_EQ(a.size(), b.size()) << test << " at " << at;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+      EXPECT_EQ(VerdictToJson(a[i]).dump(), VerdictToJson(b[i]).dump());
+    EXPECT_EQ(from_store->peer_judged, from_memory->peer_judged);
+    EXPECT_EQ(from_store->retests, from_memory->retests);
+    for (std::int64_t id : from_store->peer_judged) {
+      EXPECT_TRUE(store_->MarkPeerJudged(id).ok());
+      memory_.AddPeerJudged(id);
+    }
+    return a;
   }
 
   // One week: every drive runs every test at `level(drive, test)`, 30

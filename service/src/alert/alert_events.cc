@@ -111,13 +111,18 @@ bool EventHasMember(const Alert& event,
 }
 
 bool SlowingBefore(const Alert& a, std::int64_t at) {
-  return a.state != "resolved" && a.opened_at < at &&
+  // A watch (never notified) is no event of its own yet: housekeeping open
+  // when the box stepped was left out of the absorption and told weeks later
+  // with its stale figure as the box's step. Absorbed, it closes with the
+  // rest and comes back if it is real.
+  return a.state != "resolved" && a.opened_at < at && a.notify_count > 0 &&
          (a.condition == kDriveSlowdownEvent || a.condition == kDriveTrendEvent);
 }
 
 AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                           const std::vector<const Verdict*>& verdicts, SysTime now,
-                          const AlertPolicy& policy, bool urgent) {
+                          const AlertPolicy& policy, bool urgent,
+                          const std::optional<Alert>& told_before) {
   const bool active = existing && existing->state != "resolved";
   json evidence = active ? Parse(existing->evidence_json) : json::object();
   json members = evidence.contains("members") && evidence["members"].is_array()
@@ -141,7 +146,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
     std::optional<Alert> member;
     if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
     if (member && v->kind == VerdictKind::kNeedsConfirmation &&
-        v->details.value("stands_out", false))
+        v->stands_out)
       persists = v;
     if (!member && !v->Firing()) {
       // A clear of a member gone already can still end a quiet event.
@@ -201,14 +206,20 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                                (cleared.empty() ? std::string() : " (last: " + cleared + ")"));
   }
   // The event as one verdict: the worst member's, its severity the worst.
+  // A watch that fires is told by the evidence that fired now: its worst
+  // member may be a figure from when it opened (housekeeping weeks ago).
+  const json* lead = primary;
+  if (fired && (!active || existing->notify_count == 0))
+    for (const json& m : members)
+      if (Active(m) && m.value("condition", "") == fired->condition) lead = &m;
   std::vector<std::string> others;
   for (const json& m : members)
-    if (Active(m) && &m != primary) others.push_back(MemberLabel(m));
+    if (Active(m) && &m != lead) others.push_back(MemberLabel(m));
   json out = (*primary)["verdict"];
   out["members"] = members;
   out["last_fired_at"] = evidence.value("last_fired_at", t);
   out["cleared_since_fired"] = fired ? false : cleared_since_fired;
-  std::string summary = primary->value("verdict", json::object()).value("summary", "");
+  std::string summary = lead->value("verdict", json::object()).value("summary", "");
   if (!others.empty()) {
     summary += "; with " + std::to_string(others.size()) + " more series:";
     for (std::size_t i = 0; i < others.size(); ++i) summary += (i ? ", " : " ") + others[i];
@@ -241,6 +252,18 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   d = Update(prior, event, now, event_policy);
   d.alert.evidence_json = Dump(out);
   if (d.write == AlertDecision::Write::kInsert) d.alert.opened_evidence_json = d.alert.evidence_json;
+  if (d.write == AlertDecision::Write::kInsert && d.alert.condition == kBoxEnvironmentEvent &&
+      told_before && told_before->notify_count > 0 && told_before->resolved_at &&
+      t - *told_before->resolved_at < kBoxStepJoinSeconds) {
+    // The same step, told already: kept for the record, not told again.
+    d.notify = NotifyKind::kNone;
+    d.alert.notify_count = told_before->notify_count;
+    d.alert.last_notified_at = told_before->last_notified_at;
+    AddHistory(d.alert, t, "joined",
+               "the box's step told on alert " + std::to_string(told_before->id) +
+                   ", resolved " + std::to_string((t - *told_before->resolved_at) / 86400) +
+                   " days ago: " + summary);
+  }
   return d;
 }
 
@@ -293,7 +316,13 @@ Status ApplyVerdicts(const std::vector<Verdict>& verdicts, const AlertLookup& lo
       if (u.ok()) urgent = *u;
       else note(u.status());
     }
-    note(apply(UpdateEvent(*existing, events[key], now, policy, urgent)));
+    std::optional<Alert> told_before;
+    if (!*existing && key.condition == kBoxEnvironmentEvent && lookup.last_resolved) {
+      auto last = lookup.last_resolved(key.drive_id, key.condition);
+      if (last.ok()) told_before = std::move(*last);
+      else note(last.status());
+    }
+    note(apply(UpdateEvent(*existing, events[key], now, policy, urgent, told_before)));
   }
   return first;
 }

@@ -53,8 +53,9 @@ struct AlertKey {
 };
 AlertKey AlertKeyOf(const Verdict& v);
 
-// True for an active drive slowdown or trend event opened before `at`: a
-// drive already alerted as slowing before a shift its vdev shared began.
+// True for an active drive slowdown or trend event opened before `at` and
+// notified: a drive already alerted as slowing before a shift its group
+// shared began (a watch is not: it is absorbed with the shift).
 bool SlowingBefore(const Alert& a, std::int64_t at);
 
 // True when one of the event alert's active members satisfies
@@ -66,9 +67,11 @@ bool EventHasMember(const Alert& event,
 // What an event alert does with this run's verdicts of its members.
 // `existing`: the active event alert, if any. `urgent`: notify at once (the
 // drive has an active SMART alert: a slowdown with it is no housekeeping).
+// told_before: the event's newest resolved alert, for the box's join rule.
 AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                           const std::vector<const Verdict*>& members, SysTime now,
-                          const AlertPolicy& policy, bool urgent = false);
+                          const AlertPolicy& policy, bool urgent = false,
+                          const std::optional<Alert>& told_before = std::nullopt);
 
 // Applies one run's (or snapshot's) verdicts to the alerts: each decision
 // goes to `apply` (store it, send its notification), events after the
@@ -80,7 +83,18 @@ struct AlertLookup {
                                              const std::string& condition)>
       find;
   std::function<Result<bool>(const std::string& drive_id)> urgent;
+  // The newest resolved alert of (drive, condition) (may be empty): a box's
+  // step told once is not told again by a second environment event within
+  // kBoxStepJoinSeconds.
+  std::function<Result<std::optional<Alert>>(const std::string& drive_id,
+                                             const std::string& condition)>
+      last_resolved;
 };
+
+// A box event opened within this long of a notified one's resolution is the
+// same step seen on another series (a drive absorbing it weeks later): it
+// joins, quietly, rather than being told again.
+inline constexpr std::int64_t kBoxStepJoinSeconds = 91 * 86400;
 Status ApplyVerdicts(const std::vector<Verdict>& verdicts, const AlertLookup& lookup, SysTime now,
                      const AlertPolicy& policy,
                      const std::function<Status(AlertDecision)>& apply);

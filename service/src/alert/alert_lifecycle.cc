@@ -37,11 +37,9 @@ bool StillBeyondFiringBand(const Alert& a, const Verdict& v) {
   const auto evidence = nlohmann::json::parse(a.evidence_json, nullptr, false);
   if (!evidence.is_object()) return false;
   const auto band = evidence.find("band");
-  const auto details = evidence.find("details");
-  if (band == evidence.end() || !band->is_object() || details == evidence.end() ||
-      !details->is_object())
-    return false;
-  const bool lower_is_better = details->value("direction", "") == "lower_is_better";
+  if (band == evidence.end() || !band->is_object()) return false;
+  // The alert's condition names one series: the verdict's metric is its own.
+  const bool lower_is_better = v.LowerIsBetter();
   const auto edge = band->find(lower_is_better ? "high" : "low");
   if (edge == band->end() || !edge->is_number()) return false;
   const double limit = edge->get<double>();

@@ -37,6 +37,15 @@ Result<std::vector<Alert>> InMemoryAlertRepository::ActiveAlerts() {
   return out;
 }
 
+Result<std::optional<Alert>> InMemoryAlertRepository::LastResolvedFor(
+    const std::string& drive_id, const std::string& condition) {
+  std::lock_guard lock(mu_);
+  for (auto it = alerts_.rbegin(); it != alerts_.rend(); ++it)
+    if (it->state == "resolved" && it->drive_id == drive_id && it->condition == condition)
+      return std::optional<Alert>(*it);
+  return std::optional<Alert>();
+}
+
 Result<std::optional<Alert>> InMemoryAlertRepository::GetAlert(std::int64_t id) {
   std::lock_guard lock(mu_);
   if (id < 1 || id > static_cast<std::int64_t>(alerts_.size())) return std::optional<Alert>();

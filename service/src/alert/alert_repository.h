@@ -33,6 +33,9 @@ class AlertRepository {
   virtual Result<std::optional<Alert>> GetAlert(std::int64_t id) = 0;
   // Keeps a re-baseline mark (its id is ignored); returns the new id.
   virtual Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) = 0;
+  // The newest resolved alert of (drive_id, condition), if any.
+  virtual Result<std::optional<Alert>> LastResolvedFor(const std::string& drive_id,
+                                                       const std::string& condition) = 0;
 };
 
 class InMemoryAlertRepository final : public AlertRepository {
@@ -44,6 +47,8 @@ class InMemoryAlertRepository final : public AlertRepository {
   Result<std::vector<Alert>> ActiveAlerts() override;
   Result<std::optional<Alert>> GetAlert(std::int64_t id) override;
   Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) override;
+  Result<std::optional<Alert>> LastResolvedFor(const std::string& drive_id,
+                                               const std::string& condition) override;
   std::vector<Alert> All() const;                   // every alert ever, oldest first
   std::vector<RebaselineMark> Rebaselines() const;  // every mark, oldest first
 

@@ -116,6 +116,9 @@ Status AlertService::ApplyLocked(const std::vector<Verdict>& verdicts, std::opti
   lookup.find = [this](const std::string& drive_id, const std::string& condition) {
     return repo_.OpenAlertFor(drive_id, condition);
   };
+  lookup.last_resolved = [this](const std::string& drive_id, const std::string& condition) {
+    return repo_.LastResolvedFor(drive_id, condition);
+  };
   // A drive slower while a SMART alert of it is active is no housekeeping.
   lookup.urgent = [this](const std::string& drive_id) -> Result<bool> {
     DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());

@@ -251,6 +251,10 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
                              report.at, config_.alerts_config.detection);
       !h.ok())
     LogError("alerts: health checks: " + h.ToString());
+  // Peer cycles whose window closed without every member's run.
+  if (evaluator_)
+    if (auto peers = evaluator_->JudgePeers("", report.at); !peers.ok())
+      LogError("detect: peers: " + peers.status().ToString());
   Status s = alerts_->CheckReminders();
   if (!s.ok()) LogError("alerts: reminders: " + s.ToString());
   if (overrides_ && !overrides_->from_config().empty()) {

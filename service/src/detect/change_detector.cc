@@ -130,7 +130,10 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
   // Evidence: the open segment's runs, or the latest when none is open.
   // Where the open segment began: the baseline is the runs before it (the
   // evidence below keeps only its newest runs).
-  if (!seg.empty()) v.details["segment_from"] = history[seg.front().index].at;
+  if (!seg.empty()) {
+    v.segment_from = history[seg.front().index].at;
+    v.details["segment_from"] = *v.segment_from;
+  }
   std::vector<JudgedRun> judged(seg.begin(), seg.end());
   if (judged.empty() || judged.back().index != replay.last.index) judged = {replay.last};
   if (judged.size() > 8) judged.erase(judged.begin(), judged.end() - 8);
@@ -172,6 +175,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
       v.details["pair_low"] = pair_band.low;
       v.details["pair_high"] = pair_band.high;
       const bool both = PairRuleOnBoth(base);
+      v.rule = Verdict::Rule::kPair;
       v.details["rule"] =
           both ? "two consecutive good runs, each outside the pair band"
                : "two consecutive good runs outside the band and their mean outside the pair band";
@@ -190,6 +194,7 @@ Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                     " over its last %zu runs (CUSUM %.1f >= %.1f, mean %.0f%% %s)", seg.size(),
                     replay.cusum, cfg.cusum_h, segment_mean_percent,
                     worse_word);
+      v.rule = Verdict::Rule::kCusum;
       v.details["rule"] =
           "the runs' scores, summed by a one-sided CUSUM, crossed its decision interval";
       v.summary = who + " " + key.test + (key.series.empty() ? "" : " " + key.series) + " " +

@@ -279,7 +279,7 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
 
 bool IsSustainedSlowdown(const Verdict& v) {
   return v.kind == VerdictKind::kSlowdown && v.runs.size() >= 3 &&
-         v.details.value("rule", std::string()).find("CUSUM") != std::string::npos;
+         v.rule == Verdict::Rule::kCusum;
 }
 
 SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own,
@@ -292,7 +292,7 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
   // The drive is judged against its runs before its open segment began; the
   // siblings against theirs before the same time.
   const std::int64_t reference =
-      std::min(from, own.details.value("segment_from", from)) - cfg.peer_window_seconds;
+      std::min(from, own.segment_from.value_or(from)) - cfg.peer_window_seconds;
   double own_sum = 0;
   for (const EvidenceRun& r : own.runs) own_sum += WorseLog(r.value, *own.baseline_center, dir);
   const double own_deviation = own_sum / static_cast<double>(own.runs.size());
@@ -364,6 +364,7 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
                 median_score, percent_of(median_step));
   const bool rise = dir == Direction::kLowerIsBetter;
   v.change_percent = percent;
+  v.over_window = true;
   v.details["window"] = {{"from", from},
                          {"to", to},
                          {"own_change_percent", percent_of(own_deviation)},
@@ -376,6 +377,7 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
   if (!step) {
     v.kind = VerdictKind::kInconclusive;
     v.severity = Severity::kInfo;
+    v.drift = true;
     v.details["drift"] = true;
     v.summary = what + (rise ? " crept up" : " crept down") + text +
                 ": a slow change they share (the room's season, ageing), followed by the "

@@ -27,6 +27,7 @@ void NotJudgedAlone(Verdict& v, const char* reason, const char* field, const std
                     std::string summary) {
   v.kind = VerdictKind::kInconclusive;
   v.severity = Severity::kInfo;
+  v.covered_by = by;
   v.details["reason"] = reason;
   v.details[field] = by;
   v.summary = std::move(summary);
@@ -45,7 +46,7 @@ std::vector<Sample> SinceMark(const std::vector<Sample>& samples, std::int64_t s
 // A shift the vdev shares and crept into rather than stepped into
 // (EnvironmentOverWindow's kDrift).
 bool IsDrift(const Verdict& env) {
-  return env.kind == VerdictKind::kInconclusive && env.details.value("drift", false);
+  return env.kind == VerdictKind::kInconclusive && env.drift;
 }
 
 bool IsSlowdownCondition(const Verdict& v) {
@@ -59,6 +60,9 @@ class Judge {
       : run_(run), history_(history), cfg_(cfg) {}
 
   Result<std::vector<Verdict>> Run();
+  // The run's peer verdicts, one per series: the drive against its group's
+  // runs in the run's window.
+  Result<std::vector<Verdict>> Peers(const std::vector<SeriesSpec>& series);
 
  private:
   // Judges a series again without the runs named (passed interference).
@@ -71,6 +75,8 @@ class Judge {
   void Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
               const std::vector<PeerHistory>& peers);
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
+  Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
+                      std::vector<PeerHistory> peers);
   std::vector<PeerHistory> SiblingJoints();
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
@@ -125,8 +131,8 @@ Result<std::vector<Verdict>> Judge::Run() {
 Status Judge::Prepare() {
   DP_ASSIGN_OR_RETURN(since_, history_.BaselineSince(run_.drive.id, run_.test));
   DP_ASSIGN_OR_RETURN(family_, NoiseFamily(history_, run_.drive.id, run_.test, cfg_));
-  auto vdev = history_.Vdev(run_.drive);
-  if (vdev.ok()) vdev_ = std::move(*vdev);  // no vdev known: judged alone
+  auto group = history_.Group(run_.drive);
+  if (group.ok()) vdev_ = std::move(*group);  // no group known: judged alone
   return Status::Ok();
 }
 
@@ -152,12 +158,93 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
     if (auto p = PeerOf(s, spec)) peers.push_back(std::move(*p));
   DP_RETURN_IF_ERROR(ConsultEnvironment(spec, samples, peers, own));
   for (Verdict& v : own) out_.push_back(std::move(v));
-  if (!peers.empty()) {
-    Verdict peer = EvaluatePeers(spec.key, samples, peers, cfg_);
-    DP_RETURN_IF_ERROR(Hold(peer));
-    out_.push_back(std::move(peer));
-  }
+  // The peer verdict waits for the group's runs of the cycle (JudgeDuePeers).
   return Status::Ok();
+}
+
+Result<std::vector<Verdict>> Judge::Peers(const std::vector<SeriesSpec>& series) {
+  DP_RETURN_IF_ERROR(Prepare());
+  if (vdev_.siblings.empty()) return std::vector<Verdict>{};
+  for (SeriesSpec spec : series) {
+    spec.key.drive_id = run_.drive.id;
+    spec.key.drive_name = run_.drive.name;
+    DP_ASSIGN_OR_RETURN(std::vector<Sample> samples,
+                        history_.Samples(run_.drive.id, spec, since_, cfg_.baseline_max_runs));
+    // As of the run: the verdict is the run's, whenever it is made.
+    std::erase_if(samples, [&](const Sample& s) { return s.at > run_.started_at; });
+    if (samples.empty() || samples.back().run_id != run_.id) continue;
+    std::vector<PeerHistory> peers;
+    for (const DriveRef& s : vdev_.siblings)
+      if (auto p = PeerOf(s, spec)) peers.push_back(std::move(*p));
+    if (peers.empty()) continue;
+    Verdict v = PeerVerdict(spec, std::move(samples), std::move(peers));
+    DP_RETURN_IF_ERROR(Hold(v));
+    out_.push_back(std::move(v));
+  }
+  return std::move(out_);
+}
+
+// A series' runs as ratios to its own baseline's centre (1 = where the drive
+// usually is): drives of different models compared by their change.
+std::vector<Sample> RelativeToOwn(std::vector<Sample> samples, std::int64_t since,
+                                  const std::string& metric, const DetectionConfig& cfg) {
+  const Baseline own = ComputeBaseline(samples, samples.size(), cfg, since, DirectionOf(metric),
+                                       TailDfOf(metric));
+  if (!own.ready || !(own.center > 0)) return {};
+  for (Sample& s : samples) s.value /= own.center;
+  return samples;
+}
+
+// The peer rule, with what the group's shape asks: drives of several
+// models compared by their change against their own baselines; two drives
+// alone (a two-way mirror) diverge only when the worse one has also left
+// its own baseline, since either could be the one that moved.
+Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
+                           std::vector<PeerHistory> peers) {
+  const std::vector<Sample> own_samples = samples;
+  if (vdev_.relative) {
+    samples = RelativeToOwn(std::move(samples), since_, spec.key.metric, cfg_);
+    for (PeerHistory& p : peers)
+      p.samples = RelativeToOwn(std::move(p.samples), p.baseline_since, spec.key.metric, cfg_);
+    std::erase_if(peers, [](const PeerHistory& p) { return p.samples.empty(); });
+    if (samples.empty() || peers.empty()) {
+      Verdict v;
+      v.drive_id = run_.drive.id;
+      v.drive_name = run_.drive.name;
+      v.condition = JoinCondition({"peer", spec.key.test, spec.key.series, spec.key.metric});
+      v.test = spec.key.test;
+      v.series = spec.key.series;
+      v.metric = spec.key.metric;
+      v.kind = VerdictKind::kInconclusive;
+      v.at = run_.started_at;
+      v.summary = spec.key.Who() + " " + spec.key.Label() +
+                  ": compared by change, and its or its peers' baselines are still forming";
+      return v;
+    }
+  }
+  const bool pair = vdev_.siblings.size() == 1;
+  DetectionConfig c = cfg_;
+  if (pair) c.peer_min_siblings = 1;
+  Verdict v = EvaluatePeers(spec.key, std::move(samples), peers, c);
+  v.details["peer_group"] = vdev_.group;
+  if (vdev_.relative) {
+    v.details["compared_by"] = "change against each drive's own baseline";
+    // The figures are ratios to the baselines: state the drive's own.
+    v.current = own_samples.back().value;
+    v.peer_median.reset();
+    v.band_low.reset();
+    v.band_high.reset();
+  }
+  if (pair && (v.kind == VerdictKind::kNeedsConfirmation || v.kind == VerdictKind::kPeerOutlier)) {
+    const Verdict own = EvaluateChange(spec.key, own_samples, cfg_, since_,
+                                       FamilyPriorOf(spec.key, family_));
+    if (own.runs.empty() || !own.runs.back().outside) {
+      v.kind = VerdictKind::kClear;
+      v.severity = Severity::kInfo;
+      v.summary += "; but it is inside its own band: with two drives either could have moved";
+    }
+  }
+  return v;
 }
 
 // A sibling's runs of the series and its re-baseline mark; nullopt when it
@@ -254,7 +341,7 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // window: a drive's own segment open for weeks and its siblings worse in
   // one week by chance is not the box's new level (field model: healthy
   // vdevs re-formed every few months, each told as a box event).
-  if (!env.details.contains("window")) {
+  if (!env.over_window) {
     Verdict over = env;
     switch (EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
       case SharedOverWindow::kNo:
@@ -268,6 +355,7 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
       case SharedOverWindow::kStep:
         break;
     }
+    env.over_window = true;
     env.details["window"] = over.details["window"];
   }
   env.rebaseline_from = from;
@@ -283,13 +371,17 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // alerted before the shift, left out when its vdev absorbed it, absorbs
   // it late and alone).
   constexpr std::int64_t kSiblingAbsorbedSeconds = 28 * 86400;
-  const std::int64_t began = std::min(from, own.details.value("segment_from", from));
+  const std::int64_t began = std::min(from, own.segment_from.value_or(from));
   nlohmann::json with = nlohmann::json::array();
-  for (const auto& sib : env.siblings_since)
-    if (sib.since < began - kSiblingAbsorbedSeconds) {
-      env.rebaseline_siblings.push_back(sib.drive_id);
-      with.push_back(sib.drive_id);
-    }
+  // A sibling already alerted as slowing before the shift is its own
+  // event: its baselines stay (re-forming them would close it).
+  for (const auto& sib : env.siblings_since) {
+    if (sib.since >= began - kSiblingAbsorbedSeconds) continue;
+    auto slowing = history_.SlowingBefore(sib.drive_id, from);
+    if (!slowing.ok() || *slowing) continue;
+    env.rebaseline_siblings.push_back(sib.drive_id);
+    with.push_back(sib.drive_id);
+  }
   env.details["rebaseline_siblings"] = with;
   env.summary += "; it has lasted " + std::to_string((own.at - from) / 86400) +
                  " days: the baselines re-form on the new level";
@@ -378,7 +470,10 @@ Status Judge::Hold(Verdict& v, const Again& again) {
   v = HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
   if (v.kind == VerdictKind::kNeedsConfirmation && (wide || pair_wide) && confirmation &&
       IsSlowdownCondition(v) && LatestStandsOut(v, run_.test, *scores))
+  {
+    v.stands_out = true;
     v.details["stands_out"] = true;
+  }
   return Status::Ok();
 }
 
@@ -572,9 +667,91 @@ Result<double> Judge::RunScore(const StoredRun& other, std::vector<double>& logs
 
 }  // namespace
 
-Result<std::vector<Verdict>> JudgeRun(const RunToJudge& run, SeriesHistory& history,
-                                      const DetectionConfig& cfg) {
-  return Judge(run, history, cfg).Run();
+// What a run's verdicts ask for: the interference they recognised, the
+// automatic re-baseline of a lasting shift the group shares, a re-test of a
+// doubt (one per doubt: a confirmation that doubts again is judged by the
+// next scheduled run).
+Judgement Consequences(const RunToJudge& run, std::vector<Verdict> verdicts) {
+  Judgement j;
+  for (const Verdict& v : verdicts)
+    for (std::int64_t id : v.interference_runs) j.interference.push_back({run.drive.id, id, v.condition});
+  for (const Verdict& v : verdicts) {
+    if (!v.rebaseline_from) continue;
+    RebaselineMark mark;
+    mark.drive_id = run.drive.id;
+    // Every test: a box-wide change moves the drive's other read paths too,
+    // and absorbed test by test (each when its own run next doubts) the
+    // box's one event went on for months.
+    mark.test = "";
+    mark.at = *v.rebaseline_from;
+    mark.reason = "automatic: " + v.summary;
+    mark.who = "diskpulse (shift shared by the vdev)";
+    j.rebaselines.push_back(mark);
+    for (const std::string& sibling : v.rebaseline_siblings) {
+      RebaselineMark m = mark;
+      m.drive_id = sibling;
+      m.reason = "automatic, with " + (run.drive.name.empty() ? run.drive.id : run.drive.name) +
+                 ": " + v.summary;
+      j.rebaselines.push_back(std::move(m));
+    }
+    break;
+  }
+  const bool doubt = std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) {
+    return v.kind == VerdictKind::kNeedsConfirmation;
+  });
+  if (doubt && run.retests && !run.confirmation) j.retests.push_back({run.drive.id, run.test, run.id});
+  j.verdicts = std::move(verdicts);
+  return j;
+}
+
+Result<Judgement> JudgeRun(const RunToJudge& run, SeriesHistory& history,
+                           const DetectionConfig& cfg) {
+  DP_ASSIGN_OR_RETURN(std::vector<Verdict> verdicts, Judge(run, history, cfg).Run());
+  return Consequences(run, std::move(verdicts));
+}
+
+Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
+                                SeriesHistory& history, const DetectionConfig& cfg,
+                                bool retests) {
+  Judgement out;
+  DP_ASSIGN_OR_RETURN(const BoxLayout box, history.Box());
+  const std::int64_t window = cfg.peer_window_seconds;
+  for (const DriveRef& drive : box.drives) {
+    const PeerGroup group = PeerGroupOf(drive, box);
+    if (group.siblings.empty()) continue;
+    DP_ASSIGN_OR_RETURN(const std::vector<StoredRun> newest,
+                        history.GoodRuns(drive.id, test, now - kPeerPendingSeconds, 1));
+    if (newest.empty()) continue;
+    const StoredRun& run = newest.front();
+    if (run.peer_judged || !run.Whole() || run.started_at > now) continue;
+    // Due once every sibling has run in the run's window, or the window
+    // has closed with those that did: then no later run can change it, so
+    // the verdict does not depend on the order the group ran in.
+    bool due = now >= run.started_at + window;
+    for (std::size_t i = 0; !due && i < group.siblings.size(); ++i) {
+      DP_ASSIGN_OR_RETURN(const std::vector<StoredRun> theirs,
+                          history.GoodRuns(group.siblings[i].id, test, run.started_at - window, 0));
+      const bool ran = std::any_of(theirs.begin(), theirs.end(), [&](const StoredRun& r) {
+        return r.started_at <= run.started_at + window;
+      });
+      if (!ran) break;
+      due = i + 1 == group.siblings.size();
+    }
+    if (!due) continue;
+    RunToJudge judged;
+    judged.id = run.id;
+    judged.test = test;
+    judged.started_at = run.started_at;
+    judged.drive = drive;
+    judged.confirmation = run.confirmation;
+    judged.retests = retests;
+    DP_ASSIGN_OR_RETURN(std::vector<Verdict> verdicts,
+                        Judge(judged, history, cfg).Peers(run.series));
+    Judgement j = Consequences(judged, std::move(verdicts));
+    j.peer_judged.push_back(run.id);
+    out.Add(std::move(j));
+  }
+  return out;
 }
 
 Result<std::vector<NoiseFamilyMember>> NoiseFamily(SeriesHistory& history,

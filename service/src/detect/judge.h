@@ -10,10 +10,11 @@
 //      judged again without it (PassedInterference), and a slowdown or peer
 //      verdict seen on every other read path of the drive in its window is
 //      held (HoldSlowdown; the drive's other tests' scores, OtherTestScores);
-//   3. the vdev environment: a doubt every measured sibling shares is the
-//      vdev's (EvaluateEnvironment), one verdict for the vdev; a scheduled
-//      run's drop whose siblings have not run yet waits for their runs;
-//   4. the vdev siblings (EvaluatePeers), held like the own slowdowns.
+//   3. the group's environment: a doubt every measured sibling shares is the
+//      group's (EvaluateEnvironment), one verdict for the group; a scheduled
+//      run's drop whose siblings have not run yet waits for their runs.
+// The siblings' comparison (EvaluatePeers) is not the run's: it waits for
+// the group's cycle (JudgeDuePeers).
 // Then the test's joint series (the zones' combined MB/s), judged on its own
 // spread floored by its members' and held the same way; the zones' own
 // slowdowns of the run become its evidence: one event, one alert.
@@ -30,6 +31,7 @@
 #include "config/alerts_config.h"
 #include "detect/baseline.h"
 #include "detect/drive_shift.h"
+#include "detect/judgement.h"
 #include "detect/series_history.h"
 #include "model/bench_result.h"
 #include "model/verdict.h"
@@ -49,10 +51,33 @@ struct RunToJudge {
   bool retests = true;
 };
 
-// The judgement of one run: every verdict, already held, folded and marked.
-// A verdict of kind kNeedsConfirmation asks for a re-test of the run's test.
-Result<std::vector<Verdict>> JudgeRun(const RunToJudge& run, SeriesHistory& history,
-                                      const DetectionConfig& cfg);
+// The judgement of one run: every verdict, already held, folded and marked,
+// and what they ask for (ApplyJudgement carries it out). A verdict of kind
+// kNeedsConfirmation asks for a re-test of the run's test (when the run is
+// no re-test itself and re-tests are on). No peer verdict: those wait for
+// the group's cycle (JudgeDuePeers).
+Result<Judgement> JudgeRun(const RunToJudge& run, SeriesHistory& history,
+                           const DetectionConfig& cfg);
+
+// How far back a run still waits for its peer comparison: runs of an older
+// cycle were superseded by the next one.
+inline constexpr std::int64_t kPeerPendingSeconds = 8 * 86400;
+
+// Peers judged per cycle, not per run. Every present drive with a peer
+// group (PeerGroupOf) whose newest good, whole run of `test` (at most
+// kPeerPendingSeconds before `now`) has not been compared yet is compared
+// now when its cycle is complete: every sibling has a good run within
+// +-peer_window_seconds of it, or that window has closed (`now` is past it)
+// with those that did. Each is judged at its own run against the siblings'
+// runs of that window (EvaluatePeers; a group of several models by each
+// drive's change against its own baseline; a pair only when the worse drive
+// has also left its own baseline), held like the own slowdowns, and marked
+// compared (Judgement::peer_judged); a doubt asks for a re-test of that
+// drive alone. The daemon calls it after every run of `test` and
+// periodically; the order in which a group's drives ran changes no verdict.
+Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
+                                SeriesHistory& history, const DetectionConfig& cfg,
+                                bool retests);
 
 // A series of the drive whose spread pools with others', with its baseline
 // formed from its own runs alone (no prior).

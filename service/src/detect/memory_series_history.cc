@@ -16,12 +16,40 @@ std::vector<Sample> JudgedWindow(const std::vector<Sample>& all, std::int64_t si
   return out;
 }
 
-void MemorySeriesHistory::AddDrive(const DriveRef& drive) { drives_[drive.id] = drive; }
+void MemorySeriesHistory::AddDrive(const DriveRef& drive) {
+  for (DriveRef& d : drives_)
+    if (d.id == drive.id) {
+      d = drive;
+      return;
+    }
+  drives_.push_back(drive);
+}
 
 void MemorySeriesHistory::AddVdev(const std::string& group,
                                   const std::vector<std::string>& member_ids) {
-  vdev_members_[group] = member_ids;
-  for (const std::string& id : member_ids) vdev_of_[id] = group;
+  for (auto& v : vdevs_)
+    if (v.group == group) {
+      v.members = member_ids;  // the vdev as it is now (a member replaced)
+      return;
+    }
+  vdevs_.push_back({group, member_ids});
+}
+
+void MemorySeriesHistory::SetPresent(const std::string& drive_id, bool present) {
+  if (present) absent_.erase(drive_id);
+  else absent_.insert(drive_id);
+}
+
+void MemorySeriesHistory::SetSlowingBefore(
+    std::function<bool(const std::string&, std::int64_t)> slowing) {
+  slowing_ = std::move(slowing);
+}
+
+void MemorySeriesHistory::AddPeerJudged(std::int64_t run_id) {
+  peer_judged_.insert(run_id);
+  for (auto& [drive, runs] : runs_)
+    for (StoredRun& r : runs)
+      if (r.id == run_id) r.peer_judged = true;
 }
 
 void MemorySeriesHistory::AddRebaseline(const std::string& drive_id, const std::string& test,
@@ -56,6 +84,7 @@ void MemorySeriesHistory::AddRun(const std::string& drive_id, StoredRun run,
       if (run.Whole() && !p.contended && !p.partial) run.series.push_back(std::move(spec));
     }
   }
+  run.peer_judged = run.peer_judged || peer_judged_.count(run.id) > 0;
   runs_[drive_id].push_back(std::move(run));
 }
 
@@ -89,19 +118,16 @@ Result<std::vector<StoredRun>> MemorySeriesHistory::GoodRuns(const std::string& 
   return out;
 }
 
-Result<VdevOfDrive> MemorySeriesHistory::Vdev(const DriveRef& drive) {
-  VdevOfDrive out;
-  auto group = vdev_of_.find(drive.id);
-  if (group == vdev_of_.end()) return out;
-  out.group = group->second;
-  out.owner = drive.id;
-  for (const std::string& id : vdev_members_[group->second]) {
-    out.owner = std::min(out.owner, id);
-    if (id == drive.id) continue;
-    auto d = drives_.find(id);
-    if (d != drives_.end() && d->second.model == drive.model) out.siblings.push_back(d->second);
-  }
+Result<BoxLayout> MemorySeriesHistory::Box() {
+  BoxLayout out;
+  for (const DriveRef& d : drives_)
+    if (!absent_.count(d.id)) out.drives.push_back(d);
+  out.vdevs = vdevs_;
   return out;
+}
+
+Result<bool> MemorySeriesHistory::SlowingBefore(const std::string& drive_id, std::int64_t at) {
+  return slowing_ && slowing_(drive_id, at);
 }
 
 Result<std::vector<Sample>> MemorySeriesHistory::PeerSamples(const std::string& drive_id,

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <set>
 #include <map>
 #include <string>
 #include <tuple>
@@ -18,8 +20,16 @@ class MemorySeriesHistory final : public SeriesHistory {
  public:
   // A drive the history knows (siblings are looked up here).
   void AddDrive(const DriveRef& drive);
-  // A vdev: its group name and its members' ids (every member present).
+  // A vdev: its group name and its members' ids (every member present);
+  // again for a group it knows, its members as they are now.
   void AddVdev(const std::string& group, const std::vector<std::string>& member_ids);
+  // A drive pulled (false) or back (true): only present drives are peers.
+  void SetPresent(const std::string& drive_id, bool present);
+  // Who answers SlowingBefore (the alerts the caller keeps); none: no drive
+  // is slowing.
+  void SetSlowingBefore(std::function<bool(const std::string&, std::int64_t)> slowing);
+  // A run's peer comparison is done (JudgementEffects::MarkPeerJudged).
+  void AddPeerJudged(std::int64_t run_id);
   // A re-baseline mark of `test` ("" = every test) of the drive at `at`.
   void AddRebaseline(const std::string& drive_id, const std::string& test, std::int64_t at);
   // A run of the drive recognised as unseen interference
@@ -39,7 +49,8 @@ class MemorySeriesHistory final : public SeriesHistory {
                                       std::int64_t since, int baseline_max_runs) override;
   Result<std::vector<StoredRun>> GoodRuns(const std::string& drive_id, const std::string& test,
                                           std::int64_t since, int limit) override;
-  Result<VdevOfDrive> Vdev(const DriveRef& drive) override;
+  Result<BoxLayout> Box() override;
+  Result<bool> SlowingBefore(const std::string& drive_id, std::int64_t at) override;
   Result<std::vector<Sample>> PeerSamples(const std::string& drive_id,
                                           const SeriesSpec& spec) override;
 
@@ -52,9 +63,11 @@ class MemorySeriesHistory final : public SeriesHistory {
                             std::uint32_t, std::uint32_t, std::string>;
   static SpecId IdOf(const std::string& drive_id, const SeriesSpec& spec);
 
-  std::map<std::string, DriveRef> drives_;
-  std::map<std::string, std::vector<std::string>> vdev_members_;  // by group
-  std::map<std::string, std::string> vdev_of_;                    // drive id -> group
+  std::vector<DriveRef> drives_;  // in the order added
+  std::set<std::string> absent_;
+  std::vector<BoxLayout::VdevMembers> vdevs_;
+  std::function<bool(const std::string&, std::int64_t)> slowing_;
+  std::set<std::int64_t> peer_judged_;
   std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> marks_;
   std::map<std::string, std::vector<StoredRun>> runs_;  // by drive, oldest first
   std::map<SpecId, std::vector<Sample>> samples_;

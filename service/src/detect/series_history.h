@@ -38,18 +38,48 @@ struct StoredRun {
   bool contended = false;
   bool partial = false;
   std::vector<SeriesSpec> series;
+  bool confirmation = false;  // a confirmation re-test of an earlier run
+  bool peer_judged = false;   // its peer comparison is done (JudgeDuePeers)
 
   bool Whole() const { return !contended && !partial; }
 };
 
-// The drive's vdev: "POOL/VDEV" ("" when it is in none), the drive a
-// vdev-level verdict is filed under (the smallest member id, the same for
-// every member), and its siblings: the other present members of its model.
-struct VdevOfDrive {
+// The box as judging sees it: its present drives, and its vdevs with their
+// members' ids ("POOL/VDEV").
+struct BoxLayout {
+  struct VdevMembers {
+    std::string group;
+    std::vector<std::string> members;
+  };
+  std::vector<DriveRef> drives;
+  std::vector<VdevMembers> vdevs;
+};
+
+// The drives a drive is compared with (its peers, and the group whose
+// shared shift is the box's environment rather than the drive's own):
+//   - its vdev's other members of its model, when there are at least two;
+//   - else every other present drive of its model on the box (other vdevs,
+//     other pools, spares, drives in no pool), when there are at least two:
+//     mirrors of one model are compared with each other;
+//   - else its vdev's other members of any model, each compared by its
+//     change against its own baseline (`relative`): a replacement of another
+//     model still has peers;
+//   - else the one other drive of its model on the box.
+// With one sibling (a two-way mirror) a divergence is the drive's only when
+// it has also left its own baseline (JudgeDuePeers).
+// group: "POOL/VDEV", or "model:MODEL" for the box's drives of a model; ""
+// when the drive has no sibling. owner: the drive a group-level verdict is
+// filed under (the smallest id of the drive and its siblings, the same for
+// every member of a group).
+struct PeerGroup {
   std::string group;
   std::string owner;
   std::vector<DriveRef> siblings;
+  bool relative = false;
 };
+using VdevOfDrive = PeerGroup;
+
+PeerGroup PeerGroupOf(const DriveRef& self, const BoxLayout& box);
 
 class SeriesHistory {
  public:
@@ -76,8 +106,16 @@ class SeriesHistory {
                                                   const std::string& test, std::int64_t since,
                                                   int limit) = 0;
 
-  // The drive's vdev and siblings (an empty group when it is in no vdev).
-  virtual Result<VdevOfDrive> Vdev(const DriveRef& drive) = 0;
+  // The box's present drives and its vdevs.
+  virtual Result<BoxLayout> Box() = 0;
+
+  // Whether the drive has a slowdown or trend alert, not resolved, that
+  // opened before `at`: a drive already slowing before a shift its group
+  // shares keeps its baselines (re-forming them would close its own event).
+  virtual Result<bool> SlowingBefore(const std::string& drive_id, std::int64_t at) = 0;
+
+  // The drive's peer group (PeerGroupOf over Box()).
+  Result<PeerGroup> Group(const DriveRef& drive);
 
   // A sibling's newest kJudgedRuns samples of the series, oldest first.
   virtual Result<std::vector<Sample>> PeerSamples(const std::string& drive_id,

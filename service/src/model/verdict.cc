@@ -110,4 +110,12 @@ nlohmann::json VerdictToJson(const Verdict& v) {
   return j;
 }
 
+bool Verdict::LowerIsBetter() const {
+  auto ends = [&](std::string_view tail) {
+    return metric.size() >= tail.size() &&
+           std::string_view(metric).substr(metric.size() - tail.size()) == tail;
+  };
+  return ends("_ms") || ends("_us");
+}
+
 }  // namespace dp

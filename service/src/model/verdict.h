@@ -103,8 +103,31 @@ struct Verdict {
   std::vector<SiblingSince> siblings_since;
   std::vector<std::string> rebaseline_siblings;
 
+  // Facts the judge decides on, typed (details carries a copy for people).
+  enum class Rule {
+    kNone,     // no firing rule (clear, baselining, a doubt of one run)
+    kPair,     // two consecutive runs outside the band
+    kCusum,    // the runs' scores summed by a one-sided CUSUM
+  };
+  Rule rule = Rule::kNone;
+  // A change verdict: when the series' open CUSUM segment began.
+  std::optional<std::int64_t> segment_from;
+  // An environment verdict judged over the drive's window
+  // (EnvironmentOverWindow), and whether that window showed a drift: a
+  // shift the group crept into, not one it stepped into.
+  bool over_window = false;
+  bool drift = false;
+  // A held doubt whose confirmation re-test still stands out beside the
+  // drive's calm other read paths: the change has persisted.
+  bool stands_out = false;
+  // A verdict standing for another (environment, the zones' joint series):
+  // the condition of the one that accounts for it.
+  std::string covered_by;
+
   // True for the kinds that open or keep an alert.
   bool Firing() const;
+  // A time (ms, us: lower is better) rather than a rate.
+  bool LowerIsBetter() const;
 };
 
 // The stable JSON form (web page, API, alert "evidence_json").

@@ -14,6 +14,70 @@
 
 namespace dp {
 
+// What a judgement writes in the daemon: the alerts, the store, the
+// scheduler (through the confirm callback).
+class RunEvaluator::Effects final : public detect::JudgementEffects {
+ public:
+  Effects(RunEvaluator& e, std::string what) : e_(e), what_(std::move(what)) {}
+
+  Status Verdicts(const std::vector<Verdict>& verdicts) override {
+    for (const auto& v : verdicts)
+      if (v.kind != VerdictKind::kClear && v.kind != VerdictKind::kBaselining &&
+          v.kind != VerdictKind::kInconclusive)
+        LogInfo("detect: " + what_ + ": " + std::string(VerdictKindName(v.kind)) + ": " +
+                v.summary);
+    if (!e_.alerts_) return Status::Ok();
+    Status s = e_.alerts_->OnVerdicts(verdicts);
+    if (!s.ok()) return s.WithContext("alerts");
+    return s;
+  }
+
+  Status MarkInterference(const detect::InterferenceMark& m) override {
+    DP_RETURN_IF_ERROR(e_.store_.MarkInterference(m.run_id));
+    LogInfo("detect: run " + std::to_string(m.run_id) + " of drive " + m.drive_id +
+            " kept out of its baselines: every read path of the drive was worse in its "
+            "window (unseen interference), found by " + m.found_by);
+    return Status::Ok();
+  }
+
+  // Through the alert service (it closes the drive's slowdown and trend
+  // events the shift may have opened), or straight into the store.
+  Status Rebaseline(const RebaselineMark& mark) override {
+    LogInfo("detect: drive " + mark.drive_id + " " + mark.test + ": " + mark.reason);
+    if (e_.alerts_) return e_.alerts_->Rebaseline(mark).status();
+    return e_.store_.InsertRebaseline(mark).status();
+  }
+
+  Status Retest(const detect::RetestRequest& r) override {
+    if (!e_.confirm_) return Status::Ok();
+    // One re-test per run: the run's own doubt and its peer doubt may both
+    // ask for it.
+    RunFilter f;
+    f.drive_id = r.drive_id;
+    f.test = r.test;
+    f.since = 0;
+    f.limit = 16;
+    DP_ASSIGN_OR_RETURN(std::vector<Run> recent, e_.store_.ListRuns(f));
+    const std::string trigger = ConfirmTrigger(r.of_run);
+    if (std::any_of(recent.begin(), recent.end(),
+                    [&](const Run& run) { return run.trigger == trigger; }))
+      return Status::Ok();
+    {
+      std::lock_guard lock(e_.mu_);
+      if (e_.asked_.size() > 4096) e_.asked_.erase(e_.asked_.begin());
+      if (!e_.asked_.insert(r.of_run).second) return Status::Ok();
+    }
+    e_.confirm_(r.drive_id, r.test, r.of_run);
+    return Status::Ok();
+  }
+
+  Status MarkPeerJudged(std::int64_t run_id) override { return e_.store_.MarkPeerJudged(run_id); }
+
+ private:
+  RunEvaluator& e_;
+  std::string what_;
+};
+
 RunEvaluator::RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config,
                            ConfirmFn confirm, OverrideBook* overrides)
     : store_(store),
@@ -22,111 +86,49 @@ RunEvaluator::RunEvaluator(Store& store, AlertService* alerts, DetectionConfig c
       confirm_(std::move(confirm)),
       overrides_(overrides) {}
 
+Status RunEvaluator::Apply(const detect::Judgement& judgement, const std::string& what) {
+  Effects effects(*this, what);
+  Status s = detect::ApplyJudgement(judgement, effects);
+  if (!s.ok()) LogError("detect: " + what + ": " + s.ToString());
+  return s;
+}
+
 Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   // Contended, partial, failed, cancelled, skipped runs: never evidence.
   if (run.outcome != RunOutcome::kOk || run.contended || run.partial || run.drive_id.empty())
     return std::vector<Verdict>{};
-  Result<std::vector<Verdict>> verdicts = std::vector<Verdict>{};
   if (run.test == "smart") {
-    verdicts = EvaluateSmartRun(run);
-  } else if (IsJudgedTest(run.test)) {
-    verdicts = EvaluateBench(run);
+    DP_ASSIGN_OR_RETURN(std::vector<Verdict> verdicts, EvaluateSmartRun(run));
+    detect::Judgement j;
+    j.verdicts = verdicts;
+    (void)Apply(j, "run " + std::to_string(run.id));
+    return verdicts;
   }
-  if (!verdicts.ok()) return verdicts;
-
-  bool confirm = false;
-  for (const auto& v : *verdicts) {
-    if (v.kind == VerdictKind::kNeedsConfirmation) confirm = true;
-    if (v.kind != VerdictKind::kClear && v.kind != VerdictKind::kBaselining &&
-        v.kind != VerdictKind::kInconclusive)
-      LogInfo("detect: run " + std::to_string(run.id) + ": " +
-              std::string(VerdictKindName(v.kind)) + ": " + v.summary);
-  }
-  if (alerts_) {
-    Status s = alerts_->OnVerdicts(*verdicts);
-    if (!s.ok()) LogError("alerts: run " + std::to_string(run.id) + ": " + s.ToString());
-  }
-  KeepInterference(run, *verdicts);
-  for (const RebaselineMark& mark : AbsorbedShift(run, *verdicts)) {
-    if (mark.drive_id != run.drive_id) {
-      // A sibling already alerted as slowing before the shift began is its
-      // own event: its baselines stay (re-forming them would close it).
-      AlertFilter f;
-      f.state = "active";
-      f.drive_id = mark.drive_id;
-      f.limit = 0;
-      auto open = store_.ListAlerts(f);
-      if (!open.ok()) {
-        LogError("detect: run " + std::to_string(run.id) + ": " + open.status().ToString());
-        continue;
-      }
-      if (std::any_of(open->begin(), open->end(),
-                      [&](const Alert& a) { return SlowingBefore(a, mark.at); }))
-        continue;
-    }
-    Status s = KeepAbsorbedShift(mark);
-    if (!s.ok()) LogError("detect: run " + std::to_string(run.id) + ": " + s.ToString());
-  }
-  // One confirmation per doubt: a confirmation run that doubts again is
-  // judged by the next scheduled run.
-  if (confirm && confirm_ && RunTriggerOf(run.trigger) != RunTrigger::kConfirm)
-    confirm_(run.drive_id, run.test, run.id);
+  if (!IsJudgedTest(run.test)) return std::vector<Verdict>{};
+  DP_ASSIGN_OR_RETURN(std::vector<Verdict> verdicts, EvaluateBench(run));
+  // The run may complete its group's cycle: the peer verdicts it made due.
+  const std::int64_t now = std::max<std::int64_t>(run.ended_at.value_or(run.started_at),
+                                                  run.started_at);
+  auto peers = JudgePeers(run.test, now);
+  if (!peers.ok()) return peers.status();
+  for (Verdict& v : *peers) verdicts.push_back(std::move(v));
   return verdicts;
 }
 
-std::vector<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts) {
-  std::vector<RebaselineMark> marks;
-  for (const Verdict& v : verdicts) {
-    if (!v.rebaseline_from) continue;
-    RebaselineMark mark;
-    mark.drive_id = run.drive_id;
-    // Every test: a box-wide change moves the drive's other read paths too,
-    // and absorbed test by test (each when its own run next doubts) the
-    // box's one event went on for months.
-    mark.test = "";
-    mark.at = *v.rebaseline_from;
-    mark.reason = "automatic: " + v.summary;
-    mark.who = "diskpulse (shift shared by the vdev)";
-    marks.push_back(mark);
-    for (const std::string& sibling : v.rebaseline_siblings) {
-      RebaselineMark m = mark;
-      m.drive_id = sibling;
-      m.reason = "automatic, with " + (v.drive_name.empty() ? run.drive_id : v.drive_name) +
-                 ": " + v.summary;
-      marks.push_back(std::move(m));
-    }
-    break;
+Result<std::vector<Verdict>> RunEvaluator::JudgePeers(const std::string& test, std::int64_t now) {
+  std::lock_guard lock(peers_mu_);
+  std::vector<Verdict> out;
+  for (const TestInfo& info : TestCatalog()) {
+    if (!info.judged || (!test.empty() && info.name != test)) continue;
+    StoreSeriesHistory history(store_);
+    DP_ASSIGN_OR_RETURN(detect::Judgement j,
+                        detect::JudgeDuePeers(info.name, now, history, config_,
+                                              static_cast<bool>(confirm_)));
+    if (j.verdicts.empty() && j.peer_judged.empty()) continue;
+    (void)Apply(j, "peers of " + info.name);
+    for (Verdict& v : j.verdicts) out.push_back(std::move(v));
   }
-  return marks;
-}
-
-// Earlier runs this judgement recognised as unseen interference
-// (Verdict::interference_runs): flagged in the store, so that no baseline
-// takes them in from now on. A run that cannot be flagged is logged and
-// judged as before; nothing else depends on it.
-void RunEvaluator::KeepInterference(const Run& run, const std::vector<Verdict>& verdicts) {
-  std::vector<std::int64_t> done;
-  for (const Verdict& v : verdicts)
-    for (std::int64_t id : v.interference_runs) {
-      if (std::find(done.begin(), done.end(), id) != done.end()) continue;
-      done.push_back(id);
-      Status s = store_.MarkInterference(id);
-      if (!s.ok()) {
-        LogError("detect: run " + std::to_string(run.id) + ": " + s.ToString());
-        continue;
-      }
-      LogInfo("detect: run " + std::to_string(id) + " of drive " + run.drive_id +
-              " kept out of its baselines: every read path of the drive was worse in its "
-              "window (unseen interference), found by " + v.condition);
-    }
-}
-
-// The mark through the alert service (it closes the drive's slowdown and
-// trend events the shift may have opened), or straight into the store.
-Status RunEvaluator::KeepAbsorbedShift(const RebaselineMark& mark) {
-  LogInfo("detect: drive " + mark.drive_id + " " + mark.test + ": " + mark.reason);
-  if (alerts_) return alerts_->Rebaseline(mark).status();
-  return store_.InsertRebaseline(mark).status();
+  return out;
 }
 
 // The run and its points, judged by detect::JudgeRun over the store.
@@ -142,9 +144,10 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateBench(const Run& run) {
   judged.confirmation = RunTriggerOf(run.trigger) == RunTrigger::kConfirm;
   judged.retests = static_cast<bool>(confirm_);
   StoreSeriesHistory history(store_);
-  return detect::JudgeRun(judged, history, config_);
+  DP_ASSIGN_OR_RETURN(detect::Judgement j, detect::JudgeRun(judged, history, config_));
+  (void)Apply(j, "run " + std::to_string(run.id));
+  return std::move(j.verdicts);
 }
-
 Result<std::vector<Verdict>> RunEvaluator::EvaluateSmartRun(const Run& run) {
   std::vector<Verdict> out;
   DP_ASSIGN_OR_RETURN(std::optional<Drive> drive, store_.GetDrive(run.drive_id));

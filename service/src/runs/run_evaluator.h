@@ -1,14 +1,15 @@
 // RunEvaluator: what happens after a run finishes. It loads the run and its
 // points, asks detect::JudgeRun (detect/judge.h: the one place that decides
-// what a benchmark run means, over the store through StoreSeriesHistory) or,
-// after a `smart` run, detect::EvaluateSmart for the verdicts, applies them
-// to the alerts (AlertService: opened, refreshed, resolved, notified) and,
-// keeps the automatic re-baseline mark a lasting vdev-wide shift asks for
-// (AbsorbedShift), and,
-// when a verdict asks for one, queues a confirmation re-test through the
-// callback (the daemon queues a run-now with trigger "confirm:<run id>" after
-// the configured delay). Runs that failed, were cancelled, contended or
-// partial are never evidence: they are not evaluated at all.
+// what a benchmark run means, over the store through StoreSeriesHistory),
+// then detect::JudgeDuePeers for the peer verdicts the run made due, and
+// carries each detect::Judgement out through detect::ApplyJudgement with the
+// daemon's effects: verdicts to the alerts (AlertService: opened, refreshed,
+// resolved, notified), interference and peer marks and automatic
+// re-baselines to the store (re-baselines through the alerts, which close
+// what they end), re-tests to the scheduler through the callback (a run-now
+// with trigger "confirm:<run id>" after the configured delay, one per run).
+// After a `smart` run it asks detect::EvaluateSmart. Runs that failed, were
+// cancelled, contended or partial are never evidence: they are not judged.
 //
 // Owned by the composition root; called from the scheduler's threads
 // (Scheduler's on_run_finished). Thread-safe: no state of its own beyond
@@ -16,12 +17,15 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "alert/alert_service.h"
 #include "config/alerts_config.h"
+#include "detect/judgement.h"
 #include "model/bench_result.h"
 #include "model/drive.h"
 #include "model/rebaseline_mark.h"
@@ -39,13 +43,6 @@ class OverrideBook;
 using ConfirmFn = std::function<void(const std::string& drive_id, const std::string& test,
                                      std::int64_t of_run)>;
 
-// The automatic re-baselines a run's verdicts ask for: a shift its vdev
-// siblings share has lasted (Verdict::rebaseline_from, detect/judge.h); the
-// drive's baselines of every test re-form from its first shifted run, and
-// so do those of its siblings still on the old level
-// (Verdict::rebaseline_siblings). The judged drive's mark comes first.
-std::vector<RebaselineMark> AbsorbedShift(const Run& run, const std::vector<Verdict>& verdicts);
-
 class RunEvaluator {
  public:
   // alerts may be null (verdicts computed and logged only); overrides may be
@@ -53,20 +50,32 @@ class RunEvaluator {
   RunEvaluator(Store& store, AlertService* alerts, DetectionConfig config, ConfirmFn confirm,
                OverrideBook* overrides = nullptr);
 
-  // The verdicts of one finished run, already applied to the alerts.
+  // The verdicts of one finished run, already applied to the alerts, with
+  // the peer verdicts its finishing made due (JudgePeers).
   Result<std::vector<Verdict>> Evaluate(const Run& run);
 
+  // The peer verdicts due now (detect::JudgeDuePeers) of `test`, or of every
+  // judged test when it is "": called after each run and periodically, so a
+  // cycle some member of the group never ran in is judged when its window
+  // closes. Applied like a run's.
+  Result<std::vector<Verdict>> JudgePeers(const std::string& test, std::int64_t now);
+
  private:
+  class Effects;
   Result<std::vector<Verdict>> EvaluateBench(const Run& run);
   Result<std::vector<Verdict>> EvaluateSmartRun(const Run& run);
-  Status KeepAbsorbedShift(const RebaselineMark& mark);
-  void KeepInterference(const Run& run, const std::vector<Verdict>& verdicts);
+  Status Apply(const detect::Judgement& judgement, const std::string& what);
 
   Store& store_;
   AlertService* alerts_;
   const DetectionConfig config_;
   ConfirmFn confirm_;
   OverrideBook* overrides_;
+  // One peer judgement at a time: the scheduler's threads and the periodic
+  // pass would otherwise compare one run twice.
+  std::mutex peers_mu_;
+  std::mutex mu_;
+  std::set<std::int64_t> asked_;  // runs a re-test was asked for (guarded by mu_)
 };
 
 }  // namespace dp

@@ -19,6 +19,8 @@ class StoreAlertRepository final : public AlertRepository {
   Result<std::int64_t> InsertAlert(const Alert& alert) override { return store_.InsertAlert(alert); }
   Status UpdateAlert(const Alert& alert) override { return store_.UpdateAlert(alert); }
   Result<std::vector<Alert>> ActiveAlerts() override;
+  Result<std::optional<Alert>> LastResolvedFor(const std::string& drive_id,
+                                               const std::string& condition) override;
   Result<std::optional<Alert>> GetAlert(std::int64_t id) override { return store_.GetAlert(id); }
   Result<std::int64_t> InsertRebaseline(const RebaselineMark& mark) override {
     return store_.InsertRebaseline(mark);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "alert/alert_events.h"
+#include "model/condition.h"
 #include "runs/rebaseline.h"
 
 namespace dp {
@@ -63,6 +65,8 @@ Result<std::vector<detect::StoredRun>> StoreSeriesHistory::GoodRuns(const std::s
   std::vector<detect::StoredRun> out;
   for (const Run& r : runs) {
     detect::StoredRun s{r.id, r.test, r.started_at, r.contended, r.partial, {}};
+    s.confirmation = RunTriggerOf(r.trigger) == RunTrigger::kConfirm;
+    DP_ASSIGN_OR_RETURN(s.peer_judged, store_.PeerJudged(r.id));
     // The series of a run that is not whole are never read (no evidence).
     if (s.Whole()) {
       DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(r.id));
@@ -77,27 +81,30 @@ Result<std::vector<detect::StoredRun>> StoreSeriesHistory::GoodRuns(const std::s
   return out;
 }
 
-Result<detect::VdevOfDrive> StoreSeriesHistory::Vdev(const detect::DriveRef& self) {
-  detect::VdevOfDrive out;
+Result<detect::BoxLayout> StoreSeriesHistory::Box() {
+  detect::BoxLayout out;
+  DP_ASSIGN_OR_RETURN(std::vector<Drive> drives, store_.ListDrives());
+  for (const Drive& d : drives)
+    if (d.present) out.drives.push_back(DriveRefOf(d));
   DP_ASSIGN_OR_RETURN(std::vector<Pool> pools, store_.LatestPools());
   for (const Pool& pool : pools)
     for (const auto& vdev : pool.vdevs) {
-      bool in = false;
-      for (const auto& m : vdev.members) in = in || m.drive_id == self.id;
-      if (!in) continue;
-      out.group = pool.name + "/" + vdev.name;
-      out.owner = self.id;
-      for (const auto& m : vdev.members) {
-        if (m.drive_id.empty()) continue;
-        out.owner = std::min(out.owner, m.drive_id);
-        if (m.drive_id == self.id) continue;
-        auto d = store_.GetDrive(m.drive_id);
-        if (d.ok() && *d && (*d)->present && (*d)->model == self.model)
-          out.siblings.push_back(DriveRefOf(**d));
-      }
-      return out;
+      detect::BoxLayout::VdevMembers v{pool.name + "/" + vdev.name, {}};
+      for (const auto& m : vdev.members)
+        if (!m.drive_id.empty()) v.members.push_back(m.drive_id);
+      out.vdevs.push_back(std::move(v));
     }
   return out;
+}
+
+Result<bool> StoreSeriesHistory::SlowingBefore(const std::string& drive_id, std::int64_t at) {
+  AlertFilter f;
+  f.state = "active";
+  f.drive_id = drive_id;
+  f.limit = 0;
+  DP_ASSIGN_OR_RETURN(std::vector<Alert> open, store_.ListAlerts(f));
+  return std::any_of(open.begin(), open.end(),
+                     [&](const Alert& a) { return dp::SlowingBefore(a, at); });
 }
 
 Result<std::vector<detect::Sample>> StoreSeriesHistory::PeerSamples(

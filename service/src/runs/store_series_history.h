@@ -30,7 +30,8 @@ class StoreSeriesHistory final : public detect::SeriesHistory {
   Result<std::vector<detect::StoredRun>> GoodRuns(const std::string& drive_id,
                                                   const std::string& test, std::int64_t since,
                                                   int limit) override;
-  Result<detect::VdevOfDrive> Vdev(const detect::DriveRef& drive) override;
+  Result<detect::BoxLayout> Box() override;
+  Result<bool> SlowingBefore(const std::string& drive_id, std::int64_t at) override;
   Result<std::vector<detect::Sample>> PeerSamples(const std::string& drive_id,
                                                   const detect::SeriesSpec& spec) override;
 

@@ -271,6 +271,23 @@ Status Store::MarkInterference(std::int64_t run_id) {
   return Status::Ok();
 }
 
+Status Store::MarkPeerJudged(std::int64_t run_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare("INSERT OR IGNORE INTO peer_judged (run_id) VALUES (?1)"));
+  st.Bind(1, run_id);
+  return st.Run();
+}
+
+Result<bool> Store::PeerJudged(std::int64_t run_id) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT 1 FROM peer_judged WHERE run_id = ?1"));
+  st.Bind(1, run_id);
+  bool found = false;
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement&) { found = true; }));
+  return found;
+}
+
 Result<std::vector<DriveMeasurement>> Store::DriveMeasurements(const std::string& drive_id) {
   std::lock_guard lock(mu_);
   DP_ASSIGN_OR_RETURN(

@@ -405,6 +405,14 @@ CREATE INDEX measurements_history ON measurements (drive_id, test, metric, at, i
   contended, partial, unwritten, interfered, zone, stroke, variant, block_size, queue_depth);
 )sql";
 
+// Version 15: a run's peer comparison is made once, when its group's cycle is
+// complete (detect::JudgeDuePeers); this remembers which runs had theirs.
+const char* const kSchemaV15 = R"sql(
+CREATE TABLE peer_judged (
+  run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE
+);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -423,6 +431,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {12, "retired drives", kSchemaV12},
       {13, "overrides and their audit trail", kSchemaV13},
       {14, "runs recognised as interference", kSchemaV14},
+      {15, "runs compared with their peers", kSchemaV15},
   };
   return kMigrations;
 }

@@ -244,6 +244,9 @@ class Store {
   // Flags every figure of the run as unseen interference
   // (MeasurementSample::interfered); NotFound if the run has none.
   Status MarkInterference(std::int64_t run_id);
+  // A run's peer comparison is done (detect::JudgeDuePeers); idempotent.
+  Status MarkPeerJudged(std::int64_t run_id);
+  Result<bool> PeerJudged(std::int64_t run_id);
   // Every figure of every run of the drive, oldest first (an export: no limit).
   Result<std::vector<DriveMeasurement>> DriveMeasurements(const std::string& drive_id);
 
