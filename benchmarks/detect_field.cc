@@ -529,8 +529,12 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
                           std::uint64_t seed, int threads) {
   // Drives in vdevs of m.vdev: each week every drive runs its tests, 30
   // minutes apart, then each runs its re-tests (Drive::Begin, Finish).
+  // A box holds m.box_vdevs vdevs of m.vdev drives (one history, one room,
+  // one box step); its drives' peer groups are formed as the daemon forms
+  // them (PeerGroupOf).
   const int per_vdev = std::max(1, m.vdev);
-  const int vdevs = (drives + per_vdev - 1) / per_vdev;
+  const int per_box = per_vdev * std::max(1, m.box_vdevs);
+  const int vdevs = (drives + per_box - 1) / per_box;
   std::atomic<int> next{0};
   std::vector<HealthyFigures> part(threads);
   auto work = [&](int t) {
@@ -538,8 +542,8 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
     // its story; with DP_FIELD_VERDICTS, every verdict).
     const char* only = std::getenv("DP_FIELD_DRIVE");
     for (int g; (g = next++) < vdevs;) {
-      const int first = g * per_vdev, count = std::min(per_vdev, drives - first);
-      if (only && std::atoi(only) / per_vdev != g) continue;
+      const int first = g * per_box, count = std::min(per_box, drives - first);
+      if (only && std::atoi(only) / per_box != g) continue;
       // One box, one room: the vdev's drives share the yearly swing.
       std::optional<double> phase;
       std::mt19937_64 room(seed * 7'919 + g);
@@ -554,7 +558,12 @@ HealthyFigures RunHealthy(const Model& m, const DetectionConfig& cfg, int drives
       }
       // The drives of a vdev are each other's siblings (EvaluatePeers,
       // EvaluateEnvironment), as the daemon finds them in the pool.
-      if (count > 1) box.history.AddVdev("tank/raidz1-" + std::to_string(g), ids);
+      for (int v = 0; v * per_vdev < count && count > 1; ++v) {
+        std::vector<std::string> members(ids.begin() + v * per_vdev,
+                                         ids.begin() + std::min(count, (v + 1) * per_vdev));
+        if (members.size() > 1)
+          box.history.AddVdev("tank/vdev-" + std::to_string(g) + "-" + std::to_string(v), members);
+      }
       // With DP_FIELD_VERDICTS too, every verdict of that vdev's runs.
       for (auto& d : vdev) d->verdicts_ = only && std::getenv("DP_FIELD_VERDICTS");
       std::vector<double> ones(kN, 1.0), stepped(kN, 1.0);
@@ -778,6 +787,8 @@ PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLa
         }
       for (std::size_t g = 0; g < layout.vdevs.size(); ++g)
         box.history.AddVdev("tank/vdev-" + std::to_string(g), vdev_ids[g]);
+      // With DP_FIELD_VERDICTS, every verdict of the trial's runs.
+      for (auto& d : drives) d->verdicts_ = std::getenv("DP_FIELD_VERDICTS") != nullptr;
       // The slow drive's place in the week's run order.
       const int count = static_cast<int>(drives.size());
       const int slow = position == 0 ? 0 : position == 1 ? count / 2 : count - 1;

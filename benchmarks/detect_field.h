@@ -18,6 +18,7 @@ struct Model {
   bool gaussian = false;       // normal noise instead of Student-t (the idealised drive)
   int vdev = 3;                // healthy drives in vdevs of this many, judged against each
                                // other (EvaluatePeers); 1 = each drive alone
+  int box_vdevs = 1;           // vdevs of `vdev` drives in one box (one room, one box step)
   double unit = 0.02;          // sd of a unit's own level of each figure among its siblings
   // A benign permanent box-wide change (new HBA driver or firmware, a kernel
   // whose I/O scheduler differs): every series of every drive of a vdev this

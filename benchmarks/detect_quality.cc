@@ -742,6 +742,8 @@ int Main(int argc, char** argv) {
       model.gaussian = true;
     else if (!std::strcmp(argv[i], "--vdev") && i + 1 < argc)
       model.vdev = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--box-vdevs") && i + 1 < argc)
+      model.box_vdevs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--box-step") && i + 1 < argc)
       model.box_step = std::atof(argv[++i]) / 100;
     else if (!std::strcmp(argv[i], "--housekeeping") && i + 1 < argc)
@@ -778,7 +780,7 @@ int Main(int argc, char** argv) {
           "       detect_quality --field [--noise 1,2,3,...] [--drives N] [--years Y] "
           "[--trials T] [--retest-hours H] [--threads N] [--seed N] [--set key=value]...\n"
           "         [--shared PCT] [--season PCT] [--interference PCT] [--gaussian]\n"
-          "         [--vdev N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES[,PCT-OF-WEEKS]]\n"
+          "         [--vdev N] [--box-vdevs N] [--unit PCT] [--box-step PCT] [--housekeeping PCT-OF-DRIVES[,PCT-OF-WEEKS]]\n"
           "       detect_quality --peers [--noise 3,5,...] [--trials T] [--peer-weeks W] "
           "[--peer-change] [--peer-group NAME] [--threads N] [--seed N]\n");
       return 2;

@@ -156,6 +156,8 @@ Verdict Judged(VerdictKind kind, double current, double low, double high,
   v.current = current;
   v.band_low = low;
   v.band_high = high;
+  // The metric says which way is worse, as a judged verdict's does.
+  v.metric = std::string(direction) == "lower_is_better" ? "p99_us" : "mb_per_s";
   v.details["direction"] = direction;
   return v;
 }
