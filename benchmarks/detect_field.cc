@@ -357,7 +357,9 @@ class Drive {
     run.drive = {id_, id_, model_};
     run.points = Measure(test, at, factor, interference);
     run.confirmation = confirmation;
-    box_.history.AddRun(id_, {run.id, test, at, false, false, {}}, run.points);
+    detect::StoredRun stored{run.id, test, at, false, false, {}};
+    stored.confirmation = confirmation;  // as the store knows it from the run's trigger
+    box_.history.AddRun(id_, stored, run.points);
     auto verdicts = detect::JudgeRun(run, box_.history, cfg_);
     if (!verdicts.ok()) {
       std::fprintf(stderr, "judge: %s\n", verdicts.status().ToString().c_str());

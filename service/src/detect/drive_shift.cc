@@ -307,7 +307,15 @@ Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
   // ordinary run after them.
   const bool fresh_pair = v.runs.size() >= 2 && v.runs.back().outside &&
                           v.runs[v.runs.size() - 2].outside;
-  if (confirmation_run && !pair_drive_wide && (!drive_wide || (span >= hold && fresh_pair))) {
+  const bool persisted = span >= hold && fresh_pair;
+  // Against its siblings, a drive worse on every read path in two cycles a
+  // week apart, re-test included, is the drive: the siblings ran in the same
+  // windows and stayed where they were, and unseen interference does not
+  // last a week (a fail-slow drive is slow on every path; held for it, a
+  // drive that slowed on every test was never told).
+  const bool peer = ConditionKindOf(v.condition) == ConditionKind::kPeer;
+  if (confirmation_run && (!drive_wide || persisted) &&
+      (!pair_drive_wide || (peer && persisted))) {
     if (drive_wide)
       v.summary += "; every test of the drive was worse too, and it outlasted a scheduled run";
     return v;

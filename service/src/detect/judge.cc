@@ -229,7 +229,20 @@ Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
   v.details["peer_group"] = vdev_.group;
   if (vdev_.relative) {
     v.details["compared_by"] = "change against each drive's own baseline";
-    // The figures are ratios to the baselines: state the drive's own.
+    // The figures are ratios to the baselines: say them as percents of each
+    // drive's own usual level, and state the drive's own figure.
+    if (v.current && v.peer_median && v.kind != VerdictKind::kInconclusive) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    ": at %.0f%% of its own baseline, its %zu siblings (other models) at %.0f%% "
+                    "of theirs",
+                    100 * *v.current, peers.size(), 100 * *v.peer_median);
+      const std::string verdict_word =
+          v.kind == VerdictKind::kClear ? "in line" : v.kind == VerdictKind::kPeerOutlier
+                                                          ? "changed unlike its siblings"
+                                                          : "re-test to confirm";
+      v.summary = spec.key.Who() + " " + spec.key.Label() + text + ": " + verdict_word;
+    }
     v.current = own_samples.back().value;
     v.peer_median.reset();
     v.band_low.reset();

@@ -271,7 +271,30 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   const char* worse_word = dir == Direction::kHigherIsBetter ? "below" : "above";
   const std::string peers_text = "the median of its " + std::to_string(now.siblings.size()) +
                                  " siblings, " + FormatValue(now.median, v.unit);
-  if (!now.outside) {
+  // A drive that has stood beyond the floor over its usual windows (at
+  // least cfg.baseline_runs of them) and in both of the latest two is an
+  // outlier whatever one window's noise band says: its standing is a median
+  // of many windows, far steadier than one window against the siblings'
+  // median of the same week (at 3% noise that band is ~16% wide with three
+  // siblings, and a drive steadily 17% behind them sat inside it for good).
+  // What production fleets flag as fail-slow is this persistence: a disk
+  // slower than its host's median on most days.
+  const bool standing = usual && *usual > floor_log && now.deviation > floor_log && prev &&
+                        before->judged && before->deviation > floor_log;
+  if (standing) {
+    v.kind = VerdictKind::kPeerOutlier;
+    v.severity = Severity::kWarning;
+    v.details["rule"] = "stood beyond the floor in its usual windows and in the latest two";
+    v.details["previous_siblings"] = before->siblings;
+    v.details["previous_peer_median"] = before->median;
+    char usual_text[64];
+    std::snprintf(usual_text, sizeof usual_text, "%.0f%%", 100 * std::expm1(*usual));
+    v.summary = self.Who() + " " + self.test + (self.series.empty() ? "" : " " + self.series) +
+                " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " +
+                peers_text + " (" + FormatValue(prev->value, "") + " and " +
+                FormatValue(latest.value, v.unit) + " in two windows); it usually stands " +
+                usual_text + " " + worse_word + " them";
+  } else if (!now.outside) {
     v.kind = VerdictKind::kClear;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " in line with " + peers_text;
   } else if (!(before && before->judged && before->outside) ||
