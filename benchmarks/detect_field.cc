@@ -367,7 +367,7 @@ class Drive {
     }
     // The group's peer verdicts this run made due (its cycle complete), as
     // the daemon's evaluator asks after every run.
-    auto peers = detect::JudgeDuePeers(test, at + 600, box_.history, cfg_, true);
+    auto peers = detect::JudgeDuePeers(test, at + 600, box_.history, cfg_, true, id_);
     if (!peers.ok()) {
       std::fprintf(stderr, "peers: %s\n", peers.status().ToString().c_str());
       std::exit(1);

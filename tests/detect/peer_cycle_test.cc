@@ -122,7 +122,7 @@ Outcome RunBox(const BoxSpec& spec, const std::vector<int>& order) {
     history.AddRun(drive.id, stored, run.points);
     auto judged = JudgeRun(run, history, cfg);
     ASSERT_TRUE(judged.ok()) << judged.status().ToString();
-    auto peers = JudgeDuePeers("seq", at + 600, history, cfg, true);
+    auto peers = JudgeDuePeers("seq", at + 600, history, cfg, true, drive.id);
     ASSERT_TRUE(peers.ok()) << peers.status().ToString();
     judged->Add(std::move(*peers));
     for (const Verdict& v : judged->verdicts) {

@@ -725,13 +725,18 @@ Result<Judgement> JudgeRun(const RunToJudge& run, SeriesHistory& history,
 
 Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
                                 SeriesHistory& history, const DetectionConfig& cfg,
-                                bool retests) {
+                                bool retests, const std::string& ran) {
   Judgement out;
   DP_ASSIGN_OR_RETURN(const BoxLayout box, history.Box());
   const std::int64_t window = cfg.peer_window_seconds;
   for (const DriveRef& drive : box.drives) {
     const PeerGroup group = PeerGroupOf(drive, box);
     if (group.siblings.empty()) continue;
+    // Only a run of the drive or of one of its siblings can make it due.
+    if (!ran.empty() && drive.id != ran &&
+        std::none_of(group.siblings.begin(), group.siblings.end(),
+                     [&](const DriveRef& s) { return s.id == ran; }))
+      continue;
     DP_ASSIGN_OR_RETURN(const std::vector<StoredRun> newest,
                         history.GoodRuns(drive.id, test, now - kPeerPendingSeconds, 1));
     if (newest.empty()) continue;

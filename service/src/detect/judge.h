@@ -73,11 +73,13 @@ inline constexpr std::int64_t kPeerPendingSeconds = 8 * 86400;
 // drive's change against its own baseline; a pair only when the worse drive
 // has also left its own baseline), held like the own slowdowns, and marked
 // compared (Judgement::peer_judged); a doubt asks for a re-test of that
-// drive alone. The daemon calls it after every run of `test` and
-// periodically; the order in which a group's drives ran changes no verdict.
+// drive alone. The daemon calls it after every run of `test` (`ran`: the
+// drive that ran; only it and the drives it is a sibling of can have become
+// due) and periodically with `ran` empty (every drive: windows that closed);
+// the order in which a group's drives ran changes no verdict.
 Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
                                 SeriesHistory& history, const DetectionConfig& cfg,
-                                bool retests);
+                                bool retests, const std::string& ran = "");
 
 // A series of the drive whose spread pools with others', with its baseline
 // formed from its own runs alone (no prior).

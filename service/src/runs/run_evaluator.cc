@@ -109,13 +109,14 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
   // The run may complete its group's cycle: the peer verdicts it made due.
   const std::int64_t now = std::max<std::int64_t>(run.ended_at.value_or(run.started_at),
                                                   run.started_at);
-  auto peers = JudgePeers(run.test, now);
+  auto peers = JudgePeers(run.test, now, run.drive_id);
   if (!peers.ok()) return peers.status();
   for (Verdict& v : *peers) verdicts.push_back(std::move(v));
   return verdicts;
 }
 
-Result<std::vector<Verdict>> RunEvaluator::JudgePeers(const std::string& test, std::int64_t now) {
+Result<std::vector<Verdict>> RunEvaluator::JudgePeers(const std::string& test, std::int64_t now,
+                                                      const std::string& ran) {
   std::lock_guard lock(peers_mu_);
   std::vector<Verdict> out;
   for (const TestInfo& info : TestCatalog()) {
@@ -123,7 +124,7 @@ Result<std::vector<Verdict>> RunEvaluator::JudgePeers(const std::string& test, s
     StoreSeriesHistory history(store_);
     DP_ASSIGN_OR_RETURN(detect::Judgement j,
                         detect::JudgeDuePeers(info.name, now, history, config_,
-                                              static_cast<bool>(confirm_)));
+                                              static_cast<bool>(confirm_), ran));
     if (j.verdicts.empty() && j.peer_judged.empty()) continue;
     (void)Apply(j, "peers of " + info.name);
     for (Verdict& v : j.verdicts) out.push_back(std::move(v));

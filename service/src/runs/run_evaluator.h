@@ -58,7 +58,8 @@ class RunEvaluator {
   // judged test when it is "": called after each run and periodically, so a
   // cycle some member of the group never ran in is judged when its window
   // closes. Applied like a run's.
-  Result<std::vector<Verdict>> JudgePeers(const std::string& test, std::int64_t now);
+  Result<std::vector<Verdict>> JudgePeers(const std::string& test, std::int64_t now,
+                                          const std::string& ran = "");
 
  private:
   class Effects;
