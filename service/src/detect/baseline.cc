@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "detect/baseline_internal.h"
+#include "detect/process_cache.h"
 #include "detect/robust_stats.h"
 #include "detect/student_t.h"
 
@@ -51,31 +51,36 @@ constexpr double kWideAlpha = 0.01;
 // within 1e-4 of the exact Gamma-ratio form from n = 5 on.
 double C4(int n) { return n > 1 ? 1 - 1.0 / (4.0 * n) - 7.0 / (32.0 * n * n) : 1; }
 
-// Quantiles are asked for a handful of (probability, df, tails) over and
-// over; bisection costs microseconds, so keep them per thread.
-double CachedQuantile(double p, double df, double tail_df) {
-  thread_local std::map<std::tuple<double, double, double>, double> cache;
-  auto key = std::make_tuple(p, df, tail_df);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  if (cache.size() > 4096) cache.clear();
-  double q = tail_df > 2 ? HeavyTQuantile(p, df, tail_df) : StudentTQuantile(p, df);
-  cache.emplace(key, q);
-  return q;
-}
-
 // A run and its re-test both beyond a heavy-tailed band: P(X > q) to this
 // power (2 / (1 + rho), rho = 0.25; see "Pair rule for heavy tails").
 constexpr double kPairBothPower = 2 / 1.25;
 
-double CachedBothQuantile(double p, double df, double tail_df) {
-  thread_local std::map<std::tuple<double, double, double>, double> cache;
-  auto key = std::make_tuple(p, df, tail_df);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  if (cache.size() > 4096) cache.clear();
-  const double q = HeavyTBothQuantile(p, df, tail_df, kPairBothPower);
-  cache.emplace(key, q);
-  return q;
+// The (probability, df, tails) keys of the quantiles a process asks for.
+using QuantileKey = std::tuple<double, double, double>;
+
+}  // namespace
+
+// Quantiles are asked for a handful of (probability, df, tails) over and
+// over; bisection costs microseconds (HeavyTBothQuantile milliseconds), so
+// each is kept once per process (process_cache.h), at most 4096 a kind
+// (past that it is computed for the call).
+double CachedQuantile(double p, double df, double tail_df) {
+  static ProcessCache<QuantileKey, double> cache(4096);
+  return cache.Get(QuantileKey{p, df, tail_df}, [&] {
+    return tail_df > 2 ? HeavyTQuantile(p, df, tail_df) : StudentTQuantile(p, df);
+  });
 }
+
+double UncachedBothQuantile(double p, double df, double tail_df) {
+  return HeavyTBothQuantile(p, df, tail_df, kPairBothPower);
+}
+
+double CachedBothQuantile(double p, double df, double tail_df) {
+  static ProcessCache<QuantileKey, double> cache(4096);
+  return cache.Get(QuantileKey{p, df, tail_df}, [&] { return UncachedBothQuantile(p, df, tail_df); });
+}
+
+namespace {
 
 // The prediction quantile, in the baseline's sigmas, at probability p: the
 // small-sample Student-t (df n-1), and for a metric with heavy tails a
