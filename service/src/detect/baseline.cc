@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "detect/baseline_internal.h"
+#include "detect/process_cache.h"
 #include "detect/robust_stats.h"
 #include "detect/student_t.h"
 
@@ -26,6 +27,12 @@ constexpr double kScreenTail = 1e-4;
 // cfg.baseline_runs runs and its spread is not starved.
 constexpr double kFirstRunsAlpha = 0.01;
 constexpr int kMaxFirstDrops = 2;
+// The level of the test for a step among the first runs (StepInFirstRuns),
+// one-sided. At 1% a 5%-noise series whose first two runs happened 7% high
+// (227, 225, then 201, 196, 194) made a step of three runs of ordinary
+// noise (t 10 on 3 degrees of freedom) and was doubted on 15 runs of 20; a
+// 40% drop at 1.5% noise stands at t 30-40.
+constexpr double kStepAlpha = 1e-3;
 // The level of the F test of an open segment's spread against the baseline's.
 constexpr double kSpreadAlpha = 0.01;
 // A segment that signalled is released once this many judged runs in a row
@@ -51,31 +58,36 @@ constexpr double kWideAlpha = 0.01;
 // within 1e-4 of the exact Gamma-ratio form from n = 5 on.
 double C4(int n) { return n > 1 ? 1 - 1.0 / (4.0 * n) - 7.0 / (32.0 * n * n) : 1; }
 
-// Quantiles are asked for a handful of (probability, df, tails) over and
-// over; bisection costs microseconds, so keep them per thread.
-double CachedQuantile(double p, double df, double tail_df) {
-  thread_local std::map<std::tuple<double, double, double>, double> cache;
-  auto key = std::make_tuple(p, df, tail_df);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  if (cache.size() > 4096) cache.clear();
-  double q = tail_df > 2 ? HeavyTQuantile(p, df, tail_df) : StudentTQuantile(p, df);
-  cache.emplace(key, q);
-  return q;
-}
-
 // A run and its re-test both beyond a heavy-tailed band: P(X > q) to this
 // power (2 / (1 + rho), rho = 0.25; see "Pair rule for heavy tails").
 constexpr double kPairBothPower = 2 / 1.25;
 
-double CachedBothQuantile(double p, double df, double tail_df) {
-  thread_local std::map<std::tuple<double, double, double>, double> cache;
-  auto key = std::make_tuple(p, df, tail_df);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  if (cache.size() > 4096) cache.clear();
-  const double q = HeavyTBothQuantile(p, df, tail_df, kPairBothPower);
-  cache.emplace(key, q);
-  return q;
+// The (probability, df, tails) keys of the quantiles a process asks for.
+using QuantileKey = std::tuple<double, double, double>;
+
+}  // namespace
+
+// Quantiles are asked for a handful of (probability, df, tails) over and
+// over; bisection costs microseconds (HeavyTBothQuantile milliseconds), so
+// each is kept once per process (process_cache.h), at most 4096 a kind
+// (past that it is computed for the call).
+double CachedQuantile(double p, double df, double tail_df) {
+  static ProcessCache<QuantileKey, double> cache(4096);
+  return cache.Get(QuantileKey{p, df, tail_df}, [&] {
+    return tail_df > 2 ? HeavyTQuantile(p, df, tail_df) : StudentTQuantile(p, df);
+  });
 }
+
+double UncachedBothQuantile(double p, double df, double tail_df) {
+  return HeavyTBothQuantile(p, df, tail_df, kPairBothPower);
+}
+
+double CachedBothQuantile(double p, double df, double tail_df) {
+  static ProcessCache<QuantileKey, double> cache(4096);
+  return cache.Get(QuantileKey{p, df, tail_df}, [&] { return UncachedBothQuantile(p, df, tail_df); });
+}
+
+namespace {
 
 // The prediction quantile, in the baseline's sigmas, at probability p: the
 // small-sample Student-t (df n-1), and for a metric with heavy tails a
@@ -156,6 +168,10 @@ class Accumulator {
   // (see ReplaySeries); it widens the spread, never narrows it.
   void SetWaiting(Waiting w) { waiting_ = w; }
   Waiting waiting() const { return waiting_; }
+  // The scatter of the runs after a step among the first runs about their
+  // own level (StepInFirstRuns): pooled with the admitted runs' own.
+  void SetStep(Waiting w) { step_ = w; }
+  Waiting step() const { return step_; }
 
   // What judging needs: centre, spread, size.
   Baseline Light(const DetectionConfig& cfg, bool ready, double tail_df) const {
@@ -167,14 +183,14 @@ class Accumulator {
     if (n_ == 0) return b;
     b.log_center = mean_;
     b.center = std::exp(mean_);
-    Spread(n_, m2_, waiting_, b);
+    Spread(n_, m2_, waiting_, step_, b);
     return b;
   }
 
   // The baseline as it stood after its first `count` admissions (total()),
   // whole, with the waiting runs' scatter of that moment.
   Baseline Full(const DetectionConfig& cfg, bool ready, double tail_df, int count,
-                Waiting waiting) const {
+                Waiting waiting, Waiting step) const {
     count = std::min<int>(count, static_cast<int>(admitted_.size()));
     int n = 0;
     double mean = 0, m2 = 0;
@@ -197,7 +213,7 @@ class Accumulator {
     b.mad = Mad(values);
     b.log_center = mean;
     b.center = std::exp(mean);
-    Spread(n, m2, waiting, b);
+    Spread(n, m2, waiting, step, b);
     return b;
   }
 
@@ -209,9 +225,20 @@ class Accumulator {
   // The spread of n runs with sum of squares m2, widened by the waiting runs'
   // scatter when that is the larger, and pooled with the family's when the
   // runs are not significantly noisier than it (see header).
-  void Spread(int n, double m2, Waiting w, Baseline& b) const {
+  void Spread(int n, double m2, Waiting w, Waiting step, Baseline& b) const {
     b.own_log_sigma = b.log_sigma = Sigma(n, m2);
     double df = n > 1 ? n - 1 : 0, ss = std::max(0.0, m2);
+    if (step.df > 0) {
+      // A baseline formed before a step among the first runs has 2-4 runs;
+      // the runs after the step scatter about their own level with the
+      // series' noise as much as those before it (a level shift leaves that
+      // scatter alone), so the two are one estimate: on 2 runs alone the
+      // single band is 26 sigmas (Student-t, 1 df) and passes a 40% drop.
+      df += step.df;
+      ss += step.ss;
+      b.step_df = step.df;
+      b.log_sigma = std::sqrt(ss / df) / C4(static_cast<int>(std::lround(df)) + 1);
+    }
     if (df > 0 && w.df > 0 && (ss + w.ss) / (df + w.df) > ss / df) {
       df += w.df;
       ss += w.ss;
@@ -253,7 +280,7 @@ class Accumulator {
   const SpreadPrior prior_;
   int n_ = 0;
   double mean_ = 0, m2_ = 0;
-  Waiting waiting_;
+  Waiting waiting_, step_;
   int window_;
   // Welford's step backwards: the run at `index` leaves the running mean
   // and sum of squares.
@@ -432,8 +459,15 @@ namespace {
 // (each run against the mean and sd of the others, Bonferroni over the runs)
 // that is also more than `floor` (log units) from them, or npos when none is
 // gross. Needs four runs (two degrees of freedom).
+// The others' variance is pooled with the family's (prior, as the baseline's
+// spread is; refused, as there, when the others are noisier than the family
+// by the F test at kPoolAlpha). Alone, four runs give it 3 degrees of
+// freedom and a Bonferroni quantile of 10.2 sigmas: a run 25% low among
+// runs of 5% noise (t ~5) stayed, and the baseline's spread came out ~14%,
+// its band three times the clean series'. With a family of 12 degrees of
+// freedom the quantile is 3.7.
 std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<std::size_t>& first,
-                          double floor) {
+                          double floor, const SpreadPrior& prior) {
   const std::size_t m = first.size();
   if (m < 4) return std::string::npos;
   std::vector<double> y;
@@ -443,25 +477,103 @@ std::size_t WorstFirstRun(const std::vector<Sample>& history, const std::vector<
     sum += y.back();
     sum2 += y.back() * y.back();
   }
-  const double q = CachedQuantile(1 - kFirstRunsAlpha / (2.0 * m), static_cast<double>(m) - 2, 0);
+  const double p = 1 - kFirstRunsAlpha / (2.0 * m);
+  const double prior_var = prior.log_sd * prior.log_sd;
   std::size_t worst = std::string::npos;
-  double worst_t = q;
+  double worst_ratio = 1;  // t over its quantile
   for (std::size_t j = 0; j < m; ++j) {
     const double k = static_cast<double>(m) - 1;
     const double mean = (sum - y[j]) / k;
-    const double var = std::max(0.0, (sum2 - y[j] * y[j] - k * mean * mean) / (k - 1));
+    double var = std::max(0.0, (sum2 - y[j] * y[j] - k * mean * mean) / (k - 1));
+    double df = k - 1;
+    if (prior.df > 0 && prior_var > 0 && FUpperTail(var / prior_var, df, prior.df) >= kPoolAlpha) {
+      var = (df * var + prior.df * prior_var) / (df + prior.df);
+      df += prior.df;
+    }
     const double dev = std::fabs(y[j] - mean);
     // Gross means beyond the smallest change worth an alert too: among very
     // tight runs a 0.5% one is far out in sigmas, and dropping it would let a
     // later (perhaps already slow) run into the baseline in its place.
     if (dev <= floor) continue;
     const double t = var > 0 ? dev / std::sqrt(var * (1 + 1 / k)) : std::numeric_limits<double>::infinity();
-    if (t > worst_t) {
-      worst_t = t;
+    const double ratio = t / CachedQuantile(p, df, 0);
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
       worst = j;
     }
   }
   return worst;
+}
+
+// A step among the first runs: seen[at..] (two runs or more) sit together
+// on the worse side of seen[..at) (two runs or more), or nullopt.
+struct FirstRunsStep {
+  std::size_t at = 0;
+  Waiting after;  // the scatter of seen[at + 1..] about their own mean
+};
+
+// The rule (see header, "A step among the first runs"): every run from the
+// split on is worse than the mean of the runs before it by more than `floor`
+// (the pair floor: a change worth an alert), and the two levels differ by a
+// one-sided two-sample Student-t test at kStepAlpha, Bonferroni over the
+// tests made; of those that pass, the largest t over its quantile. The
+// level after the split is tested twice: with its first run, and without
+// it, since that run may have caught the change halfway (a throttle changed
+// during the run: 145 MB/s between 200 and 120), and its distance from both
+// levels then reads as scatter. The variance is the two levels' pooled
+// within-level variance, pooled with the family's (prior) as the baseline's
+// spread is, and refused likewise when the runs are noisier than the family
+// (kPoolAlpha); the quantile is the metric's (HeavyTQuantile for heavy
+// tails).
+std::optional<FirstRunsStep> StepInFirstRuns(const std::vector<Sample>& history,
+                                             const std::vector<std::size_t>& seen, double floor,
+                                             Direction direction, double tail_df,
+                                             const SpreadPrior& prior) {
+  const std::size_t m = seen.size();
+  if (m < 4) return std::nullopt;
+  std::vector<double> w;  // log values, + = worse
+  for (std::size_t j : seen) {
+    const double y = std::log(history[j].value);
+    w.push_back(direction == Direction::kHigherIsBetter ? -y : y);
+  }
+  struct Level {
+    double mean = 0, ss = 0;
+    int n = 0;
+  };
+  auto level = [&](std::size_t from, std::size_t to) {
+    Level l;
+    for (std::size_t j = from; j < to; ++j) WelfordStep(w[j], l.n, l.mean, l.ss);
+    return l;
+  };
+  const double prior_var = prior.log_sd * prior.log_sd;
+  const double tests = 2.0 * (static_cast<double>(m) - 3);  // at = 2 .. m - 2, two ways
+  std::optional<FirstRunsStep> best;
+  double best_ratio = 1;
+  for (std::size_t at = 2; at + 2 <= m; ++at) {
+    const Level before = level(0, at);
+    bool apart = true;
+    for (std::size_t j = at; j < m && apart; ++j) apart = w[j] - before.mean > floor;
+    if (!apart) continue;
+    for (std::size_t from : {at, at + 1}) {
+      const Level after = level(from, m);
+      double df = before.n + after.n - 2, var = df > 0 ? (before.ss + after.ss) / df : 0;
+      if (prior.df > 0 && prior_var > 0 &&
+          (df <= 0 || FUpperTail(var / prior_var, df, prior.df) >= kPoolAlpha)) {
+        var = (df * var + prior.df * prior_var) / (df + prior.df);
+        df += prior.df;
+      }
+      if (df <= 0) continue;
+      const double se = std::sqrt(var * (1.0 / before.n + 1.0 / after.n));
+      const double t = se > 0 ? (after.mean - before.mean) / se
+                              : std::numeric_limits<double>::infinity();
+      const double ratio = t / CachedQuantile(1 - kStepAlpha / tests, df, tail_df > 2 ? tail_df : 0);
+      if (ratio <= best_ratio) continue;
+      best_ratio = ratio;
+      const Level settled = level(at + 1, m);
+      best = FirstRunsStep{at, {settled.n > 1 ? settled.n - 1.0 : 0.0, settled.ss}};
+    }
+  }
+  return best;
 }
 
 // True when the open segment's runs not yet in the baseline (4 or more)
@@ -500,12 +612,19 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   Replay r;
   Accumulator acc(history, prior, cfg.baseline_max_runs);
   std::vector<std::size_t> first;
+  // Every first run in order, the dropped ones too: a step's first runs are
+  // dropped as gross before the runs after them show it is a level.
+  std::vector<std::size_t> seen;
   int dropped = 0;
   bool formed = false;
   const std::size_t wanted = static_cast<std::size_t>(std::max(cfg.baseline_runs, 1));
   Baseline b;            // the baseline as it stands for the run being judged (light)
   int judged_with = 0;   // admitted runs when the last good run was judged
   Waiting judged_waiting;  // and the waiting runs' scatter then
+  Waiting judged_step;     // and the first runs' step scatter then
+  // The open segment's first runs that are a first-runs step's: their
+  // scatter is the baseline's already (Accumulator::SetStep).
+  std::size_t step_runs = 0;
   double screen = 0;
   std::size_t pending = 0;  // segment runs from here on are not in the baseline yet
   bool signalled = false;   // the open segment has met a slowdown rule
@@ -531,7 +650,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     const std::size_t to = r.segment.empty() ? 0 : r.segment.size() - 1;
     double mean = 0, m2 = 0;
     int m = 0;
-    for (std::size_t k = pending; k < to; ++k) {
+    for (std::size_t k = std::max(pending, step_runs); k < to; ++k) {
       if (std::fabs(r.segment[k].deviation) <= screen && !history[r.segment[k].index].interfered)
         WelfordStep(std::log(history[r.segment[k].index].value), m, mean, m2);
     }
@@ -543,8 +662,17 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   };
   // The open segment's waiting runs join the baseline and the CUSUM restarts;
   // true when the baseline changed.
+  // A step's runs that join it leave the step's scatter (they are then in
+  // the admitted runs' own).
+  auto drop_step = [&] {
+    if (acc.step().df <= 0 && step_runs == 0) return false;
+    acc.SetStep({});
+    step_runs = 0;
+    return true;
+  };
   auto fold_segment = [&] {
-    bool grew = acc.waiting().df > 0;
+    bool grew = drop_step();
+    grew = acc.waiting().df > 0 || grew;
     acc.SetWaiting({});
     for (std::size_t k = pending; k < r.segment.size(); ++k)
       grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
@@ -556,34 +684,10 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     return grew;
   };
 
-  for (std::size_t i = 0; i < history.size() && i < end; ++i) {
+  // Judges good run i against the baseline as it stands, and lets it into
+  // the baseline or its open segment.
+  auto judge = [&](std::size_t i) {
     const Sample& s = history[i];
-    if (s.at < since || !s.Good()) continue;
-    ++r.good_runs;
-    if (!formed) {
-      if (s.interfered) continue;
-      first.push_back(i);
-      r.last_judged = false;
-      if (first.size() < wanted) continue;
-      if (dropped < kMaxFirstDrops) {
-        // Gross means further off than the pair floor: interference makes a
-        // run 10-60% worse, while at 3% noise one of five ordinary runs is
-        // 6% off four that agreed often enough (field model: dropping such a
-        // run left a baseline of CV 1% where the series' noise was 3%, and
-        // two ordinary runs later made a pair against it).
-        const std::size_t worst =
-            WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent));
-        if (worst != std::string::npos) {
-          first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
-          ++dropped;
-          continue;
-        }
-      }
-      for (std::size_t j : first) acc.Add(j);
-      formed = cfg.baseline_runs > 0;
-      refresh();
-      continue;
-    }
     JudgedRun run;
     run.index = i;
     run.deviation = WorseLogDeviation(s.value, b, direction);
@@ -593,6 +697,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     r.last_judged = true;
     judged_with = acc.total();
     judged_waiting = acc.waiting();
+    judged_step = acc.step();
     const double next = std::max(0.0, r.cusum + run.score - cfg.cusum_k);
     bool grew = false;
     if (next > 0) {
@@ -604,7 +709,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         // drive. They join it, and the scores summed against the old
         // spread no longer mean anything.
         if (fold_segment()) refresh();
-        continue;
+        return;
       }
       const bool rule = RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
       clear_since = rule || run.outside ? 0 : clear_since + 1;
@@ -620,7 +725,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         // keeps its runs out: it is seldom back inside the band three runs
         // in a row, and a level shift leaves the robust spread alone.
         if (fold_segment()) refresh();
-        continue;
+        return;
       }
       // Resolved without that evidence of a tight start, but with more runs
       // waiting than the baseline has: the baseline is the weaker of the two
@@ -640,6 +745,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       // every run in. The lag keeps a fresh change out of its own reference
       // for the runs it needs to signal; once it has, nothing of it enters.
       while (!signalled && r.segment.size() - pending > kAdmitLag) {
+        grew = drop_step() || grew;
         grew = admit(r.segment[pending].index, r.segment[pending].deviation) || grew;
         ++pending;
       }
@@ -650,16 +756,70 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     }
     grew = update_waiting() || grew;
     if (grew) refresh();
+  };
+
+  for (std::size_t i = 0; i < history.size() && i < end; ++i) {
+    const Sample& s = history[i];
+    if (s.at < since || !s.Good()) continue;
+    ++r.good_runs;
+    if (!formed) {
+      if (s.interfered) continue;
+      first.push_back(i);
+      seen.push_back(i);
+      r.last_judged = false;
+      if (first.size() < wanted) continue;
+      const double pair_floor = direction == Direction::kHigherIsBetter
+                                    ? LowFloor(cfg.confirm_min_percent)
+                                    : HighFloor(cfg.confirm_min_percent);
+      if (const auto step =
+              StepInFirstRuns(history, seen, pair_floor, direction, tail_df, prior)) {
+        // A level shift among the first runs is a change to report, not
+        // noise to learn (see header): the baseline forms on the runs before
+        // it, and those after it are judged against it, in order, like any
+        // later run.
+        for (std::size_t k = 0; k < step->at; ++k) acc.Add(seen[k]);
+        acc.SetStep(step->after);
+        formed = cfg.baseline_runs > 0;
+        refresh();
+        for (std::size_t k = step->at; k < seen.size(); ++k) {
+          judge(seen[k]);
+          if (acc.step().df > 0 && !r.segment.empty() && r.segment.back().index == seen[k] &&
+              r.segment.size() == step_runs + 1)
+            ++step_runs;
+        }
+        continue;
+      }
+      if (dropped < kMaxFirstDrops) {
+        // Gross means further off than the pair floor: interference makes a
+        // run 10-60% worse, while at 3% noise one of five ordinary runs is
+        // 6% off four that agreed often enough (field model: dropping such a
+        // run left a baseline of CV 1% where the series' noise was 3%, and
+        // two ordinary runs later made a pair against it).
+        const std::size_t worst =
+            WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent), prior);
+        if (worst != std::string::npos) {
+          first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
+          ++dropped;
+          continue;
+        }
+      }
+      for (std::size_t j : first) acc.Add(j);
+      formed = cfg.baseline_runs > 0;
+      refresh();
+      continue;
+    }
+    judge(i);
   }
   if (!formed) {
     // Still forming: report what there is, not ready.
     for (std::size_t j : first) acc.Add(j);
-    r.baseline = acc.Full(cfg, false, tail_df, acc.total(), {});
+    r.baseline = acc.Full(cfg, false, tail_df, acc.total(), {}, {});
     return r;
   }
-  r.baseline = acc.Full(cfg, true, tail_df, acc.total(), acc.waiting());
+  r.baseline = acc.Full(cfg, true, tail_df, acc.total(), acc.waiting(), acc.step());
   r.segment_pending = pending;
-  if (r.last_judged) r.last_baseline = acc.Full(cfg, true, tail_df, judged_with, judged_waiting);
+  if (r.last_judged)
+    r.last_baseline = acc.Full(cfg, true, tail_df, judged_with, judged_waiting, judged_step);
   return r;
 }
 

@@ -56,6 +56,34 @@
 // slopes from trend_min_percent_per_month) reports such a decay within
 // months, and the change rule sees it once it outruns the screen.
 //
+// A step among the first runs. A drive that starts to decline in its first
+// weeks must be told, so a level shift inside the first runs is a change,
+// not noise to learn: on a loop device held at 200 MB/s the 5th run caught a
+// throttle change halfway (145 MB/s), the outlier test dropped it and the
+// next run (120), then, its two drops spent, took the third (120) in; the
+// baseline of four runs at 200 and one at 120 had a spread of 24%, a band of
+// 70-460 MB/s, and five more runs at 120 joined it unseen. Once the first
+// runs are in (the dropped ones counted, in order), they are tested for a
+// step (StepInFirstRuns, baseline.cc): two runs or more, each worse than the
+// mean of the two or more before them by the pair floor (confirm_min_percent:
+// the smallest change worth an alert), the two levels apart by a one-sided
+// two-sample Student-t test at 0.1% (Bonferroni over the splits; their
+// within-level spread pooled with the family's, SpreadPrior below). Then the
+// baseline forms on the runs before the step, its spread pooled with the
+// scatter of the runs after it about their own level (without the first of
+// them, which may have caught the change halfway), and the runs after it are
+// judged against it in order, like any later run: the ordinary path (doubt,
+// re-test, slowdown) tells the drop. A step landing on the last first run is
+// one run off the rest, a gross outlier until the next run shows it is a
+// level. A step at the second run cannot be told from a wild first run, and
+// a 40% step at 5% noise without a family (t ~11 on 3 degrees of freedom)
+// is not told either: at 1% a 5%-noise series whose first two runs happened
+// 7% high made a step of ordinary runs.
+// The gross-outlier test pools the others' variance with the family's
+// (SpreadPrior, below) when they are alike, as the baseline's spread does:
+// on its own 3 degrees of freedom it needed 10.2 sigmas, and one run 25% low
+// among runs of 5% noise stayed in and tripled the band.
+//
 // Interfered runs. A sample flagged interfered (its run recognised
 // afterwards as unseen interference; drive_shift.h, WasInterference, and
 // among a young baseline's first runs WasYoungInterference) is
@@ -181,17 +209,22 @@ struct Baseline {
   // spread is the floor, the own runs' plus the floor's when the spread is
   // its own but alike the floor (baseline.cc, Spread).
   double floor_df = 0;
+  // The degrees of freedom the runs after a step among the first runs added
+  // with their scatter about their own level (0: none; see "A step among
+  // the first runs").
+  double step_df = 0;
   std::vector<std::int64_t> run_ids;
   std::int64_t from_at = 0, to_at = 0;
 
   // The waiting runs whose scatter widened log_sigma (0: none).
   int waiting_runs() const { return waiting_df > 0 ? static_cast<int>(waiting_df) + 1 : 0; }
 
-  // Degrees of freedom of log_sigma: the own runs', the waiting runs' and
-  // the family's; for a joint series its floor's (floor_df) when set.
+  // Degrees of freedom of log_sigma: the own runs', a first-runs step's,
+  // the waiting runs' and the family's; for a joint series its floor's
+  // (floor_df) when set.
   double df() const {
     if (floor_df > 0) return floor_df;
-    const double d = (runs > 1 ? runs - 1 : 0) + waiting_df + prior_df;
+    const double d = (runs > 1 ? runs - 1 : 0) + step_df + waiting_df + prior_df;
     return d > 0 ? d : 1;
   }
 };

@@ -26,4 +26,14 @@ double Score(double e, const Baseline& b, const DetectionConfig& cfg, Direction 
 // uncertainty does not explain (RulesOf).
 double ShiftLimit(const Baseline& b, const DetectionConfig& cfg, double m);
 
+// The bands' quantiles, computed once per process and shared by every thread
+// (process_cache.h): the p-quantile of the prediction for one run (Student-t
+// of df, or HeavyTQuantile for tail_df > 2), and the pair rule's
+// both-beyond quantile for heavy tails (HeavyTBothQuantile at the pair's
+// tail-dependence power). UncachedBothQuantile computes the latter afresh:
+// the value the cache must hold, bit for bit.
+double CachedQuantile(double p, double df, double tail_df);
+double CachedBothQuantile(double p, double df, double tail_df);
+double UncachedBothQuantile(double p, double df, double tail_df);
+
 }  // namespace dp::detect

@@ -1,14 +1,26 @@
 #include "detect/student_t.h"
 
+#include <math.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <utility>
 #include <vector>
 
+#include "detect/process_cache.h"
+
 namespace dp::detect {
 namespace {
+
+// ln Gamma(x) for x > 0. std::lgamma stores the sign of Gamma(x) in the
+// global signgam, a data race when two judging threads compute at once
+// (ThreadSanitizer reports it); lgamma_r returns the same value and keeps
+// the sign in a local.
+double LogGamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
 
 // Continued fraction of the incomplete beta function (the even/odd terms of
 // its standard expansion), evaluated with the modified Lentz method.
@@ -46,7 +58,7 @@ double IncompleteBeta(double a, double b, double x) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const double log_front =
-      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
+      LogGamma(a + b) - LogGamma(a) - LogGamma(b) + a * std::log(x) + b * std::log1p(-x);
   // The fraction converges fast for x < (a + 1) / (a + b + 2); use the
   // symmetry I_x(a, b) = 1 - I_{1-x}(b, a) beyond.
   if (x < (a + 1) / (a + b + 2)) return std::exp(log_front) * BetaContinuedFraction(a, b, x) / a;
@@ -152,7 +164,7 @@ double OverSpread(double df, F f) {
   const double lo = -std::min(30.0, 30 * sd) - 1, hi = std::min(12.0, 12 * sd) + 0.5;
   constexpr int kPoints = 240;
   const double h = (hi - lo) / kPoints;
-  const double log_norm = -std::lgamma(k) + k * std::log(k);
+  const double log_norm = -LogGamma(k) + k * std::log(k);
   double sum = 0;
   for (int i = 0; i <= kPoints; ++i) {
     const double y = lo + i * h;
@@ -177,18 +189,28 @@ struct HeavyTable {
   }
 };
 
-const HeavyTable& TableOf(double df, double tail_df) {
-  thread_local std::map<std::pair<double, double>, HeavyTable> tables;
+HeavyTable BuildTable(double df, double tail_df);
+
+// The tables in use: a daemon asks for a few hundred (df, tail_df) in its
+// life (df from the baseline's runs and its family's), each 421 values
+// (3.4 KB) of quadrature, tens of milliseconds to build; kept once per
+// process (process_cache.h), at most 2048 of them (7 MB; past that a table
+// is built for the call and not kept).
+ProcessCache<std::pair<double, double>, HeavyTable>& Tables() {
+  static ProcessCache<std::pair<double, double>, HeavyTable> tables(2048);
+  return tables;
+}
+
+// Calls use(table) with the table of (df, tail_df): the process-wide one, or
+// for HeavyTableSource::kFresh one built for the call.
+template <typename Use>
+double WithTable(double df, double tail_df, HeavyTableSource source, Use use) {
+  if (source == HeavyTableSource::kFresh) return use(BuildTable(df, tail_df));
   const auto key = std::make_pair(df, tail_df);
-  if (auto it = tables.find(key); it != tables.end()) return it->second;
-  if (tables.size() > 2048) tables.clear();
-  HeavyTable t;
-  const int n = static_cast<int>(std::lround((HeavyTable::kHi - HeavyTable::kLo) / HeavyTable::kStep));
-  t.log_upper.reserve(n + 1);
-  for (int i = 0; i <= n; ++i)
-    t.log_upper.push_back(std::log(HeavyTUpper(std::exp(HeavyTable::kLo + i * HeavyTable::kStep),
-                                               df, tail_df)));
-  return tables.emplace(key, std::move(t)).first->second;
+  if (const HeavyTable* t = Tables().Find(key)) return use(*t);
+  HeavyTable fresh = BuildTable(df, tail_df);
+  if (const HeavyTable* t = Tables().Insert(key, fresh)) return use(*t);
+  return use(fresh);
 }
 
 }  // namespace
@@ -202,21 +224,36 @@ double HeavyTUpper(double t, double df, double tail_df) {
   return std::clamp(p, 0.0, 1.0);
 }
 
-double HeavyTQuantile(double p, double df, double tail_df) {
+namespace {
+
+HeavyTable BuildTable(double df, double tail_df) {
+  HeavyTable t;
+  const int n = static_cast<int>(std::lround((HeavyTable::kHi - HeavyTable::kLo) / HeavyTable::kStep));
+  t.log_upper.reserve(n + 1);
+  for (int i = 0; i <= n; ++i)
+    t.log_upper.push_back(std::log(HeavyTUpper(std::exp(HeavyTable::kLo + i * HeavyTable::kStep),
+                                               df, tail_df)));
+  return t;
+}
+
+}  // namespace
+
+double HeavyTQuantile(double p, double df, double tail_df, HeavyTableSource source) {
   if (!(p > 0 && p < 1) || !(df > 0)) return std::numeric_limits<double>::quiet_NaN();
   if (!(tail_df > 2)) return StudentTQuantile(p, df);
   if (p == 0.5) return 0;
-  if (p < 0.5) return -HeavyTQuantile(1 - p, df, tail_df);
-  const HeavyTable& table = TableOf(df, tail_df);
-  const double target = std::log1p(-p);  // ln P(T > q)
-  // ln P(T > t) falls with t: bisect on ln t over the interpolated table.
-  double lo = HeavyTable::kLo, hi = HeavyTable::kHi;
-  while (table.At(hi) > target && hi < 60) hi += 4;
-  for (int i = 0; i < 100 && hi - lo > 1e-9; ++i) {
-    const double mid = (lo + hi) / 2;
-    (table.At(mid) > target ? lo : hi) = mid;
-  }
-  return std::exp((lo + hi) / 2);
+  if (p < 0.5) return -HeavyTQuantile(1 - p, df, tail_df, source);
+  return WithTable(df, tail_df, source, [&](const HeavyTable& table) {
+    const double target = std::log1p(-p);  // ln P(T > q)
+    // ln P(T > t) falls with t: bisect on ln t over the interpolated table.
+    double lo = HeavyTable::kLo, hi = HeavyTable::kHi;
+    while (table.At(hi) > target && hi < 60) hi += 4;
+    for (int i = 0; i < 100 && hi - lo > 1e-9; ++i) {
+      const double mid = (lo + hi) / 2;
+      (table.At(mid) > target ? lo : hi) = mid;
+    }
+    return std::exp((lo + hi) / 2);
+  });
 }
 
 double HeavyTBothQuantile(double p, double df, double tail_df, double power) {
@@ -235,11 +272,13 @@ double HeavyTBothQuantile(double p, double df, double tail_df, double power) {
   return std::exp((lo + hi) / 2);
 }
 
-double HeavyTToNormalScore(double t, double df, double tail_df) {
+double HeavyTToNormalScore(double t, double df, double tail_df, HeavyTableSource source) {
   if (std::isnan(t)) return t;
   if (!(tail_df > 2)) return TToNormalScore(t, df);
   if (t == 0) return 0;
-  const double upper = std::exp(TableOf(df, tail_df).At(std::log(std::fabs(t))));
+  const double upper = std::exp(WithTable(df, tail_df, source, [&](const HeavyTable& table) {
+    return table.At(std::log(std::fabs(t)));
+  }));
   return t > 0 ? -NormalQuantile(upper) : NormalQuantile(upper);
 }
 

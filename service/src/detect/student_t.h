@@ -51,10 +51,16 @@ double FUpperTail(double f, double d1, double d2);
 double HeavyTUpper(double t, double df, double tail_df);
 
 // Its p-quantile and the normal deviate with the same tail probability (as
-// TToNormalScore), from a per-thread table of P(T > t) per (df, tail_df):
-// both are asked for each judged run, and the quadrature costs ~0.1 ms.
-double HeavyTQuantile(double p, double df, double tail_df);
-double HeavyTToNormalScore(double t, double df, double tail_df);
+// TToNormalScore), from a table of P(T > t) per (df, tail_df): both are asked
+// for each judged run, and the quadrature costs ~0.1 ms a point. The table is
+// built once per process and shared by every thread (kShared;
+// process_cache.h); kFresh builds it for the call, the same values bit for
+// bit (what the tests compare the shared table with).
+enum class HeavyTableSource { kShared, kFresh };
+double HeavyTQuantile(double p, double df, double tail_df,
+                      HeavyTableSource source = HeavyTableSource::kShared);
+double HeavyTToNormalScore(double t, double df, double tail_df,
+                           HeavyTableSource source = HeavyTableSource::kShared);
 
 // The q at which two such runs judged against the same estimated spread are
 // both beyond q with probability p: E[P(X > q r)^power] = p over the spread
