@@ -729,6 +729,19 @@ Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
   Judgement out;
   DP_ASSIGN_OR_RETURN(const BoxLayout box, history.Box());
   const std::int64_t window = cfg.peer_window_seconds;
+  // Each drive's newest good run of the test, read once for the call.
+  std::map<std::string, std::optional<StoredRun>> newest;
+  auto newest_of = [&](const std::string& id) -> Result<const std::optional<StoredRun>*> {
+    auto it = newest.find(id);
+    if (it == newest.end()) {
+      DP_ASSIGN_OR_RETURN(std::vector<StoredRun> runs,
+                          history.GoodRuns(id, test, now - kPeerPendingSeconds, 1));
+      std::optional<StoredRun> run;
+      if (!runs.empty()) run = std::move(runs.front());
+      it = newest.emplace(id, std::move(run)).first;
+    }
+    return &it->second;
+  };
   for (const DriveRef& drive : box.drives) {
     const PeerGroup group = PeerGroupOf(drive, box);
     if (group.siblings.empty()) continue;
@@ -737,22 +750,20 @@ Result<Judgement> JudgeDuePeers(const std::string& test, std::int64_t now,
         std::none_of(group.siblings.begin(), group.siblings.end(),
                      [&](const DriveRef& s) { return s.id == ran; }))
       continue;
-    DP_ASSIGN_OR_RETURN(const std::vector<StoredRun> newest,
-                        history.GoodRuns(drive.id, test, now - kPeerPendingSeconds, 1));
-    if (newest.empty()) continue;
-    const StoredRun& run = newest.front();
+    DP_ASSIGN_OR_RETURN(const std::optional<StoredRun>* mine, newest_of(drive.id));
+    if (!*mine) continue;
+    const StoredRun& run = **mine;
     if (run.peer_judged || !run.Whole() || run.started_at > now) continue;
     // Due once every sibling has run in the run's window, or the window
     // has closed with those that did: then no later run can change it, so
-    // the verdict does not depend on the order the group ran in.
+    // the verdict does not depend on the order the group ran in. A
+    // sibling's newest run tells: one after the window means the window
+    // has closed already.
     bool due = now >= run.started_at + window;
     for (std::size_t i = 0; !due && i < group.siblings.size(); ++i) {
-      DP_ASSIGN_OR_RETURN(const std::vector<StoredRun> theirs,
-                          history.GoodRuns(group.siblings[i].id, test, run.started_at - window, 0));
-      const bool ran = std::any_of(theirs.begin(), theirs.end(), [&](const StoredRun& r) {
-        return r.started_at <= run.started_at + window;
-      });
-      if (!ran) break;
+      DP_ASSIGN_OR_RETURN(const std::optional<StoredRun>* theirs,
+                          newest_of(group.siblings[i].id));
+      if (!*theirs || std::llabs((*theirs)->started_at - run.started_at) > window) break;
       due = i + 1 == group.siblings.size();
     }
     if (!due) continue;

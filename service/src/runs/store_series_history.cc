@@ -62,11 +62,17 @@ Result<std::vector<detect::StoredRun>> StoreSeriesHistory::GoodRuns(const std::s
   filter.since = since;
   filter.limit = limit;
   DP_ASSIGN_OR_RETURN(std::vector<Run> runs, store_.ListRuns(filter));
+  // Which of them were compared with their peers: one query, from the
+  // oldest run returned on.
+  std::set<std::int64_t> judged;
+  if (!runs.empty()) {
+    DP_ASSIGN_OR_RETURN(judged, store_.PeerJudgedSince(drive_id, std::max(since, runs.back().started_at)));
+  }
   std::vector<detect::StoredRun> out;
   for (const Run& r : runs) {
     detect::StoredRun s{r.id, r.test, r.started_at, r.contended, r.partial, {}};
     s.confirmation = RunTriggerOf(r.trigger) == RunTrigger::kConfirm;
-    DP_ASSIGN_OR_RETURN(s.peer_judged, store_.PeerJudged(r.id));
+    s.peer_judged = judged.count(r.id) > 0;
     // The series of a run that is not whole are never read (no evidence).
     if (s.Whole()) {
       DP_ASSIGN_OR_RETURN(std::vector<BenchPoint> points, store_.RunPoints(r.id));

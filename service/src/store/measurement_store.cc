@@ -288,6 +288,19 @@ Result<bool> Store::PeerJudged(std::int64_t run_id) {
   return found;
 }
 
+Result<std::set<std::int64_t>> Store::PeerJudgedSince(const std::string& drive_id,
+                                                      std::int64_t since) {
+  std::lock_guard lock(mu_);
+  DP_ASSIGN_OR_RETURN(Statement st,
+                      db_->Prepare("SELECT p.run_id FROM peer_judged p JOIN runs r ON r.id = p.run_id "
+                                   "WHERE r.drive_id = ?1 AND r.started_at >= ?2"));
+  st.Bind(1, drive_id);
+  st.Bind(2, since);
+  std::set<std::int64_t> out;
+  DP_RETURN_IF_ERROR(st.ForEachRow([&](const Statement& row) { out.insert(row.Int(0)); }));
+  return out;
+}
+
 Result<std::vector<DriveMeasurement>> Store::DriveMeasurements(const std::string& drive_id) {
   std::lock_guard lock(mu_);
   DP_ASSIGN_OR_RETURN(

@@ -24,6 +24,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -247,6 +248,8 @@ class Store {
   // A run's peer comparison is done (detect::JudgeDuePeers); idempotent.
   Status MarkPeerJudged(std::int64_t run_id);
   Result<bool> PeerJudged(std::int64_t run_id);
+  // The drive's runs started at or after `since` whose peer comparison is done.
+  Result<std::set<std::int64_t>> PeerJudgedSince(const std::string& drive_id, std::int64_t since);
   // Every figure of every run of the drive, oldest first (an export: no limit).
   Result<std::vector<DriveMeasurement>> DriveMeasurements(const std::string& drive_id);
 
