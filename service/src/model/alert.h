@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace dp {
 
@@ -39,5 +40,23 @@ struct Alert {
 };
 
 inline constexpr int kAlertHistoryKept = 40;
+
+// Where an alert stands for its owner. The page, /metrics, MQTT/Home
+// Assistant and the notifications all render this one value, so no surface
+// can call a problem an alarm while another keeps it quiet. A watch is an
+// alert opened below the bar for telling (or not yet delivered): it is shown
+// as "watching", never as an alarm.
+enum class AlertStanding { kWatching, kNotified, kAcknowledged, kMuted, kResolved };
+
+// `muted`: an override holds the alert's notifications at this moment
+// (ResolvedOverrides::MutedUntil). An owner's acknowledgement outranks a mute
+// (it is the later, more specific decision about this very alert).
+AlertStanding StandingOf(const Alert& a, bool muted);
+// "watching" | "notified" | "acknowledged" | "muted" | "resolved".
+std::string_view StandingName(AlertStanding s);
+// Whether surfaces that page people (Alertmanager, the Home Assistant problem
+// sensor, the page's red badge) treat it as a problem the owner was told of:
+// notified or acknowledged (acknowledging stops reminders, not the problem).
+bool Alarming(AlertStanding s);
 
 }  // namespace dp
