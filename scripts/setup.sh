@@ -12,11 +12,16 @@ set -euo pipefail
 # smartctl and the time zones the schedules are read in.
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libssl-dev
       libmosquitto-dev liburing-dev util-linux smartmontools tzdata)
-# Test-only tools whose Debian packages ship a service: the tests run the
-# binaries themselves (mosquitto on a free loopback port, promtool, amtool),
-# so these are installed with service starts refused and their units left
-# disabled (install_test_services below).
-test_services=(mosquitto prometheus prometheus-alertmanager)
+# Test-only tools whose Debian packages enable and start services: the tests
+# run the programs themselves (mosquitto on a free loopback port, promtool,
+# amtool, podman without its API socket), so these are installed with service
+# starts refused and these units of theirs left disabled
+# (install_test_services below).
+declare -A test_service_units=(
+  [mosquitto]="mosquitto.service"
+  [prometheus]="prometheus.service"
+  [prometheus-alertmanager]="prometheus-alertmanager.service"
+  [podman]="podman.socket podman.service podman-restart.service podman-auto-update.timer podman-auto-update.service")
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi
@@ -32,7 +37,7 @@ if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   # procps and python3 (script tests, benchmarks/vs_fio.sh); dpkg-dev and
   # init-system-helpers for the .deb (dpkg-shlibdeps, deb-systemd-helper).
   pkgs+=(libgtest-dev libgmock-dev fio sqlite3 curl procps python3 dpkg-dev init-system-helpers)
-  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev podman runc mmdebstrap)
+  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev runc mmdebstrap)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
@@ -68,14 +73,14 @@ for p in "${pkgs[@]}"; do
 done
 missing_services=()
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  for p in "${test_services[@]}"; do
+  for p in mosquitto prometheus prometheus-alertmanager podman; do
     installed "$p" || missing_services+=("$p")
   done
 fi
 
-# Debian's mosquitto, prometheus and prometheus-alertmanager enable their
-# units and start them from their maintainer scripts (listening on :1883,
-# :9090 and :9093). While they install, a policy-rc.d that refuses every
+# Debian's mosquitto, prometheus, prometheus-alertmanager and podman enable
+# their units and start them from their maintainer scripts (listening on
+# :1883, :9090, :9093 and podman's API socket). While they install, a policy-rc.d that refuses every
 # start (exit 101, honoured by deb-systemd-invoke and invoke-rc.d) keeps them
 # stopped; afterwards their units are disabled (and stopped, should a start
 # have slipped through another policy-rc.d), so nothing listens at boot
@@ -94,15 +99,16 @@ install_test_services() {
     rm -f "$policy_rc_d"
     trap - EXIT
   fi
-  local p
+  local p unit
   for p in "$@"; do
     if command -v systemctl >/dev/null 2>&1; then
-      if [ -d /run/systemd/system ]; then
-        systemctl disable --now --quiet "$p.service" ||
-          echo "setup: could not disable and stop $p.service" >&2
-      else
-        systemctl disable --quiet "$p.service" || echo "setup: could not disable $p.service" >&2
-      fi
+      for unit in ${test_service_units[$p]}; do
+        if [ -d /run/systemd/system ]; then
+          systemctl disable --now --quiet "$unit" || echo "setup: could not disable and stop $unit" >&2
+        else
+          systemctl disable --quiet "$unit" || echo "setup: could not disable $unit" >&2
+        fi
+      done
     elif [ -x "/etc/init.d/$p" ] && command -v update-rc.d >/dev/null 2>&1; then
       update-rc.d "$p" disable >/dev/null || echo "setup: could not disable /etc/init.d/$p" >&2
     fi

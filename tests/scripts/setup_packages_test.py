@@ -9,9 +9,9 @@ path through DP_POLICY_RC_D). It checks that:
     building and running diskpulsed and diskpulse needs and no test-only tool
     (no broker, no Prometheus, no browser, no GoogleTest);
   - the test command's setup (scripts/test.sh's flags) installs mosquitto,
-    prometheus and prometheus-alertmanager while a policy-rc.d refuses every
-    service start, removes that policy afterwards, disables each unit, and
-    never enables or starts one;
+    prometheus, prometheus-alertmanager and podman while a policy-rc.d
+    refuses every service start, removes that policy afterwards, disables
+    the units their packages enable, and never enables or starts one;
   - a policy-rc.d that was already there is left as it was.
 
 Usage: setup_packages_test.py SOURCE_DIR
@@ -30,7 +30,10 @@ TEST_ONLY = {"mosquitto", "prometheus", "prometheus-alertmanager", "chromium", "
 RUNTIME = {"g++", "cmake", "make", "pkg-config", "libboost-dev", "nlohmann-json3-dev",
            "libsqlite3-dev", "zlib1g-dev", "libssl-dev", "libmosquitto-dev", "liburing-dev",
            "smartmontools", "tzdata"}
-SERVICES = ["mosquitto", "prometheus", "prometheus-alertmanager"]
+SERVICES = {"mosquitto": ["mosquitto.service"], "prometheus": ["prometheus.service"],
+            "prometheus-alertmanager": ["prometheus-alertmanager.service"],
+            "podman": ["podman.socket", "podman.service", "podman-restart.service",
+                       "podman-auto-update.timer"]}
 
 STUBS = {
     # Nothing is installed: every package is missing.
@@ -122,18 +125,21 @@ def main():
     test_flags = {"DP_SETUP_TEST_TOOLS": "1", "DP_SETUP_BROWSER": "1"}
     calls, policy_after = run_setup(source, test_flags)
     inst = installs(calls)
-    for svc in SERVICES:
+    for svc, units in SERVICES.items():
         during = [policy for policy, pkgs in inst if svc in pkgs]
         check(during == ["101"],
               "the test command installs %s with service starts refused (policy-rc.d exit 101): %s"
               % (svc, during or "not installed"))
         idx = [i for i, c in enumerate(calls) if c.startswith("apt-get") and svc in c.split()]
-        disabled = [i for i, c in enumerate(calls)
-                    if re.match(r"systemctl .*\bdisable\b.*\b%s\.service$" % re.escape(svc), c)
-                    or c == "update-rc.d %s disable" % svc]
-        check(idx and disabled and min(disabled) > max(idx),
-              "the test command disables %s.service after installing it: %s" % (svc, calls))
-    bad = [c for c in calls if re.match(r"systemctl .*\b(enable|start|restart)\b", c)]
+        for unit in units:
+            disabled = [i for i, c in enumerate(calls)
+                        if re.match(r"systemctl .*\bdisable\b.* %s$" % re.escape(unit), c)]
+            check(idx and disabled and min(disabled) > max(idx),
+                  "the test command disables %s after installing %s: %s" % (unit, svc, calls))
+    def verb(call):  # systemctl's command: its first word that is not an option
+        return next((w for w in call.split()[1:] if not w.startswith("-")), "")
+    bad = [c for c in calls if c.startswith("systemctl ")
+           and verb(c) in ("enable", "start", "restart", "reenable", "unmask")]
     check(not bad, "setup.sh enables or starts a service: %s" % bad)
     check(policy_after is None, "the policy-rc.d setup.sh placed is still there")
     test_pkgs = {p for _, pkgs in inst for p in pkgs}
@@ -143,9 +149,10 @@ def main():
     mine = "#!/bin/sh\n# the administrator's own\nexit 0\n"
     calls, policy_after = run_setup(source, test_flags, policy_before=mine)
     check(policy_after == mine, "setup.sh changed or removed an existing policy-rc.d")
-    for svc in SERVICES:
-        check(any(re.match(r"systemctl .*\bdisable\b.*\b%s\.service$" % re.escape(svc), c) for c in calls),
-              "with an existing policy-rc.d, %s.service is still disabled" % svc)
+    for svc, units in SERVICES.items():
+        for unit in units:
+            check(any(re.match(r"systemctl .*\bdisable\b.* %s$" % re.escape(unit), c) for c in calls),
+                  "with an existing policy-rc.d, %s is still disabled" % unit)
 
     for f in failures:
         print("FAIL: " + f)
@@ -153,7 +160,7 @@ def main():
         return 1
     print("setup.sh: the run command installs %d runtime packages and no test tool; the test "
           "command installs %s with starts refused and their units disabled"
-          % (len(run_pkgs), ", ".join(SERVICES)))
+          % (len(run_pkgs), ", ".join(sorted(SERVICES))))
     return 0
 
 
