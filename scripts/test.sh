@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 DP_SETUP_ARM64=1 bash scripts/setup.sh
 export BUILD_DIR=${BUILD_DIR:-build}
-CMAKE_ARGS="-DDP_WERROR=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
+CMAKE_ARGS="-DDP_WERROR=ON -DDP_BUILD_TESTS=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
 cd "$BUILD_DIR"
 if ctest --output-on-failure -j "${TEST_JOBS:-2}" --timeout 600 "$@"; then
   exit 0
