@@ -53,6 +53,18 @@ TEST(StatusCommand, TableAndJsonListTheDrives) {
     b.rotation_rpm = 0;
     b.transport = "nvme";
     ASSERT_TRUE((*store)->UpsertDrive(b, 1764460800).ok());
+    // The SATA disk fails: a told critical SMART alert and a temperature.
+    Alert bad;
+    bad.drive_id = a.id;
+    bad.condition = "smart:reallocated";
+    bad.severity = "critical";
+    bad.summary = "sda: 120 reallocated sectors";
+    bad.opened_at = bad.updated_at = 1764460800;
+    bad.notify_count = 1;
+    ASSERT_TRUE((*store)->InsertAlert(bad).ok());
+    SmartSnapshot s;
+    s.temperature_c = 41;
+    ASSERT_TRUE((*store)->InsertSmartSnapshot(a.id, 1764460800, s).ok());
   }
   auto d = DaemonProcess::Start(tmp);
   ASSERT_TRUE(d.ok()) << d.status().message();
@@ -65,6 +77,23 @@ TEST(StatusCommand, TableAndJsonListTheDrives) {
   EXPECT_NE(table.output.find("8.00 TB"), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("HDD 5400 rpm"), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("NVMe SSD"), std::string::npos) << table.output;
+  // Health, temperature and alerts per drive: the failing disk does not
+  // look like the healthy one; no colour codes into a pipe.
+  EXPECT_NE(table.output.find("HEALTH"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("sda      failing  41 C"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("1 (smart)"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("nvme0n1  healthy"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("sda failing: sda: 120 reallocated sectors"), std::string::npos)
+      << table.output;
+  EXPECT_EQ(table.output.find("\033["), std::string::npos) << table.output;
+
+  // On a terminal (script(1) gives it one) the health is coloured.
+  auto tty = RunProgram({"/usr/bin/script", "-qec",
+                         std::string(DP_CLI_BIN) + " status --url " + url, "/dev/null"},
+                        30s, {"TERM=xterm"});
+  if (tty.exit_code != 127) {
+    EXPECT_NE(tty.output.find("\033[1;31mfailing\033[0m"), std::string::npos) << tty.output;
+  }
 
   auto json = RunProgram({DP_CLI_BIN, "status", "--url", url, "--json"});
   EXPECT_EQ(json.exit_code, 0) << json.output;

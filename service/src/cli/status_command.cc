@@ -1,13 +1,19 @@
 // diskpulse status [--url URL] [--json] [--timeout SECONDS]: asks the daemon
-// for its health and its drives and prints them (a table, or JSON).
+// for its health and its drives and prints them (a table, or JSON). The
+// table is the page's first screen in text: each drive's health (the badge
+// the page shows, worst first), temperature, newest read against its
+// baseline and open alerts, coloured only on a terminal (NO_COLOR and
+// TERM=dumb turn colour off).
 // Exit: 0 healthy, 1 the daemon answers but is not healthy, 2 usage error or
 // the daemon cannot be reached.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unistd.h>
 
 #include "cli/api_call.h"
 #include "cli/commands.h"
@@ -58,6 +64,48 @@ std::string FormatUptime(long long s) {
   return std::to_string(s) + " s";
 }
 
+bool ColourWanted() {
+  if (!isatty(STDOUT_FILENO) || std::getenv("NO_COLOR")) return false;
+  const char* term = std::getenv("TERM");
+  return term && std::string(term) != "dumb";
+}
+
+// The badge's colour, as the page draws it.
+const char* Colour(const std::string& health) {
+  if (health == "failing") return "\033[1;31m";
+  if (health == "missing" || health == "slowing") return "\033[33m";
+  if (health == "warning") return "\033[33m";
+  if (health == "healthy") return "\033[32m";
+  return "\033[2m";  // watching, asleep
+}
+
+std::string Temperature(const nlohmann::json& d) {
+  auto t = d.find("temperature_c");
+  if (t == d.end() || !t->is_number()) return "-";
+  return std::to_string(static_cast<int>(std::lround(t->get<double>()))) + " C";
+}
+
+// "94%" of its baseline, "forming", or "-" without a read test.
+std::string ReadVsBaseline(const nlohmann::json& d) {
+  auto r = d.find("read");
+  if (r == d.end() || !r->is_object()) return "-";
+  if (!r->value("good", false)) return "not evidence";
+  auto p = r->find("percent");
+  if (p == r->end() || !p->is_number()) return "forming";
+  return std::to_string(static_cast<int>(std::lround(p->get<double>()))) + "%";
+}
+
+// "2 (slowdown, smart)", "-" when none.
+std::string Alerts(const nlohmann::json& d) {
+  const nlohmann::json a = d.value("alerts", nlohmann::json::object());
+  const int n = a.value("open", 0) + a.value("acknowledged", 0);
+  if (n == 0) return "-";
+  std::string kinds;
+  for (const auto& k : a.value("kinds", nlohmann::json::array()))
+    if (k.is_string()) kinds += (kinds.empty() ? "" : ", ") + k.get<std::string>();
+  return std::to_string(n) + (kinds.empty() ? "" : " (" + kinds + ")");
+}
+
 void PrintHuman(const std::string& url, const nlohmann::json& health,
                 const nlohmann::json& drives) {
   std::string status = health.value("status", "?");
@@ -76,19 +124,52 @@ void PrintHuman(const std::string& url, const nlohmann::json& health,
         "(it needs root to read drive identities; 'targets' in the configuration adds more)\n");
     return;
   }
-  TextTable table({"DRIVE", "MODEL", "SERIAL", "SIZE", "TYPE", "BUS", "DEVICE", "STATE"});
+  // HEALTH second, so its colour can be put around a cell whose place in
+  // every line is the header's.
+  TextTable table({"DRIVE", "HEALTH", "TEMP", "READ", "ALERTS", "MODEL", "SERIAL", "SIZE",
+                   "TYPE", "DEVICE"});
+  table.AlignRight(2);
   table.AlignRight(3);
+  table.AlignRight(7);
+  std::vector<std::string> healths;
   for (const auto& d : drives) {
     std::string name = Text(d, "name");
     if (name == "-") name = Text(d, "id");
-    std::string bus = Text(d, "transport");
-    for (char& c : bus) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    table.AddRow({name, Text(d, "model"), Text(d, "serial"),
+    std::string h = Text(d, "status");
+    if (h == "-") h = d.value("present", true) ? "unknown" : "missing";
+    healths.push_back(h);
+    table.AddRow({name, h, Temperature(d), ReadVsBaseline(d), Alerts(d), Text(d, "model"),
+                  Text(d, "serial"),
                   FormatSize(static_cast<std::uint64_t>(std::max(0.0, Number(d, "size_bytes")))),
-                  DriveKind(d), bus, Text(d, "dev_path"),
-                  d.value("present", true) == false ? "missing" : "present"});
+                  DriveKind(d), Text(d, "dev_path")});
   }
-  std::fputs(table.Render().c_str(), stdout);
+  std::string text = table.Render();
+  if (ColourWanted()) {
+    const std::size_t column = text.find("HEALTH");
+    std::string out;
+    std::size_t row = 0, from = text.find('\n') + 1;
+    out = text.substr(0, from);
+    while (from < text.size()) {
+      const std::size_t end = text.find('\n', from);
+      std::string l = text.substr(from, end - from);
+      if (row < healths.size() && l.size() >= column + healths[row].size())
+        l = l.substr(0, column) + Colour(healths[row]) + healths[row] + "\033[0m" +
+            l.substr(column + healths[row].size());
+      out += l + "\n";
+      ++row;
+      from = end + 1;
+    }
+    text = out;
+  }
+  std::fputs(text.c_str(), stdout);
+  // What the reasons are, for the drives that are not healthy.
+  for (const auto& d : drives) {
+    const std::string h = Text(d, "status");
+    if (h == "healthy" || h == "-" || Text(d, "reason") == "-") continue;
+    std::string name = Text(d, "name");
+    if (name == "-") name = Text(d, "id");
+    std::printf("%s %s: %s\n", name.c_str(), h.c_str(), Text(d, "reason").c_str());
+  }
 }
 
 }  // namespace
@@ -116,7 +197,13 @@ int RunStatusCommand(const Args& args) {
                  client->url().c_str(), reply->status);
     return 2;
   }
-  auto drives = client->GetJson("/api/v1/drives");
+  // The overview carries each drive's health, temperature, read figure and
+  // alerts (the page's first screen); its "drives" are the table's rows.
+  auto overview = client->GetJson("/api/v1/overview");
+  Result<nlohmann::json> drives =
+      overview.ok() && overview->contains("drives")
+          ? Result<nlohmann::json>((*overview)["drives"])
+          : client->GetJson("/api/v1/drives");
   bool healthy = health.value("status", "") == "ok";
 
   if (json) {

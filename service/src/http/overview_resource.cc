@@ -1,7 +1,7 @@
 // GET /api/v1/overview: the first screen of the page in one answer.
 //   {"at": now, "drives": [...worst first...], "pools": PoolMapToJson,
 //    "alerts": {"open", "acknowledged"}}
-// Each drive: its identity (id, name, model, serial, size_bytes,
+// Each drive: its identity (id, name, model, serial, dev_path, size_bytes,
 // rotational, rotation_rpm, transport, present), "status" (failing |
 // slowing | watch | missing | asleep | healthy) with "reason", the latest
 // SMART figures ("temperature_c", "power_on_hours", "health_passed",
@@ -250,6 +250,7 @@ Response Overview(const ApiContext& ctx) {
         {"name", d.name},
         {"model", d.model},
         {"serial", d.serial},
+        {"dev_path", d.dev_path},
         {"size_bytes", d.size_bytes},
         {"rotational", OrNull(d.rotational)},
         {"rotation_rpm", OrNull(d.rotation_rpm)},
