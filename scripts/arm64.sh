@@ -28,10 +28,11 @@ if [ "${suites[0]}" = all ]; then
   done
 fi
 
-skip() { echo "SKIP: $*"; exit 77; }
+# A missing toolchain or binfmt_misc skips (77), or fails under CI=true.
+. tests/support/skip.sh
 if [ "$(id -u)" -ne 0 ]; then
   for t in aarch64-linux-gnu-g++ qemu-aarch64-static; do
-    command -v "$t" >/dev/null || skip "$t is missing; run as root once (DP_SETUP_ARM64=1 bash scripts/setup.sh)"
+    command -v "$t" >/dev/null || skip_without "$t" "$t is missing; run as root once (DP_SETUP_ARM64=1 bash scripts/setup.sh)"
   done
 else
   DP_SETUP_ARM64=1 bash scripts/setup.sh
@@ -42,10 +43,10 @@ fi
 if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
   if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
-      skip "cannot mount binfmt_misc (needs root) to run arm64 executables through qemu"
+      skip_without binfmt_misc "cannot mount binfmt_misc (needs root) to run arm64 executables through qemu"
   fi
   cat /usr/lib/binfmt.d/qemu-aarch64.conf >/proc/sys/fs/binfmt_misc/register 2>/dev/null ||
-    skip "cannot register qemu-aarch64 with binfmt_misc (needs root)"
+    skip_without binfmt_misc "cannot register qemu-aarch64 with binfmt_misc (needs root)"
 fi
 
 # Test executables are listed by ctest when it runs them (through the
@@ -67,7 +68,7 @@ failed=()
 for s in "${suites[@]}"; do
   echo "== ${s}_test (arm64, qemu-user)"
   start=$(date +%s)
-  if DP_OPENAPI_RECORD=$record "$build/tests/${s}_test" --gtest_brief=1; then
+  if DP_QEMU_USER=1 DP_OPENAPI_RECORD=$record "$build/tests/${s}_test" --gtest_brief=1; then
     echo "== ${s}_test passed in $(($(date +%s) - start)) s"
   else
     echo "== ${s}_test FAILED in $(($(date +%s) - start)) s"
