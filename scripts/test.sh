@@ -12,11 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=${CI:-true}
 tier=()
+setup=(DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 DP_SETUP_ARM64=1)
 if [ "${1:-}" = --fast ]; then
   shift
   tier=(-L unit)
+  setup=(DP_SETUP_TEST_TOOLS=1)  # the unit tier needs neither chromium nor the arm64 toolchain
 fi
-DP_SETUP_BROWSER=1 DP_SETUP_TEST_TOOLS=1 DP_SETUP_ARM64=1 bash scripts/setup.sh
+env "${setup[@]}" bash scripts/setup.sh
 export BUILD_DIR=${BUILD_DIR:-build}
 CMAKE_ARGS="-DDP_WERROR=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
 cd "$BUILD_DIR"
