@@ -38,7 +38,7 @@ WRAP=${WRAP:-}
 BLKIO=/sys/fs/cgroup/blkio
 
 [ "$(id -u)" -eq 0 ] || { echo "vs_fio: needs root (loop devices, cgroups)" >&2; exit 2; }
-command -v fio >/dev/null || { echo "vs_fio: fio not installed (scripts/setup.sh)" >&2; exit 2; }
+command -v fio >/dev/null || { echo "vs_fio: fio not installed (DP_SETUP_TEST_TOOLS=1 bash scripts/setup.sh)" >&2; exit 2; }
 [ -x "$DP" ] || { echo "vs_fio: no diskpulse binary at $DP (build first)" >&2; exit 2; }
 if [ "$THROTTLE" = 1 ] && [ ! -e $BLKIO/blkio.throttle.read_bps_device ]; then
   echo "vs_fio: no cgroup v1 blkio at $BLKIO (THROTTLE=0 skips that part)" >&2; exit 2

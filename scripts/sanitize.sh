@@ -26,7 +26,7 @@ case "$which" in fast|asan|tsan|all) ;; *)
 esac
 root=${BUILD_ROOT:-.}
 jobs=${JOBS:-$(nproc)}
-bash scripts/setup.sh
+DP_SETUP_TEST_TOOLS=1 bash scripts/setup.sh  # the suites it runs need the test tools
 
 # -O1 keeps instrumented tests tolerably fast and the build short; frame
 # pointers give whole stacks in reports, and line tables (-g1) name their

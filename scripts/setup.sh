@@ -1,25 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages diskpulse needs to build and test, only those
-# that are missing (apt-get runs only when something is absent). Idempotent.
+# Installs the Debian 12 packages diskpulse needs, only those that are missing
+# (apt-get runs only when something is absent). Idempotent. Without flags:
+# what building and running the daemon and the CLI needs (scripts/run.sh);
+# DP_SETUP_TEST_TOOLS=1 and DP_SETUP_BROWSER=1 add what the tests need
+# (scripts/test.sh), DP_SETUP_ARM64=1 the arm64 cross build, DP_SETUP_FUZZ=1
+# libFuzzer.
 set -euo pipefail
 
+# What diskpulsed and diskpulse need to build and run (scripts/run.sh installs
+# these and nothing else): the compiler and CMake, the libraries they link,
+# smartctl and the time zones the schedules are read in.
 pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libssl-dev
-      libmosquitto-dev mosquitto  # the MQTT sink's client library; the broker its tests start
-      libgtest-dev libgmock-dev liburing-dev util-linux smartmontools fio sqlite3 curl
-      procps tzdata python3  # python3: benchmarks/vs_fio.sh only
-      prometheus prometheus-alertmanager  # promtool, amtool: metrics lint, contrib/ rules
-      dpkg-dev init-system-helpers)  # the .deb: dpkg-shlibdeps, deb-systemd-helper
+      libmosquitto-dev liburing-dev util-linux smartmontools tzdata)
+# Test-only tools whose Debian packages enable and start services: the tests
+# run the programs themselves (mosquitto on a free loopback port, promtool,
+# amtool, podman without its API socket), so these are installed with service
+# starts refused and these units of theirs left disabled
+# (install_test_services below).
+declare -A test_service_units=(
+  [mosquitto]="mosquitto.service"
+  [prometheus]="prometheus.service"
+  [prometheus-alertmanager]="prometheus-alertmanager.service"
+  [podman]="podman.socket podman.service podman-restart.service podman-auto-update.timer podman-auto-update.service")
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi
-# What only the test command needs (scripts/test.sh sets it): the OpenAPI
-# response validator, node for the OpenAPI lint, and libfaketime to move the
-# wall clock of a running daemon (tests/e2e/clock_jump_e2e_test.cc);
+# What only the test command needs (scripts/test.sh sets it): the test
+# suite's own libraries and tools (below), the OpenAPI response validator,
+# node for the OpenAPI lint, and libfaketime to move the wall clock of a
+# running daemon (tests/e2e/clock_jump_e2e_test.cc);
 # clang 14 and libc++ 14's headers for the FreeBSD compile check
 # (tests/freebsd/compile_check.sh); podman, runc and mmdebstrap to build and
 # run the container image (tests/packaging/container_test.sh).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev podman runc mmdebstrap)
+  # GoogleTest; fio (the contention guard's foreign load), sqlite3, curl,
+  # procps and python3 (script tests, benchmarks/vs_fio.sh); dpkg-dev and
+  # init-system-helpers for the .deb (dpkg-shlibdeps, deb-systemd-helper).
+  pkgs+=(libgtest-dev libgmock-dev fio sqlite3 curl procps python3 dpkg-dev init-system-helpers)
+  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev runc mmdebstrap)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
@@ -48,21 +66,70 @@ if [ "${DP_SETUP_FUZZ:-0}" = 1 ]; then  # benchmarks/fuzz.sh only: clang with li
   pkgs+=(clang-14 libclang-rt-14-dev)
 fi
 
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for p in "${pkgs[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
+  installed "$p" || missing+=("$p")
 done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
+missing_services=()
+if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
+  for p in mosquitto prometheus prometheus-alertmanager podman; do
+    installed "$p" || missing_services+=("$p")
+  done
+fi
+
+# Debian's mosquitto, prometheus, prometheus-alertmanager and podman enable
+# their units and start them from their maintainer scripts (listening on
+# :1883, :9090, :9093 and podman's API socket). While they install, a policy-rc.d that refuses every
+# start (exit 101, honoured by deb-systemd-invoke and invoke-rc.d) keeps them
+# stopped; afterwards their units are disabled (and stopped, should a start
+# have slipped through another policy-rc.d), so nothing listens at boot
+# either. Packages that were already installed are left as they are.
+policy_rc_d=${DP_POLICY_RC_D:-/usr/sbin/policy-rc.d}
+install_test_services() {
+  local placed=0
+  if [ ! -e "$policy_rc_d" ]; then
+    printf '#!/bin/sh\n# scripts/setup.sh: no service starts while test tools install\nexit 101\n' >"$policy_rc_d"
+    chmod 0755 "$policy_rc_d"
+    placed=1
+    trap 'rm -f "$policy_rc_d"' EXIT
+  fi
+  apt-get install -y -qq --no-install-recommends "$@"
+  if [ "$placed" = 1 ]; then
+    rm -f "$policy_rc_d"
+    trap - EXIT
+  fi
+  local p unit
+  for p in "$@"; do
+    if command -v systemctl >/dev/null 2>&1; then
+      for unit in ${test_service_units[$p]}; do
+        if [ -d /run/systemd/system ]; then
+          systemctl disable --now --quiet "$unit" || echo "setup: could not disable and stop $unit" >&2
+        else
+          systemctl disable --quiet "$unit" || echo "setup: could not disable $unit" >&2
+        fi
+      done
+    elif [ -x "/etc/init.d/$p" ] && command -v update-rc.d >/dev/null 2>&1; then
+      update-rc.d "$p" disable >/dev/null || echo "setup: could not disable /etc/init.d/$p" >&2
+    fi
+  done
+  echo "setup: ${*} installed as tools for the tests: their services are disabled and stopped"
+}
+
+if [ "${#missing[@]}" -gt 0 ] || [ "${#missing_services[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]} ${missing_services[*]}"
   if [ "$(id -u)" -ne 0 ]; then
-    echo "setup: need root to install packages (run as root or install: ${missing[*]})" >&2
+    echo "setup: need root to install packages (run as root or install: ${missing[*]} ${missing_services[*]})" >&2
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  if [ "${#missing[@]}" -gt 0 ]; then
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+  if [ "${#missing_services[@]}" -gt 0 ]; then
+    install_test_services "${missing_services[@]}"
+  fi
 fi
 
 # The page's accessibility check (tests/webui) runs axe-core from npm in the

@@ -20,7 +20,7 @@ if [ "${1:-}" = --fast ]; then
 fi
 env "${setup[@]}" bash scripts/setup.sh
 export BUILD_DIR=${BUILD_DIR:-build}
-CMAKE_ARGS="-DDP_WERROR=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
+CMAKE_ARGS="-DDP_WERROR=ON -DDP_BUILD_TESTS=ON ${CMAKE_ARGS:-}" bash scripts/build.sh
 cd "$BUILD_DIR"
 if ctest --output-on-failure -j "${TEST_JOBS:-2}" --timeout 600 "${tier[@]}" "$@"; then
   exit 0

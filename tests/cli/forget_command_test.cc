@@ -73,7 +73,7 @@ TEST_F(ForgetCommandTest, ForgetsAGoneDriveAndClosesItsAlert) {
       << r.output;
   auto alert = HttpGet(daemon_->port(), "/api/v1/alerts/" + std::to_string(alert_id_));
   EXPECT_EQ(alert.Json()["state"], "resolved") << alert.body;
-  EXPECT_EQ(alert.Json()["resolution"], "forgotten: replaced by WD-NEW1");
+  EXPECT_EQ(alert.Json()["resolution"], "retired: replaced by WD-NEW1");
   auto drive = HttpGet(daemon_->port(), "/api/v1/drives/" + std::string(kGone));
   EXPECT_TRUE(drive.Json()["forgotten_at"].is_number()) << drive.body;
 }

@@ -1,6 +1,6 @@
 // The reload table: every top-level key of the configuration file has a row;
 // a change to a restart-only key is named and put back, a change to an applied
-// key is taken; the README's two lines list exactly the table's two classes.
+// key is taken; docs/configuration.md's two lines list exactly the table's two classes.
 #include "config/reload_keys.h"
 
 #include <gtest/gtest.h>
@@ -143,11 +143,11 @@ TEST(ReloadKeysTest, AParsedDifferenceIsNamed) {
             Names{"alerts"});
 }
 
-// The backquoted names of the README line that starts with `lead`, with a
+// The backquoted names of the line of a page that starts with `lead`, with a
 // trailing ".*" (a group's keys) taken off.
-std::set<std::string> ReadmeNames(const std::string& readme, const std::string& lead) {
+std::set<std::string> ListedNames(const std::string& page, const std::string& lead) {
   std::set<std::string> names;
-  std::istringstream lines(readme);
+  std::istringstream lines(page);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(lead, 0) != 0) continue;
     const std::string list = line.substr(lead.size(), line.find(". A reload") - lead.size());
@@ -158,14 +158,14 @@ std::set<std::string> ReadmeNames(const std::string& readme, const std::string& 
   return names;
 }
 
-TEST(ReloadKeysTest, TheReadmeListsTheTablesTwoClasses) {
-  const std::string readme = ReadFile(std::string(DP_SOURCE_DIR) + "/README.md");
-  ASSERT_FALSE(readme.empty());
+TEST(ReloadKeysTest, TheConfigurationPageListsTheTablesTwoClasses) {
+  const std::string page = ReadFile(std::string(DP_SOURCE_DIR) + "/docs/configuration.md");
+  ASSERT_FALSE(page.empty());
   std::set<std::string> applied, restart;
   for (const ReloadKey& k : ReloadKeys())
     (k.on_reload == OnReload::kApplied ? applied : restart).insert(std::string(k.name));
-  EXPECT_EQ(ReadmeNames(readme, "Applied by a reload (`SIGHUP`): "), applied);
-  EXPECT_EQ(ReadmeNames(readme, "Need a restart: "), restart);
+  EXPECT_EQ(ListedNames(page, "Applied by a reload (`SIGHUP`): "), applied);
+  EXPECT_EQ(ListedNames(page, "Need a restart: "), restart);
 }
 
 }  // namespace

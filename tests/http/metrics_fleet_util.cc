@@ -119,6 +119,7 @@ MetricsFleet::MetricsFleet() : clock(FromUnixSeconds(1700000000 + 30 * 86400)) {
   slow.summary = "sda: seq throughput dropped 20%";
   slow.evidence_json = "{}";
   slow.opened_at = slow.updated_at = 1700000000 + 7 * 86400;
+  slow.notify_count = 1;  // told: an alarm on every surface
   EXPECT_TRUE(store_->InsertAlert(slow).ok());
   Alert old = slow;
   old.condition = "smart:reallocated";

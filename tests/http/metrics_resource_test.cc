@@ -171,6 +171,7 @@ TEST_F(MetricsResourceTest, EveryAlertKindIsReportedPerDrive) {
     a.summary = "open";
     a.evidence_json = "{}";
     a.opened_at = a.updated_at = 1700000000;
+    a.notify_count = 1;
     ASSERT_TRUE(fleet_.store().InsertAlert(a).ok());
   }
   const std::string t = fleet_.Scrape();
@@ -188,6 +189,55 @@ TEST_F(MetricsResourceTest, EveryAlertKindIsReportedPerDrive) {
   EXPECT_EQ(SampleValue(t, "diskpulse_alerts_opened_total{kind=\"environment\"}"), 1);
 }
 
+// Every active alert is a series of its own with its standing, whatever it
+// is about: a pool's, a scrub's and the box's too (they have no drive, so
+// no per-drive count can carry them). A watch is there as "watching" and
+// is not counted on its drive as an alarm.
+TEST_F(MetricsResourceTest, EveryAlertIsASeriesWithItsStandingAndPlace) {
+  struct Case {
+    std::string drive, condition, severity, evidence;
+    int notified;
+  };
+  const std::vector<Case> cases = {
+      {"", "scrub:tank:overdue", "warning", "{}", 1},
+      {"", "pool:tank:state", "critical", "{}", 1},
+      {"", "environment:box", "warning",
+       R"({"condition":"environment:tank/raidz2-0:seq:qd8-1m:mb_per_s"})", 1},
+      {fleet_.nvme.id, "trend:drive", "warning", "{}", 0},
+  };
+  for (const Case& c : cases) {
+    Alert a;
+    a.drive_id = c.drive;
+    a.condition = c.condition;
+    a.severity = c.severity;
+    a.summary = "open";
+    a.evidence_json = c.evidence;
+    a.opened_at = a.updated_at = 1700000000;
+    a.notify_count = c.notified;
+    ASSERT_TRUE(fleet_.store().InsertAlert(a).ok());
+  }
+  const std::string t = fleet_.Scrape();
+  EXPECT_EQ(SampleValue(t, R"(diskpulse_alert{kind="scrub",condition="scrub:tank:overdue",)"
+                           R"(severity="warning",state="notified",drive="",pool="tank",vdev=""})"),
+            1)
+      << t;
+  EXPECT_EQ(SampleValue(t, R"(diskpulse_alert{kind="pool",condition="pool:tank:state",)"
+                           R"(severity="critical",state="notified",drive="",pool="tank",vdev=""})"),
+            1);
+  EXPECT_EQ(SampleValue(t, R"(diskpulse_alert{kind="environment",condition="environment:box",)"
+                           R"(severity="warning",state="notified",drive="",pool="tank",)"
+                           R"(vdev="tank/raidz2-0"})"),
+            1);
+  EXPECT_EQ(SampleValue(t, R"(diskpulse_alert{kind="trend",condition="trend:drive",)"
+                           R"(severity="warning",state="watching",drive=")" +
+                               fleet_.nvme.id + R"(",pool="",vdev=""})"),
+            1);
+  EXPECT_EQ(SampleValue(t, "diskpulse_drive_alerts_active{" + Id(fleet_.nvme) + ",kind=\"trend\"}"),
+            0);
+  EXPECT_EQ(SampleValue(t, "diskpulse_alerts_active{severity=\"warning\",state=\"watching\"}"),
+            1);
+}
+
 TEST_F(MetricsResourceTest, CountersAndAlertsByKind) {
   std::string t = fleet_.Scrape();
   EXPECT_EQ(SampleValue(t, "diskpulse_runs_total{outcome=\"ok\"}"), 11);
@@ -196,7 +246,10 @@ TEST_F(MetricsResourceTest, CountersAndAlertsByKind) {
   EXPECT_EQ(SampleValue(t, "diskpulse_runs{state=\"queued\"}"), 1);
   EXPECT_EQ(SampleValue(t, "diskpulse_alerts_opened_total{kind=\"slowdown\"}"), 1);
   EXPECT_EQ(SampleValue(t, "diskpulse_alerts_opened_total{kind=\"smart\"}"), 1);
-  EXPECT_EQ(SampleValue(t, "diskpulse_alerts_active{severity=\"warning\"}"), 1);
+  EXPECT_EQ(SampleValue(t, "diskpulse_alerts_active{severity=\"warning\",state=\"notified\"}"),
+            1);
+  EXPECT_EQ(SampleValue(t, "diskpulse_alerts_active{severity=\"warning\",state=\"watching\"}"),
+            0);
   EXPECT_EQ(SampleValue(t, "diskpulse_drive_alerts_active{" + Id(fleet_.sda) +
                                ",kind=\"slowdown\"}"),
             1);

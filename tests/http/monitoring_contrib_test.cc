@@ -12,11 +12,15 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <sstream>
+#include <ctime>
 
 #include "http/metrics_fleet_util.h"
 #include "model/condition.h"
+#include "store/store.h"
 #include "support/capability.h"
 #include "support/daemon_process.h"
+#include "support/http_client.h"
 #include "support/temp_dir.h"
 
 namespace dp::http {
@@ -41,37 +45,170 @@ TEST(MonitoringContrib, RuleUnitTestsPass) {
   ExpectPromtoolOk({"test", "rules", kContrib + "/prometheus/diskpulse_rules_test.yml"});
 }
 
-// The rules forward every kind of alert the daemon raises: for each kind in
-// its list, an open alert of that kind on a drive fires one alert in
-// Prometheus with that kind (promtool evaluates the real rule file).
-TEST(MonitoringContrib, EveryAlertKindReachesAlertmanager) {
-  dp::testing::TempDir tmp;
-  std::string yaml = "rule_files:\n  - " + kContrib +
-                     "/prometheus/diskpulse_rules.yml\nevaluation_interval: 1m\ntests:\n";
-  for (ConditionKind kind_kind : kConditionKinds) {
-    const std::string_view kind = ConditionKindName(kind_kind);
-    const std::string k(kind);
-    yaml += "  - interval: 1m\n    input_series:\n"
-            "      - series: 'diskpulse_drive_info{job=\"diskpulse\",instance=\"nas1:8470\","
-            "drive=\"d1\",name=\"sda\",dev_path=\"/dev/sda\",model=\"M\",serial=\"S\","
-            "firmware=\"F\",transport=\"sata\"}'\n        values: '1x10'\n";
-    for (ConditionKind other : kConditionKinds)
-      yaml += "      - series: 'diskpulse_drive_alerts_active{job=\"diskpulse\","
-              "instance=\"nas1:8470\",drive=\"d1\",kind=\"" +
-              std::string(ConditionKindName(other)) + "\"}'\n        values: '" +
-              (other == kind_kind ? "1x10" : "0x10") + "'\n";
-    yaml += "    alert_rule_test:\n      - eval_time: 5m\n        alertname: DiskpulseDriveAlert\n"
-            "        exp_alerts:\n          - exp_labels:\n              severity: warning\n"
-            "              instance: nas1:8470\n              drive: d1\n              kind: " +
-            k + "\n              name: sda\n              model: M\n              serial: S\n" +
-            "            exp_annotations:\n              summary: \"nas1:8470: drive sda (M, S) has "
-            "an open " + k + " alert\"\n              description: \"diskpulse has 1 open " + k +
-            " alert(s) on this drive; the drive's page and `diskpulse alerts --drive sda` on "
-            "nas1:8470 say what and how severe.\"\n";
+// One sample of an exposition: name, labels (in order), value.
+struct Sample {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::string Label(const std::string& key) const {
+    for (const auto& [k, v] : labels)
+      if (k == key) return v;
+    return "";
   }
-  const std::string path = tmp.Path("kinds_test.yml");
+};
+
+std::vector<Sample> Samples(const std::string& exposition, const std::set<std::string>& names) {
+  static const std::regex line(R"(^([a-z_]+)\{(.*)\} (\S+)$)");
+  static const std::regex label(R"re(([a-z_]+)="((?:[^"\\]|\\.)*)")re");
+  std::vector<Sample> out;
+  std::istringstream in(exposition);
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (!std::regex_match(l, m, line) || !names.count(m[1])) continue;
+    Sample s{m[1], {}};
+    const std::string body = m[2];
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), label);
+         it != std::sregex_iterator(); ++it)
+      s.labels.emplace_back((*it)[1], (*it)[2]);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string Quoted(const std::string& v) {
+  std::string out = "\"";
+  for (char c : v) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+// The rules against what a running daemon exposes: its store holds an alert
+// the owner was told of of every kind the detectors raise (a drive's, the
+// pool's, the scrub's, the box's) and a watch; diskpulsed serves it, and the
+// /metrics it answers over HTTP is promtool's input. DiskpulseAlert must
+// fire once for every told alert the daemon exposes, with its kind and what
+// it is about, and never for the watch. A series the daemon cannot emit, or
+// a kind it cannot carry, fails here.
+TEST(MonitoringContrib, EveryAlertKindTheDaemonExposesReachesAlertmanager) {
+  if (!dp::testing::RunPromtool({"--version"}))
+    DP_SKIP_WITHOUT("promtool", "promtool is not installed (Debian package prometheus)");
+  dp::testing::TempDir dir;
+  std::filesystem::create_directories(dir.Path("var"));
+  const std::int64_t now = std::time(nullptr);
+  {
+    auto store = Store::Open(dir.Path("var/diskpulse.db"));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    for (const char* name : {"sda", "sdb"}) {
+      Drive d;
+      d.id = std::string("wwn-") + name;
+      d.name = name;
+      d.dev_path = std::string("/dev/") + name;
+      d.model = "ST4000VN008";
+      d.serial = std::string("ZDH-") + name;
+      ASSERT_TRUE((*store)->UpsertDrive(d, now - 3 * 86400).ok());
+    }
+    struct Open {
+      std::string drive, condition, severity;
+      int notified;
+    };
+    const std::vector<Open> opened = {
+        {"wwn-sda", "slowdown:drive", "warning", 1},
+        {"wwn-sda", "trend:drive", "warning", 1},
+        {"wwn-sda", "peer:seq:qd8-1m:mb_per_s", "warning", 1},
+        {"", "environment:box", "warning", 1},
+        {"wwn-sda", "smart:reallocated", "warning", 1},
+        {"", "zfs:tank:state", "warning", 1},
+        {"wwn-sdb", "missing", "critical", 1},
+        {"", "pool:tank:state", "critical", 1},
+        {"", "scrub:tank:overdue", "warning", 1},
+        {"wwn-sda", "wear:percentage_used", "warning", 1},
+        {"wwn-sda", "selftest:overdue", "info", 1},
+        {"wwn-sda", "smart:udma_crc_errors", "warning", 0},  // a watch
+    };
+    for (const Open& o : opened) {
+      Alert a;
+      a.drive_id = o.drive;
+      a.condition = o.condition;
+      a.severity = o.severity;
+      a.summary = o.condition;
+      a.evidence_json = o.condition == "environment:box"
+                            ? R"({"condition":"environment:tank/raidz2-0:seq:qd8-1m:mb_per_s"})"
+                            : "{}";
+      a.opened_at = a.updated_at = now - 3600;
+      a.notify_count = o.notified;
+      a.last_notified_at = o.notified ? std::optional<std::int64_t>(now - 3600) : std::nullopt;
+      ASSERT_TRUE((*store)->InsertAlert(a).ok());
+    }
+  }
+  auto daemon = dp::testing::DaemonProcess::Start(dir);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  const auto scrape = dp::testing::HttpGet((*daemon)->port(), "/metrics");
+  ASSERT_EQ(scrape.status, 200) << scrape.error << scrape.body;
+
+  const auto samples = Samples(scrape.body, {"diskpulse_alert", "diskpulse_drive_info"});
+  std::map<std::string, Sample> info;  // by drive
+  std::set<std::string> told_kinds;
+  int watches = 0;
+  std::string series, expected;
+  for (const Sample& s : samples) {
+    std::string labels = "job=\"diskpulse\",instance=\"nas1:8470\"";
+    for (const auto& [k, v] : s.labels) labels += "," + k + "=" + Quoted(v);
+    std::string line = s.name + "{" + labels + "}";
+    for (std::size_t at = 0; (at = line.find('\'', at)) != std::string::npos; at += 2)
+      line.insert(at, "'");
+    series += "      - series: '" + line + "'\n        values: '1x10'\n";
+    if (s.name == "diskpulse_drive_info") info[s.Label("drive")] = s;
+  }
+  for (const Sample& s : samples) {
+    if (s.name != "diskpulse_alert") continue;
+    const std::string state = s.Label("state");
+    if (state == "watching") ++watches;
+    if (state != "notified" && state != "acknowledged") continue;
+    told_kinds.insert(s.Label("kind"));
+    std::string labels = "              job: diskpulse\n              instance: \"nas1:8470\"\n";
+    for (const auto& [k, v] : s.labels)
+      if (!v.empty()) labels += "              " + k + ": " + Quoted(v) + "\n";
+    std::string where;
+    const std::string drive = s.Label("drive");
+    if (!drive.empty()) {
+      ASSERT_TRUE(info.count(drive)) << drive << " has an alert and no diskpulse_drive_info";
+      const Sample& d = info[drive];
+      for (const char* k : {"name", "model", "serial"})
+        labels += "              " + std::string(k) + ": " + Quoted(d.Label(k)) + "\n";
+      where = "drive " + d.Label("name") + " (" + d.Label("model") + ", " + d.Label("serial") + ")";
+    } else if (!s.Label("vdev").empty()) {
+      where = s.Label("vdev");
+    } else if (!s.Label("pool").empty()) {
+      where = "pool " + s.Label("pool");
+    } else {
+      where = "the box";
+    }
+    expected += "          - exp_labels:\n" + labels + "            exp_annotations:\n" +
+                "              summary: " +
+                Quoted("nas1:8470: " + s.Label("severity") + " " + s.Label("kind") +
+                       " alert on " + where) +
+                "\n              description: " +
+                Quoted("diskpulse alert " + s.Label("condition") + " is " + state +
+                       "; the page's alert list and `diskpulse alerts` on nas1:8470 say what "
+                       "and what to do.") +
+                "\n";
+  }
+  // The daemon exposes a told alert of every kind, and the watch as one.
+  for (ConditionKind kind : kConditionKinds)
+    EXPECT_TRUE(told_kinds.count(std::string(ConditionKindName(kind))))
+        << ConditionKindName(kind) << " is not exposed as a told alert:\n" << scrape.body;
+  EXPECT_EQ(watches, 1) << scrape.body;
+
+  const std::string yaml = "rule_files:\n  - " + kContrib +
+                           "/prometheus/diskpulse_rules.yml\nevaluation_interval: 1m\ntests:\n"
+                           "  - interval: 1m\n    input_series:\n" +
+                           series +
+                           "    alert_rule_test:\n      - eval_time: 5m\n"
+                           "        alertname: DiskpulseAlert\n        exp_alerts:\n" +
+                           expected;
+  const std::string path = dir.Path("scraped_test.yml");
   std::ofstream(path) << yaml;
-  ExpectPromtoolOk({"test", "rules", path});
+  auto r = dp::testing::RunPromtool({"test", "rules", path});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->first, 0) << r->second << "\n" << yaml;
 }
 
 // The daemon's list of kinds (model/condition.h) is the detectors' own:

@@ -86,8 +86,9 @@ class OverviewTest : public ::testing::Test {
   }
   void AddAlert(const std::string& drive_id, const std::string& condition,
                 const std::string& severity, const std::string& summary,
-                const std::string& state = "open") {
+                const std::string& state = "open", int notified = 1) {
     Alert a;
+    a.notify_count = notified;
     a.drive_id = drive_id;
     a.condition = condition;
     a.severity = severity;
@@ -151,6 +152,18 @@ TEST_F(OverviewTest, MissingAlertAndForgottenDrive) {
   EXPECT_EQ(Row(j, "sdh")["reason"], "retired 2025-11-30: sold");
 }
 
+// A detached drive with an older told warning and a critical "missing"
+// alert shows the worst news: missing, not the warning.
+TEST_F(OverviewTest, MissingOutranksAnOlderWarning) {
+  Drive here = AddDrive("sda"), gone = AddDrive("sdf");
+  KeepPresent({here.id});
+  AddAlert(gone.id, "smart:temperature", "warning", "sdf: 58 °C");
+  AddAlert(gone.id, "missing", "critical", "sdf has been missing for 2 days");
+  json j = Get("/api/v1/overview");
+  EXPECT_EQ(Row(j, "sdf")["status"], "missing");
+  EXPECT_EQ(Row(j, "sdf")["reason"], "sdf has been missing for 2 days");
+}
+
 TEST_F(OverviewTest, EmptyStoreAnswersEmptyLists) {
   json j = Get("/api/v1/overview");
   EXPECT_EQ(j["drives"], json::array());
@@ -162,14 +175,16 @@ TEST_F(OverviewTest, EmptyStoreAnswersEmptyLists) {
 TEST_F(OverviewTest, BadgesComeFromStoredAlertsAndSortWorstFirst) {
   Drive good = AddDrive("sda"), slow = AddDrive("sdb"), bad = AddDrive("sdc");
   Drive watch = AddDrive("sdd"), sleepy = AddDrive("sde"), lost = AddDrive("sdf");
-  Drive failed_smart = AddDrive("sdg");
-  KeepPresent({good.id, slow.id, bad.id, watch.id, sleepy.id, failed_smart.id});
+  Drive failed_smart = AddDrive("sdg"), doubt = AddDrive("sdi");
+  KeepPresent({good.id, slow.id, bad.id, watch.id, sleepy.id, failed_smart.id, doubt.id});
   for (int i = 0; i < 12; ++i) AddSeqRun(good.id, kT0 + i * kWeek, 200 + (i % 3));
   for (int i = 0; i < 10; ++i) AddSeqRun(slow.id, kT0 + i * kWeek, 200 + (i % 2));
   AddSeqRun(slow.id, kT0 + 10 * kWeek, 160);
   AddAlert(slow.id, "slowdown:seq:qd8-1m:mb_per_s", "warning", "sdb: seq 20% below baseline");
   AddAlert(bad.id, "smart:reallocated", "critical", "sdc: 120 reallocated sectors");
   AddAlert(watch.id, "smart:pending", "warning", "sdd: 8 pending sectors", "acknowledged");
+  // Opened below the bar for telling: a watch, not an alarm.
+  AddAlert(doubt.id, "slowdown:drive", "warning", "sdi: seq 6% below baseline", "open", 0);
   AddSmart(good.id, kT0, 35);
   AddSmart(failed_smart.id, kT0, 41, 0, false);
   dp::Run nap;
@@ -184,9 +199,9 @@ TEST_F(OverviewTest, BadgesComeFromStoredAlertsAndSortWorstFirst) {
   std::vector<std::string> order;
   for (const json& d : j["drives"]) order.push_back(d["name"].get<std::string>() + "=" +
                                                     d["status"].get<std::string>());
-  EXPECT_EQ(order, (std::vector<std::string>{"sdc=failing", "sdg=failing", "sdb=slowing",
-                                             "sdd=watch", "sdf=missing", "sde=asleep",
-                                             "sda=healthy"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"sdc=failing", "sdg=failing", "sdf=missing",
+                                             "sdb=slowing", "sdd=warning", "sdi=watching",
+                                             "sde=asleep", "sda=healthy"}));
   EXPECT_EQ(Row(j, "sdc")["reason"], "sdc: 120 reallocated sectors");
   EXPECT_EQ(Row(j, "sdg")["reason"], "SMART overall health self-assessment: FAILED");
   EXPECT_EQ(Row(j, "sdb")["reason"], "sdb: seq 20% below baseline");
@@ -196,7 +211,7 @@ TEST_F(OverviewTest, BadgesComeFromStoredAlertsAndSortWorstFirst) {
   EXPECT_EQ(Row(j, "sde")["reason"], "asleep: not woken");
   EXPECT_NE(Row(j, "sdf")["reason"].get<std::string>().find("not seen by discovery since"),
             std::string::npos);
-  EXPECT_EQ(j["alerts"]["open"], 2);
+  EXPECT_EQ(j["alerts"]["open"], 3);
   EXPECT_EQ(j["alerts"]["acknowledged"], 1);
 
   const json& a = Row(j, "sda");

@@ -1,6 +1,6 @@
 // GET /api/v1/drives/{id}/zfs through the router (no sockets) on a real
 // store: the member's samples beside its siblings' median, unknowns as null,
-// a drive without samples, bad input; and the ZFS "watch" verdict as the
+// a drive without samples, bad input; and the ZFS "watch" verdict (a told warning) as the
 // overview shows it; sit_out, the disk wait percentiles and histograms beside
 // the siblings', the gauges, and each member's SLOW count and sit_out in the
 // pools answer. Every response is validated against openapi.json.
@@ -115,7 +115,7 @@ TEST_F(ZfsLatencyResourceTest, NoSamplesAndBadInput) {
   Get("/api/v1/drives/no-such-drive/zfs", 404);
 }
 
-TEST_F(ZfsLatencyResourceTest, VerdictShowsAsWatchOnTheOverview) {
+TEST_F(ZfsLatencyResourceTest, VerdictShowsAsAWarningOnTheOverview) {
   AddSamplings();
   auto history = store_->ZfsLatencyOfVdev("tank", "raidz1-0", 4);
   ASSERT_TRUE(history.ok());
@@ -129,7 +129,7 @@ TEST_F(ZfsLatencyResourceTest, VerdictShowsAsWatchOnTheOverview) {
   for (const json& d : overview["drives"]) {
     if (d["id"] == "wwn-1") {
       seen = true;
-      EXPECT_EQ(d["status"], "watch") << d;
+      EXPECT_EQ(d["status"], "warning") << d;  // told: the ZFS verdict notifies at once
       EXPECT_NE(d["reason"].get<std::string>().find("ZFS disk wait 40.0 ms"), std::string::npos)
           << d["reason"];
     } else if (d["id"] == "wwn-2" || d["id"] == "wwn-3") {

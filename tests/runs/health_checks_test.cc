@@ -101,7 +101,7 @@ TEST_F(HealthChecksTest, ForgottenDriveClosesItsAlertAndNeverReopens) {
   auto closed = Alerts("missing");
   ASSERT_EQ(closed.size(), 1u);
   EXPECT_EQ(closed[0].state, "resolved");
-  EXPECT_EQ(closed[0].resolution, "forgotten: replaced by ZDH-sdc");
+  EXPECT_EQ(closed[0].resolution, "retired: replaced by ZDH-sdc");
   Pass(6000 + 86400);
   Pass(6000 + 7 * 86400);
   EXPECT_TRUE(Alerts("missing", "active").empty());
@@ -114,6 +114,41 @@ TEST_F(HealthChecksTest, ForgottenDriveClosesItsAlertAndNeverReopens) {
   ASSERT_TRUE(store_->MarkMissingExcept({"wwn-sda"}, 800000).ok());
   Pass(800000 + 3600);
   EXPECT_EQ(Alerts("missing", "active").size(), 1u);
+}
+
+// Retiring a drive closes all it had open, not only "missing": a SMART
+// warning or a slowdown of a drive taken out for good would otherwise stay
+// open with reminders for ever. Another drive's alerts are left alone.
+TEST_F(HealthChecksTest, ForgettingADriveResolvesEveryAlertItHad) {
+  ASSERT_TRUE(store_->MarkMissingExcept({"wwn-sda"}, 2000).ok());
+  Pass(2000 + 3600);
+  ASSERT_EQ(Alerts("missing", "active").size(), 1u);
+  for (const auto& [drive, condition] :
+       std::vector<std::pair<std::string, std::string>>{{"wwn-sdb", "smart:reallocated"},
+                                                        {"wwn-sdb", "slowdown:drive"},
+                                                        {"wwn-sdb", "selftest:overdue"},
+                                                        {"wwn-sda", "smart:reallocated"}}) {
+    Alert a;
+    a.drive_id = drive;
+    a.condition = condition;
+    a.severity = "warning";
+    a.summary = condition;
+    a.opened_at = a.updated_at = 3000;
+    a.notify_count = 1;
+    ASSERT_TRUE(store_->InsertAlert(a).ok());
+  }
+  ASSERT_TRUE(ForgetDrive(*store_, alerts_.get(), "wwn-sdb", "sold", 6000).ok());
+  auto active = store_->ListAlerts(AlertFilter{"active", "", 0});
+  ASSERT_TRUE(active.ok());
+  ASSERT_EQ(active->size(), 1u);
+  EXPECT_EQ(active->front().drive_id, "wwn-sda");
+  auto of_sdb = store_->ListAlerts(AlertFilter{"", "wwn-sdb", 0});
+  ASSERT_TRUE(of_sdb.ok());
+  EXPECT_EQ(of_sdb->size(), 4u);
+  for (const Alert& a : *of_sdb) {
+    EXPECT_EQ(a.state, "resolved") << a.condition;
+    EXPECT_EQ(a.resolution, "retired: sold") << a.condition;
+  }
 }
 
 TEST_F(HealthChecksTest, UnmappedMemberIsNamedByTheDriveLastSeenThere) {

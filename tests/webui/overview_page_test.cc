@@ -186,7 +186,7 @@ TEST_F(PageBrowserTest, DemoDaemonEndToEnd) {
   EXPECT_EQ(by_name["sdh"]["status"], "missing") << by_name["sdh"].dump();
   EXPECT_NE(by_name["sdh"]["reason"].get<std::string>().find("has been missing for 2 days"),
             std::string::npos) << by_name["sdh"].dump();
-  EXPECT_EQ(by_name["sdf"]["status"], "watch") << by_name["sdf"].dump();
+  EXPECT_EQ(by_name["sdf"]["status"], "warning") << by_name["sdf"].dump();
   EXPECT_NE(by_name["sdf"]["reason"].get<std::string>().find("self-test"), std::string::npos)
       << by_name["sdf"].dump();
 

@@ -103,12 +103,7 @@ function alertItem(alert, driveName, onChange) {
   return el('li', { class: `alert sev-${alert.severity}`, dataset: { alertId: alert.id } },
     el('div', { class: 'alert-head' },
       el('span', { class: `chip sev ${alert.severity}` }, alert.severity),
-      el('span', { class: 'chip' }, alert.state),
-      // A watch: opened, not notified until it persists (drives' own
-      // housekeeping can make them slow for hours).
-      alert.state === 'open' && alert.notify_count === 0
-        ? el('span', { class: 'chip watch', title: 'not notified: it is notified if it still holds at the next scheduled run' }, 'watching')
-        : null,
+      standingChip(alert),
       driveName ? el('strong', {}, driveName) : null,
       el('span', { class: 'alert-summary' }, alert.summary),
       el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
@@ -117,6 +112,23 @@ function alertItem(alert, driveName, onChange) {
     el('div', { class: 'muted mono small' }, alert.condition),
     evidenceView(alert),
     historyView(alert));
+}
+
+// Where the alert stands for its owner (the daemon's "standing", the same
+// value /metrics and MQTT show): a watch is opened but not told, a muted
+// alert is held by an override until its expiry.
+function standingChip(alert) {
+  const standing = alert.standing || alert.state;
+  if (standing === 'watching') {
+    return el('span', { class: 'chip watch',
+      title: 'not notified: it is notified if it still holds at the next scheduled run' }, 'watching');
+  }
+  if (standing === 'muted') {
+    const until = alert.muted_until ? new Date(alert.muted_until * 1000).toLocaleDateString() : '';
+    return el('span', { class: 'chip watch', title: 'an override holds its notifications' },
+      until ? `muted until ${until}` : 'muted');
+  }
+  return el('span', { class: 'chip' }, standing);
 }
 
 // Who an alert is about: the drive's name, or "pool tank" for an alert on a

@@ -45,7 +45,7 @@ async function requestJson(path, { method = 'GET', body, token } = {}) {
 }
 
 // Reads carry the session's token when there is one. A daemon that listens
-// on the network may answer a read 401 (README "Reads from the network"): the
+// on the network may answer a read 401 (docs/api.md, reads from the network): the
 // token is then asked for once (one question for every read waiting on it),
 // kept for the session, and the read is tried again.
 export async function getJson(path) {

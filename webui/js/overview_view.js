@@ -8,12 +8,12 @@ import { driveKind, formatBytes, formatNumber, formatPercent, formatPowerOn, for
   from './format.js';
 
 const STATUS_LABEL = {
-  failing: 'failing', slowing: 'slowing', watch: 'watch', missing: 'missing', asleep: 'asleep',
-  healthy: 'healthy',
+  failing: 'failing', missing: 'missing', slowing: 'slowing', warning: 'warning',
+  watching: 'watching', asleep: 'asleep', healthy: 'healthy',
 };
 
 function badge(status, reason) {
-  const s = STATUS_LABEL[status] ? status : 'watch';
+  const s = STATUS_LABEL[status] ? status : 'warning';
   return el('span', { class: `badge badge-${s}`, title: reason || '' }, STATUS_LABEL[s]);
 }
 

@@ -1,4 +1,4 @@
-// The privileged helper (README.md "Security", after OpenBSD's
+// The privileged helper (docs/security.md, after OpenBSD's
 // privilege-separated daemons). When diskpulsed starts as root with `user`
 // set, Daemon::Start forks it before dropping privileges; it keeps root,
 // closes every descriptor but its end of a socketpair(AF_UNIX,

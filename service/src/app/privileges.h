@@ -1,4 +1,4 @@
-// Dropping root after start-up (README.md "Security"): the daemon
+// Dropping root after start-up (docs/security.md): the daemon
 // binds its port, opens its database and takes its locks as root, then runs
 // as an ordinary user. Device opens and tools then go through the
 // privileged helper forked just before (priv_helper.h).

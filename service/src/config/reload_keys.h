@@ -1,6 +1,6 @@
 // What a SIGHUP can change in a running daemon, key by key. One table, which
 // the daemon's reload (what it applies and what it keeps), its log message and
-// the README's list all follow: a key is either applied at once or kept at its
+// docs/configuration.md's list all follow: a key is either applied at once or kept at its
 // running value with a warning that a restart is needed, never dropped
 // silently.
 #pragma once

@@ -39,7 +39,7 @@ Response ListAlerts(const ApiContext& ctx, const Request& request) {
   auto alerts = ctx.store->ListAlerts(filter);
   if (!alerts.ok()) return StatusResponse(alerts.status());
   nlohmann::json list = nlohmann::json::array();
-  for (const Alert& a : *alerts) list.push_back(AlertToJson(a));
+  for (const Alert& a : *alerts) list.push_back(AlertToJson(a, AlertMutedUntil(ctx, a)));
   return JsonResponse(list);
 }
 
@@ -49,7 +49,7 @@ Response GetAlert(const ApiContext& ctx, const PathParams& params) {
   auto alert = ctx.store->GetAlert(*id);
   if (!alert.ok()) return StatusResponse(alert.status());
   if (!*alert) return ErrorResponse(404, "not_found", "no alert " + std::to_string(*id));
-  return JsonResponse(AlertToJson(**alert));
+  return JsonResponse(AlertToJson(**alert, AlertMutedUntil(ctx, **alert)));
 }
 
 Response AckAlert(const ApiContext& ctx, const Request& request, const PathParams& params) {
@@ -60,7 +60,7 @@ Response AckAlert(const ApiContext& ctx, const Request& request, const PathParam
   auto alert = ctx.alerts->Acknowledge(*id);
   if (!alert.ok()) return StatusResponse(alert.status());
   LogInfo("http: alert " + std::to_string(*id) + " acknowledged from " + request.remote);
-  return JsonResponse(AlertToJson(*alert));
+  return JsonResponse(AlertToJson(*alert, AlertMutedUntil(ctx, *alert)));
 }
 
 Response TestAlert(const ApiContext& ctx, const Request& request) {

@@ -1,6 +1,17 @@
 #include "http/api.h"
 
+#include "runs/override_book.h"
+
 namespace dp::http {
+
+std::optional<std::int64_t> AlertMutedUntil(const ApiContext& ctx, const Alert& a) {
+  if (!ctx.overrides || a.state == "resolved" || a.drive_id.empty()) return std::nullopt;
+  return ctx.overrides->MutedUntil(a.drive_id, a.condition);
+}
+
+AlertStanding StandingIn(const ApiContext& ctx, const Alert& a) {
+  return StandingOf(a, AlertMutedUntil(ctx, a).has_value());
+}
 
 std::shared_ptr<const Router> BuildApiRouter(const ApiContext& context) {
   AccessTokens tokens;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "config/alerts_config.h"
 #include "config/schedule_config.h"
 #include "http/router.h"
+#include "model/alert.h"
 
 namespace dp {
 class Store;
@@ -54,6 +56,13 @@ struct ApiContext {
   // For the baseline band in drive history (detect's own rules).
   DetectionConfig detection;
 };
+
+// Until when an override holds the alert's notifications; nullopt when it
+// is not muted (or the daemon runs without overrides).
+std::optional<std::int64_t> AlertMutedUntil(const ApiContext& ctx, const Alert& a);
+// The alert's standing (model/alert.h) under ctx's overrides: what every
+// resource shows for it.
+AlertStanding StandingIn(const ApiContext& ctx, const Alert& a);
 
 // GET /api/v1/health, /api/v1/version.
 void AddHealthResource(Router& router, const ApiContext& context);

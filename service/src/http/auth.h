@@ -1,4 +1,4 @@
-// Bearer-token check for mutating API calls (README.md "HTTP API").
+// Bearer-token check for mutating API calls (docs/api.md).
 // Pure functions; safe from any thread.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Retiring a drive that is gone for good (runs/health_checks.h ForgetDrive).
 //   POST /api/v1/drives/{id}/forget  body (optional): {"reason": "replaced by S/N X"}
 //        -> 200 {"drive": the drive as stored, with forgotten_at/forgotten_reason,
-//                "resolved_alerts": [its missing alert, if one was open]};
+//                "resolved_alerts": [every alert of the drive that was active]};
 //        404 unknown drive; 409 the drive is present (only a drive that is
 //        gone can be forgotten); 400 an unknown field or a bad body; the API
 //        token is required (the router's rule for POST).
@@ -43,7 +43,6 @@ Response Forget(const ApiContext& ctx, const Request& request, const PathParams&
   if (!done.ok()) return StatusResponse(done.status());
   nlohmann::json resolved = nlohmann::json::array();
   for (const Alert& a : *before) {
-    if (a.condition != "missing") continue;
     auto now_stored = ctx.store->GetAlert(a.id);
     if (now_stored.ok() && *now_stored && (*now_stored)->state == "resolved")
       resolved.push_back(AlertToJson(**now_stored));

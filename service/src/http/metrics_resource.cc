@@ -134,12 +134,20 @@ class DbScrape {
   }
 
   // Alerts are never deleted, so the count of every alert ever opened is a
-  // counter that survives restarts.
+  // counter that survives restarts. Every active alert is also one series of
+  // its own (diskpulse_alert), whatever it is about, with its standing: the
+  // page, MQTT and the notifications render the same value (model/alert.h),
+  // so Alertmanager fires on what the owner was told of and sees watches by
+  // their `state`. The per-drive counts hold told alerts only.
   void AppendAlerts(const std::vector<Drive>& drives) {
     auto all = store_.ListAlerts(AlertFilter{"", "", 0});
     if (!Ok(all)) return;
-    std::map<std::string, int> opened, active_by_severity = {
-                                            {"info", 0}, {"warning", 0}, {"critical", 0}};
+    std::map<std::string, int> opened;
+    std::map<std::pair<std::string, std::string>, int> active_by;  // (severity, state)
+    for (const char* severity : {"info", "warning", "critical"})
+      for (AlertStanding s : {AlertStanding::kWatching, AlertStanding::kNotified,
+                              AlertStanding::kAcknowledged, AlertStanding::kMuted})
+        active_by[{severity, std::string(StandingName(s))}] = 0;
     for (ConditionKind kind : kConditionKinds) opened[std::string(ConditionKindName(kind))] = 0;
     for (const Drive& d : drives)
       for (ConditionKind kind : kConditionKinds)
@@ -147,15 +155,42 @@ class DbScrape {
     for (const Alert& a : *all) {
       opened[KindOf(a.condition)]++;
       if (a.state == "resolved") continue;
-      active_by_severity[a.severity]++;
-      if (!a.drive_id.empty()) active_[{a.drive_id, KindOf(a.condition)}]++;
+      const AlertStanding standing = StandingIn(ctx_, a);
+      active_by[{a.severity, std::string(StandingName(standing))}]++;
+      if (!a.drive_id.empty() && Alarming(standing)) active_[{a.drive_id, KindOf(a.condition)}]++;
+      AppendAlert(a, standing);
     }
     for (const auto& [kind, n] : opened)
       m_.Counter("diskpulse_alerts_opened_total", "Alerts ever opened, by kind of condition.", n,
                  {{"kind", kind}});
-    for (const auto& [severity, n] : active_by_severity)
-      m_.Gauge("diskpulse_alerts_active", "Open or acknowledged alerts, by severity.", n,
-               {{"severity", severity}});
+    for (const auto& [key, n] : active_by)
+      m_.Gauge("diskpulse_alerts_active",
+               "Open or acknowledged alerts, by severity and standing (watching: opened, not "
+               "told; notified; acknowledged; muted).",
+               n, {{"severity", key.first}, {"state", key.second}});
+  }
+
+  // One active alert: 1, labelled with what it is about. A box event is
+  // placed by its worst member (the evidence is that member's verdict).
+  void AppendAlert(const Alert& a, AlertStanding standing) {
+    ConditionPlace place = ConditionPlaceOf(a.condition);
+    if (place.vdev.empty() && ConditionKindOf(a.condition) == ConditionKind::kEnvironment) {
+      const auto evidence = nlohmann::json::parse(a.evidence_json, nullptr, false);
+      if (evidence.is_object() && evidence.value("condition", "").size() > 0)
+        place = ConditionPlaceOf(evidence.value("condition", ""));
+    }
+    m_.Gauge("diskpulse_alert",
+             "Each open or acknowledged alert (value is always 1): its kind, condition, "
+             "severity, standing (state), and the drive, pool or vdev it is about (\"\" where "
+             "none).",
+             1,
+             {{"kind", KindOf(a.condition)},
+              {"condition", a.condition},
+              {"severity", a.severity},
+              {"state", std::string(StandingName(standing))},
+              {"drive", a.drive_id},
+              {"pool", place.pool},
+              {"vdev", place.vdev}});
   }
 
   // Runs are kept for good: finished runs by outcome are counters.
@@ -203,7 +238,8 @@ class DbScrape {
     for (ConditionKind k : kConditionKinds) {
       const std::string kind(ConditionKindName(k));
       m_.Gauge("diskpulse_drive_alerts_active",
-               "Open or acknowledged alerts of the drive, by kind of condition.",
+               "Alerts of the drive its owner was told of (notified or acknowledged), by kind of "
+               "condition; watches and muted alerts are in diskpulse_alert.",
                active_[{d.id, kind}], {{"drive", d.id}, {"kind", kind}});
     }
     AppendSmart(d);

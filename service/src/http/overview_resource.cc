@@ -12,13 +12,15 @@
 // [at, value, flag] with flag 0 good, 1 contended, 2 partial) and
 // "alerts" ({"open", "acknowledged", "kinds"}).
 //
-// The status is read from what detection stored, never judged again here:
-// an active alert of severity critical (or SMART's own overall verdict
-// FAILED) is failing, except a "missing" alert, which is missing; an
-// active slowdown, trend or peer alert is slowing; any other active alert
-// is watch; a drive not seen by discovery is missing (its reason "retired
-// DAY: WHY" once forgotten); one whose latest SMART read found it in
-// standby is asleep; else healthy.
+// The status is read from what detection stored, never judged again here,
+// by each alert's standing (model/alert.h: what every surface shows), worst
+// first: failing (an active critical alert, or SMART's own overall verdict
+// FAILED), missing (a "missing" alert, or a drive not seen by discovery; its
+// reason "retired DAY: WHY" once forgotten), slowing (a slowdown, trend or
+// peer alert the owner was told of), warning (any other alert the owner was
+// told of), watching (an alert opened but not told: below the bar for
+// telling, or muted), asleep (the latest SMART read found it in standby),
+// healthy.
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -42,14 +44,15 @@ namespace {
 constexpr int kTrendSamples = 52;  // a year of weekly runs
 
 // Worst first.
-enum class Badge { kFailing, kSlowing, kWatch, kMissing, kAsleep, kHealthy };
+enum class Badge { kFailing, kMissing, kSlowing, kWarning, kWatching, kAsleep, kHealthy };
 
 const char* BadgeName(Badge b) {
   switch (b) {
     case Badge::kFailing: return "failing";
-    case Badge::kSlowing: return "slowing";
-    case Badge::kWatch: return "watch";
     case Badge::kMissing: return "missing";
+    case Badge::kSlowing: return "slowing";
+    case Badge::kWarning: return "warning";
+    case Badge::kWatching: return "watching";
     case Badge::kAsleep: return "asleep";
     case Badge::kHealthy: return "healthy";
   }
@@ -210,11 +213,14 @@ Response Overview(const ApiContext& ctx) {
       (a->state == "acknowledged" ? d_acked : d_open) += 1;
       const std::string kind = KindOf(a->condition);
       if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-      // A missing alert says the drive is gone, not that it fails.
+      // A missing alert says the drive is gone, not that it fails; an alert
+      // nobody was told of (a watch, a muted one) is not an alarm here either.
+      const bool told = Alarming(StandingIn(ctx, *a));
       Badge b = kind == "missing"             ? Badge::kMissing
                 : a->severity == "critical" ? Badge::kFailing
+                : !told                     ? Badge::kWatching
                 : IsSpeedKind(kind)         ? Badge::kSlowing
-                                            : Badge::kWatch;
+                                            : Badge::kWarning;
       consider(b, a->summary.empty() ? a->condition : a->summary);
     }
     const SmartSnapshot* s = *smart ? &**smart : nullptr;

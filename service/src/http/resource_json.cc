@@ -45,7 +45,7 @@ nlohmann::json ParsedOr(const std::string& text, nlohmann::json fallback) {
 
 }  // namespace
 
-nlohmann::json AlertToJson(const Alert& a) {
+nlohmann::json AlertToJson(const Alert& a, std::optional<std::int64_t> muted_until) {
   const nlohmann::json evidence = ParsedOr(a.evidence_json, nlohmann::json::object());
   return {
       {"id", a.id},
@@ -64,6 +64,8 @@ nlohmann::json AlertToJson(const Alert& a) {
       {"opened_summary", a.opened_summary.empty() ? a.summary : a.opened_summary},
       {"opened_evidence", ParsedOr(a.opened_evidence_json, evidence)},
       {"history", ParsedOr(a.history_json, nlohmann::json::array())},
+      {"standing", StandingName(StandingOf(a, muted_until.has_value()))},
+      {"muted_until", Opt(muted_until)},
   };
 }
 

@@ -50,8 +50,11 @@ nlohmann::json RunToJson(const Run& run);
 //  "evidence" (parsed JSON; {} when empty or unparsable), "opened_at",
 //  "updated_at", "acknowledged_at", "resolved_at", "notify_count",
 //  "resolution" ("" unless closed otherwise than by clearing, e.g.
-//  "re-baselined: firmware changed from A to B")}.
-nlohmann::json AlertToJson(const Alert& alert);
+//  "re-baselined: firmware changed from A to B"), "standing" (watching |
+//  notified | acknowledged | muted | resolved: model/alert.h), "muted_until"
+//  (unix seconds while an override holds its notifications, else null)}.
+nlohmann::json AlertToJson(const Alert& alert,
+                           std::optional<std::int64_t> muted_until = std::nullopt);
 
 // {"id", "drive_id", "test" (null = every test), "at", "reason", "who"}.
 nlohmann::json RebaselineToJson(const RebaselineMark& mark);

@@ -57,6 +57,17 @@ constexpr std::string_view ConditionKindName(ConditionKind kind) {
 }
 ConditionKind ConditionKindOf(std::string_view condition);
 
+// What a condition that is not about one drive is about, for labels and the
+// page: the pool of "pool:tank:state", "scrub:tank:overdue" and
+// "zfs:tank:cksum"; the group (vdev, "model:M" or "box") of
+// "environment:GROUP:TEST:SERIES:METRIC", whose group may itself hold colons.
+// Empty where the condition names none.
+struct ConditionPlace {
+  std::string pool;
+  std::string vdev;
+};
+ConditionPlace ConditionPlaceOf(std::string_view condition);
+
 // How many clear evaluations in a row resolve an alert on `condition`:
 // `configured` (alerts.resolve_after_clear_runs) for measured figures, which
 // wobble around their limits, but 1 for a state read directly from the

@@ -50,8 +50,7 @@ Result<Drive> ForgetDrive(Store& store, AlertService* alerts, const std::string&
   DP_ASSIGN_OR_RETURN(Drive d, store.ForgetDrive(drive_id, at, why));
   if (alerts) {
     auto closed = alerts->ResolveActive(
-        [&](const Alert& a) { return a.drive_id == d.id && a.condition == "missing"; },
-        "forgotten: " + why, at);
+        [&](const Alert& a) { return a.drive_id == d.id; }, "retired: " + why, at);
     if (!closed.ok()) return closed.status();
   }
   return d;

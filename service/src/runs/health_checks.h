@@ -36,8 +36,10 @@ Status ApplyHealth(Store& store, AlertService& alerts, const std::vector<Pool>& 
 
 // The owner retires a drive that is gone (POST /api/v1/drives/{id}/forget,
 // `diskpulse forget`): the store marks it forgotten (NotFound, or
-// FailedPrecondition for a present drive) and its open "missing" alert is
-// resolved with the reason "forgotten: REASON". Returns the drive as stored.
+// FailedPrecondition for a present drive) and every alert of the drive still
+// active (missing, SMART, slowdown, self-test...) is resolved with the reason
+// "retired: REASON", without a notification: a drive taken out for good has
+// nothing left to remind anyone of. Returns the drive as stored.
 Result<Drive> ForgetDrive(Store& store, AlertService* alerts, const std::string& drive_id,
                           const std::string& reason, std::int64_t at);
 
