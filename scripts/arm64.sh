@@ -62,13 +62,10 @@ if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
 fi
 
 # Test executables are listed by ctest when it runs them (through the
-# emulator), not right after linking. No debug information (-g0): these
-# binaries are only run by the tests here, never shipped, and without it the
-# cross build compiles and links faster (the native build keeps its line
-# tables); CMAKE_ARGS=-DDP_DEBUG_INFO=-g1 brings them back.
+# emulator), not right after linking.
 if [ "$step" != run ]; then
   cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/aarch64-linux-gnu.toolchain.cmake" \
-    -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} -DDP_WERROR=ON -DDP_DEBUG_INFO=-g0 \
+    -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} -DDP_WERROR=ON \
     -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST ${CMAKE_ARGS:-} >/dev/null
   targets=(diskpulsed diskpulse)
   for s in "${suites[@]}"; do targets+=("${s}_test"); done
