@@ -28,6 +28,7 @@
 #include "http/api.h"
 #include "runs/store_notification_outbox.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/temp_dir.h"
@@ -158,11 +159,12 @@ class MqttSinkTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!net::MqttAvailable())
-      GTEST_SKIP() << "built without libmosquitto (scripts/setup.sh installs libmosquitto-dev)";
+      DP_SKIP_WITHOUT("libmosquitto",
+                      "built without libmosquitto (scripts/setup.sh installs libmosquitto-dev)");
     if (::access(kMosquitto, X_OK) != 0)
-      GTEST_SKIP() << "mosquitto is not installed (scripts/setup.sh installs it)";
+      DP_SKIP_WITHOUT("mosquitto", "mosquitto is not installed (scripts/setup.sh installs it)");
 #if !DP_TEST_HAVE_MOSQUITTO
-    GTEST_SKIP() << "mosquitto.h is missing (libmosquitto-dev)";
+    DP_SKIP_WITHOUT("libmosquitto", "mosquitto.h is missing (libmosquitto-dev)");
 #endif
     port_ = FreePort();
     config_.name = "mqtt-0";

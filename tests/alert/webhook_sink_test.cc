@@ -6,6 +6,7 @@
 #include "alert/alert_dispatcher.h"
 #include "alert/http_receiver_util.h"
 #include "base/fake_clock.h"
+#include "support/capability.h"
 #include "support/temp_dir.h"
 
 namespace dp {
@@ -141,7 +142,7 @@ class WebhookTls : public ::testing::Test {
   void SetUp() override {
     std::string why;
     if (!testing::MakeSelfSignedCert(dir_.path().string(), "127.0.0.1", cert_, key_, why))
-      GTEST_SKIP() << "cannot make a test certificate: " << why;
+      DP_SKIP_WITHOUT("openssl", "cannot make a test certificate: " << why);
   }
   dp::testing::TempDir dir_;
   std::string cert_, key_;

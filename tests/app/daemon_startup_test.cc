@@ -1,18 +1,18 @@
 // Bad input gets a clear message and a non-zero exit, never a crash: the
 // real diskpulsed with broken configurations, busy ports, unusable database
 // folders and files, and a second instance.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 
-#include <gtest/gtest.h>
-
+#include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 #include "support/staged_binary.h"
-#include "store/store.h"
 
 namespace dp {
 namespace {
@@ -146,10 +146,12 @@ TEST(DaemonStartup, UnwritableDatabaseFolder) {
     // Root writes anywhere; run the daemon as nobody to see the refusal.
     // nobody may not reach the build tree (a clone under root's 0700 home):
     // it runs a copy staged where it can.
-    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "needs setpriv (util-linux)";
+    if (::access("/usr/bin/setpriv", X_OK) != 0)
+      DP_SKIP_WITHOUT("setpriv", "needs setpriv (util-linux)");
     auto daemon = dp::testing::StagedBinary::Create(DP_DAEMON_BIN, 65534, 65534);
     if (!daemon.ok())
-      GTEST_SKIP() << "uid 65534 cannot run a copy of diskpulsed: " << daemon.status().ToString();
+      DP_SKIP_WITHOUT("uid 65534 running a staged copy",
+                      "uid 65534 cannot run a copy of diskpulsed: " << daemon.status().ToString());
     r = RunProgram({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                     (*daemon)->path(), "-c", config, "--foreground"},
                    20s);

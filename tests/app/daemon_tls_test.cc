@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/daemon_client.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 
@@ -16,7 +17,7 @@ class DaemonTlsTest : public ::testing::Test {
   void SetUp() override {
     for (const char* p : {"/usr/bin/openssl", "/usr/local/bin/openssl"})
       if (::access(p, X_OK) == 0) openssl_ = p;
-    if (openssl_.empty()) GTEST_SKIP() << "the openssl command is not installed";
+    if (openssl_.empty()) DP_SKIP_WITHOUT("openssl", "the openssl command is not installed");
     auto r = RunProgram({openssl_, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
                          tmp_.Path("key.pem"), "-out", tmp_.Path("cert.pem"), "-days", "2",
                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"});

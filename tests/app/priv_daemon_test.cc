@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -65,12 +66,12 @@ std::vector<pid_t> Children(pid_t parent) {
 
 
 TEST(PrivDaemonTest, UnprivilegedDaemonTestsADeviceThroughTheRootHelper) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root (the daemon must start as root)";
+  if (::geteuid() != 0) DP_SKIP_WITHOUT("root", "needs root (the daemon must start as root)");
   struct passwd* pw = ::getpwnam("nobody");
-  if (!pw) GTEST_SKIP() << "no user 'nobody' here";
+  if (!pw) DP_SKIP_WITHOUT("user nobody", "no user 'nobody' here");
   const uid_t nobody = pw->pw_uid;
   std::string why = LoopDevice::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
   auto loop = LoopDevice::Create(64ULL << 20);
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   // Not vacuous: nobody could not open the device by itself.

@@ -20,6 +20,7 @@
 #include "app/priv_client.h"
 #include "app/priv_protocol.h"
 #include "bench/aligned_buffer.h"
+#include "support/capability.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
 
@@ -99,7 +100,7 @@ class PrivHelperTest : public ::testing::Test {
 
 TEST_F(PrivHelperTest, OpensALoopDeviceReadOnlyAndPassesTheDescriptor) {
   std::string why = LoopDevice::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
   auto loop = LoopDevice::Create(16ULL << 20);
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   ASSERT_TRUE((*loop)->WriteBacking(0, std::string(4096, 'q')).ok());

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_test_util.h"
+#include "support/capability.h"
 #include "support/loop_device.h"
 #include "support/staged_binary.h"
 
@@ -134,11 +135,13 @@ TEST_F(BenchCommandTest, BadInputIsAClearErrorAndWritesNothing) {
 }
 
 TEST_F(BenchCommandTest, PermissionDenied) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to drop to another user";
+  if (::geteuid() != 0) DP_SKIP_WITHOUT("root", "needs root to drop to another user");
   // The user must reach the CLI itself, or the exec fails (127) before the
   // open it is meant to be refused; a copy in a world-readable folder does.
   auto cli = testing::StagedBinary::Create(DP_CLI_BIN, 65534, 65534);
-  if (!cli.ok()) GTEST_SKIP() << "uid 65534 cannot run a copy of the CLI: " << cli.status().ToString();
+  if (!cli.ok())
+    DP_SKIP_WITHOUT("uid 65534 running a staged copy",
+                    "uid 65534 cannot run a copy of the CLI: " << cli.status().ToString());
   std::string secret = Make("secret.img", 8 << 20, 0600);
   ::chmod(base_.c_str(), 0755);
   auto r = RunCli({secret, "--test", "seq"}, 65534, (*cli)->path());

@@ -14,17 +14,18 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <string>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "base/clock.h"
 #include "bench/aligned_buffer.h"
 #include "bench/bench_runner.h"
+#include "bench/bench_test_util.h"
 #include "bench/engine_choice.h"
 #include "bench/loop_bench_util.h"
-#include "bench/bench_test_util.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/foreign_load.h"
 #include "support/loop_device.h"
@@ -40,10 +41,10 @@ using testing::LoopDevice;
 using testing::Options;
 using testing::RunOn;
 
-#define REQUIRE_FIO()                                                      \
-  do {                                                                     \
-    std::string why = ForeignLoad::Unavailable();                          \
-    if (!why.empty()) GTEST_SKIP() << "no foreign load generator: " << why; \
+#define REQUIRE_FIO()                              \
+  do {                                             \
+    std::string why = ForeignLoad::Unavailable();  \
+    if (!why.empty()) DP_SKIP_WITHOUT("fio", why); \
   } while (0)
 
 // A freshly attached loop device is read by udev (blkid) for a moment: wait
@@ -182,7 +183,7 @@ TEST(ContentionTest, IdleRunsOwnIoIsWhatTheKernelCounted) {
 // differently there than on a direct-io loop device).
 TEST(ContentionTest, IdleRunsOwnIoIsWhatTheKernelCountedOnACachedLoop) {
   REQUIRE_LOOP();
-  if (::access("/dev/shm", W_OK) != 0) GTEST_SKIP() << "no /dev/shm";
+  if (::access("/dev/shm", W_OK) != 0) DP_SKIP_WITHOUT("/dev/shm", "no /dev/shm");
   auto loop = LoopDevice::Create(128ULL << 20, /*direct_io=*/false, "/dev/shm");
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   ExpectOwnIoMatchesKernel(**loop, "tmpfs loop");
@@ -343,7 +344,7 @@ TEST(ContentionTest, EveryShapeIsSeenOnAThrottledCachedLoop) {
   REQUIRE_LOOP();
   REQUIRE_FIO();
   REQUIRE_CGROUP();
-  if (::access("/dev/shm", W_OK) != 0) GTEST_SKIP() << "no /dev/shm";
+  if (::access("/dev/shm", W_OK) != 0) DP_SKIP_WITHOUT("/dev/shm", "no /dev/shm");
   auto loop = LoopDevice::Create(128ULL << 20, /*direct_io=*/false, "/dev/shm");
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   ExpectEveryShapeSeenThrottled(**loop, "throttled tmpfs loop");

@@ -22,6 +22,7 @@
 #include "bench/engine_choice.h"
 #include "bench/workload_runner.h"
 #include "config/config.h"
+#include "support/capability.h"
 #include "support/loop_device.h"
 
 namespace dp {
@@ -29,10 +30,10 @@ namespace {
 
 using testing::LoopDevice;
 
-#define REQUIRE_LOOP()                                                     \
-  do {                                                                     \
-    std::string why = LoopDevice::Unavailable();                           \
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why; \
+#define REQUIRE_LOOP()                                      \
+  do {                                                      \
+    std::string why = LoopDevice::Unavailable();            \
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why); \
   } while (0)
 
 std::vector<EngineKind> Engines() {
@@ -311,7 +312,7 @@ TEST(UnwrittenRegionTest, SparseRegionOnFlashIsUnwrittenAndFilledOneIsNot) {
   auto sparse_flash = std::make_unique<QueueAttr>(**sparse, "rotational", 0);
   QueueAttr filled_flash(**filled, "rotational", 0);
   if (!sparse_flash->ok() || !filled_flash.ok())
-    GTEST_SKIP() << "cannot mark the loop devices non-rotational";
+    DP_SKIP_WITHOUT("loop queue attributes", "cannot mark the loop devices non-rotational");
   for (EngineKind kind : Engines()) {
     auto s = RunOn((*sparse)->path(), RandomOptions(kind, 3));
     ASSERT_TRUE(s.ok()) << s.status().ToString();
@@ -353,7 +354,8 @@ TEST(UnwrittenRegionTest, SeqOnFlashStartsWhereTheDeviceHoldsData) {
   for (std::uint64_t off = 3 * kEighth; off < kSize; off += 8 << 20)
     ASSERT_TRUE((*loop)->WriteBacking(off, RandomBytes(8 << 20, off)).ok());
   auto flash = std::make_unique<QueueAttr>(**loop, "rotational", 0);
-  if (!flash->ok()) GTEST_SKIP() << "cannot mark the loop device non-rotational";
+  if (!flash->ok())
+    DP_SKIP_WITHOUT("loop queue attributes", "cannot mark the loop device non-rotational");
   for (EngineKind kind : Engines()) {
     BenchOptions o = RandomOptions(kind, 0.6);
     o.tests = {BenchTest::kSeq};
@@ -446,7 +448,9 @@ TEST(EngineBadInputTest, QueueDepthAboveTheDevicesLimitIsClampedAndStated) {
   ASSERT_TRUE(dev.ok());
   ASSERT_TRUE((*dev)->info().max_queue_depth.has_value());
   const std::uint32_t limit = *(*dev)->info().max_queue_depth;
-  if (limit >= 256) GTEST_SKIP() << "the device's limit " << limit << " is not below --qd's 256";
+  if (limit >= 256)
+    DP_SKIP_WITHOUT("loop queue attributes", "nr_requests 16 did not take: the device's limit "
+                                                 << limit << " is not below --qd's 256");
   BenchOptions o = RandomOptions(EngineKind::kAuto, 0.6);
   o.queue_depth = 256;
   auto r = RunOn((*loop)->path(), o);

@@ -7,18 +7,19 @@
 #include <vector>
 
 #include "bench/bench_runner.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/loop_device.h"
 
-#define REQUIRE_LOOP()                                                          \
-  do {                                                                          \
-    std::string why = ::dp::testing::LoopDevice::Unavailable();                 \
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;      \
+#define REQUIRE_LOOP()                                          \
+  do {                                                          \
+    std::string why = ::dp::testing::LoopDevice::Unavailable(); \
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);     \
   } while (0)
-#define REQUIRE_CGROUP()                                                        \
-  do {                                                                          \
-    std::string why = ::dp::testing::CgroupThrottle::Unavailable();             \
-    if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why;            \
+#define REQUIRE_CGROUP()                                            \
+  do {                                                              \
+    std::string why = ::dp::testing::CgroupThrottle::Unavailable(); \
+    if (!why.empty()) DP_SKIP_WITHOUT("cgroup io throttle", why);   \
   } while (0)
 
 namespace dp::testing {

@@ -25,6 +25,7 @@
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -50,9 +51,9 @@ class BoxShiftE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why = LoopDevice::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
     why = CgroupThrottle::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("cgroup io throttle", why);
     auto cg = CgroupThrottle::Create();
     ASSERT_TRUE(cg.ok()) << cg.status().ToString();
     throttle_ = std::move(cg).value();

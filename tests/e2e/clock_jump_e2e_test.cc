@@ -8,6 +8,7 @@
 // up in a burst), keep its runs' rows in order of id, and stop cleanly with a
 // whole database. Skips without Debian's libfaketime (scripts/setup.sh
 // installs it for the test command).
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -19,8 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include <gtest/gtest.h>
-
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -96,7 +96,7 @@ class FakedClockEnv {
 
 TEST(ClockJumpE2eTest, BackADayThenForwardAMonthTheScheduleGoesOn) {
   if (!std::filesystem::exists(kFaketime))
-    GTEST_SKIP() << "libfaketime is not installed (" << kFaketime << ")";
+    DP_SKIP_WITHOUT("libfaketime", "libfaketime is not installed (" << kFaketime << ")");
   TempDir dir;
   const std::string db_path = dir.Path("var/diskpulse.db");
   const std::string offset = dir.Path("faketime");

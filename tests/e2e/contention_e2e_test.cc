@@ -5,6 +5,7 @@
 // (contended), it is never evidence: no uncontended run, no alert, no
 // baseline. Once the reader stops, runs are clean again (so the guard is not
 // simply always on). Needs root, losetup, fio; the throttled variant cgroup v1.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,9 +13,8 @@
 #include <iostream>
 #include <thread>
 
-#include <gtest/gtest.h>
-
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/daemon_process.h"
 #include "support/foreign_load.h"
@@ -43,9 +43,9 @@ class ContentionE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why = LoopDevice::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
     why = ForeignLoad::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "no foreign load generator: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("fio", why);
     auto loop = LoopDevice::Create(256ULL << 20, /*direct_io=*/true);
     ASSERT_TRUE(loop.ok()) << loop.status().ToString();
     loop_ = std::move(loop).value();
@@ -193,7 +193,7 @@ TEST_F(ContentionE2eTest, ForeignRandomReaderDefersOrContendsScheduledRuns) {
 // mark every one of them contended.
 TEST_F(ContentionE2eTest, ForeignRandomReaderMakesEveryRunContendedWhenNotDeferred) {
   std::string why = CgroupThrottle::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "cgroup v1 blkio unavailable: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("cgroup io throttle", "cgroup v1 blkio unavailable: " << why);
   auto load = ForeignLoad::Start(loop_->path(), LoadShape::kRandom64KQd4, 150);
   ASSERT_TRUE(load.ok()) << load.status().ToString();
   load_ = std::move(load).value();

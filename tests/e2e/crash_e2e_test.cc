@@ -10,6 +10,7 @@
 // Bounded for the suite (DP_CRASH_KILLS, default 6; DP_STOP_SECONDS, default
 // 5); benchmarks/crash.sh runs 50 kills and a 10-minute stop and prints the figures.
 // Needs root and losetup; skips otherwise.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 
@@ -22,8 +23,7 @@
 #include <set>
 #include <thread>
 
-#include <gtest/gtest.h>
-
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -110,7 +110,7 @@ class CrashE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why = LoopDevice::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
     auto loop = LoopDevice::Create(64ULL << 20, /*direct_io=*/true);
     ASSERT_TRUE(loop.ok()) << loop.status().ToString();
     loop_ = std::move(loop).value();

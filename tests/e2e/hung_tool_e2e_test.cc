@@ -8,6 +8,7 @@
 // pools with the reason in /api/v1/health (the pools' last record stays),
 // and the next pass, asked for with SIGHUP, must read both again and clear
 // the marks.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -18,8 +19,7 @@
 #include <string>
 #include <thread>
 
-#include <gtest/gtest.h>
-
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -72,7 +72,7 @@ std::string StandIn(const TempDir& dir, const std::string& name, const std::stri
 
 TEST(HungToolE2eTest, DiscoveryKillsAHungSmartctlAndZpoolMarksThemAndTheNextPassIsFine) {
   if (std::string why = LoopDevice::Unavailable(); !why.empty())
-    GTEST_SKIP() << "loop devices unavailable: " << why;
+    DP_SKIP_WITHOUT("loop devices", why);
   auto loop = LoopDevice::Create(64ULL << 20, /*direct_io=*/false);
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   const std::string drive_id = "path-" + (*loop)->path();

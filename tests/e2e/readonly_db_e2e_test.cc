@@ -14,6 +14,7 @@
 // again; nothing committed is lost, the file passes integrity_check, and the
 // schedule runs again. Needs root, losetup, mkfs.ext4, e2fsck and ext4's
 // trigger; skips with the reason otherwise.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/mount.h>
@@ -28,8 +29,7 @@
 #include <string>
 #include <thread>
 
-#include <gtest/gtest.h>
-
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -159,13 +159,14 @@ std::set<long long> OkRunIdsInFile(const std::string& path, std::string* integri
 }
 
 TEST(ReadOnlyDbE2eTest, TheVolumeGoesReadOnlyTheDaemonSaysWhyAndRecoversAfterRepair) {
-  if (std::string why = Ext4Volume::Unavailable(); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = Ext4Volume::Unavailable(); !why.empty())
+    DP_SKIP_WITHOUT("ext4 volume on a loop device", why);
   TempDir dir;
   const std::string vol_path = dir.Path("vol");
   Ext4Volume vol(vol_path);
   ASSERT_EQ(vol.error(), "");
   if (!fs::exists(vol.trigger()))
-    GTEST_SKIP() << "this kernel's ext4 has no " << vol.trigger();
+    DP_SKIP_WITHOUT("ext4 error injection", "this kernel's ext4 has no " << vol.trigger());
   const std::string db_path = vol_path + "/diskpulse.db";
 
   std::filesystem::create_directories(dir.Path("host/sys/block"));

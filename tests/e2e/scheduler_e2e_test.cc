@@ -13,25 +13,25 @@
 // Needs root, losetup and a kernel throttle (cgroup v1 blkio, or cgroup v2 with
 // the io controller); skips otherwise.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "base/command_capture.h"
 #include "base/log.h"
 #include "e2e/webhook_receiver_util.h"
-#include "support/eventually.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/daemon_process.h"
+#include "support/eventually.h"
 #include "support/http_client.h"
 #include "support/loop_daemon.h"
 #include "support/loop_device.h"
@@ -58,7 +58,7 @@ class SchedulerE2eTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why = LoopDevice::Unavailable();
-    if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
     auto loop = LoopDevice::Create(256ULL << 20, /*direct_io=*/true);
     ASSERT_TRUE(loop.ok()) << loop.status().ToString();
     loop_ = std::move(loop).value();
@@ -170,7 +170,7 @@ class SchedulerE2eTest : public ::testing::Test {
 // the alert resolves after resolve_after_clear_runs clear runs.
 TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
   std::string why = CgroupThrottle::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "no kernel throttle: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("cgroup io throttle", why);
 
   WebhookReceiver good(200), broken(500);
   json hooks = json::array({
@@ -253,7 +253,8 @@ TEST_F(SchedulerE2eTest, ThrottledDriveRaisesSlowdownAlertThatResolves) {
 // b. Steady state: no alert across the same number of runs.
 TEST_F(SchedulerE2eTest, SteadyDriveRaisesNoAlert) {
   std::string why = CgroupThrottle::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "no kernel throttle (no drive of known speed): " << why;
+  if (!why.empty())
+    DP_SKIP_WITHOUT("cgroup io throttle", "no kernel throttle (no drive of known speed): " << why);
   ASSERT_TRUE(CapDrive()) << "cannot cap the drive with a kernel throttle";
   ASSERT_TRUE(StartDaemon(Patch("@every 2s")).ok()) << Dump();
   ASSERT_TRUE(Eventually([&] { return OkRuns().size() >= 12; }, std::chrono::seconds(90)))

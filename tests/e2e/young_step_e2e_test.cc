@@ -13,7 +13,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/cgroup_throttle.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -38,11 +38,6 @@ constexpr std::int64_t kWeek = 7 * 86400;
 constexpr std::int64_t kT0 = 1'750'000'000;
 const char* const kDrive = "loop-young";
 
-bool InCi() {
-  const char* ci = std::getenv("CI");
-  return ci && std::strcmp(ci, "true") == 0;
-}
-
 struct Recorder : Notifier {
   std::vector<Notification> got;
   void Submit(const Notification& n) override { got.push_back(n); }
@@ -51,18 +46,10 @@ struct Recorder : Notifier {
 class YoungStepE2eTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
-    // A missing capability skips with its name; under CI it fails, so a CI
-    // runner that lost root, losetup or the io controller is noticed.
     std::string why = LoopDevice::Unavailable();
-    if (!why.empty()) {
-      if (InCi()) GTEST_FAIL() << "capability missing (loop devices: root, losetup): " << why;
-      GTEST_SKIP() << "loop devices unavailable: " << why;
-    }
+    if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
     why = CgroupThrottle::Unavailable();
-    if (!why.empty()) {
-      if (InCi()) GTEST_FAIL() << "capability missing (cgroup io throttle): " << why;
-      GTEST_SKIP() << "no kernel throttle: " << why;
-    }
+    if (!why.empty()) DP_SKIP_WITHOUT("cgroup io throttle", why);
     auto cg = CgroupThrottle::Create();
     ASSERT_TRUE(cg.ok()) << cg.status().ToString();
     throttle_ = std::move(cg).value();

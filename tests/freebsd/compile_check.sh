@@ -13,7 +13,8 @@
 #       check to fail naming it: a check that found the host's headers (and so
 #       passed on anything) fails here.
 # Exit 77 (ctest: skipped) when clang 14 or libc++ 14's headers are missing
-# (scripts/setup.sh installs them for the test command).
+# (scripts/setup.sh installs them for the test command); a failure instead
+# under CI=true (tests/support/skip.sh).
 set -euo pipefail
 
 self_test=0
@@ -26,14 +27,11 @@ work=$2
 jobs=${DP_FREEBSD_CHECK_JOBS:-2}
 libcxx=/usr/lib/llvm-14/include/c++/v1
 
-if ! command -v clang++-14 >/dev/null 2>&1; then
-  echo "SKIP: clang++-14 is not installed (Debian: clang-14)"
-  exit 77
-fi
-if [ ! -f "$libcxx/vector" ]; then
-  echo "SKIP: libc++ 14's headers are missing at $libcxx (Debian: libc++-14-dev)"
-  exit 77
-fi
+. "$src/tests/support/skip.sh"
+command -v clang++-14 >/dev/null 2>&1 ||
+  skip_without clang-14 "clang++-14 is not installed (Debian: clang-14)"
+[ -f "$libcxx/vector" ] ||
+  skip_without libc++-14 "libc++ 14's headers are missing at $libcxx (Debian: libc++-14-dev)"
 
 # The third-party headers, from Debian's packages: Boost, nlohmann_json,
 # GoogleTest, SQLite and zlib install the same headers on every architecture,

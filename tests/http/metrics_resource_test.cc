@@ -2,20 +2,20 @@
 // Prometheus conventions, SMART absent (not 0) where a drive reports nothing,
 // detection state equal to what the history endpoint shows, counters, label
 // escaping, promtool's own lint, and a locked database (diskpulse_db_up 0).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "http/metrics_fleet_util.h"
 #include "model/condition.h"
+#include "support/capability.h"
 
 namespace dp::http {
 namespace {
@@ -33,7 +33,9 @@ TEST_F(MetricsResourceTest, PromtoolFindsNothingToLint) {
   std::string text = fleet_.Scrape();
   std::string file = fleet_.tmp().Write("metrics.prom", text);
   auto r = dp::testing::RunPromtool({"check", "metrics"}, file);
-  if (!r) GTEST_SKIP() << "promtool is not installed (Debian package prometheus; scripts/setup.sh)";
+  if (!r)
+    DP_SKIP_WITHOUT("promtool",
+                    "promtool is not installed (Debian package prometheus; scripts/setup.sh)");
   EXPECT_EQ(r->first, 0) << r->second << "\n" << text;
   EXPECT_EQ(r->second, "") << text;
 }

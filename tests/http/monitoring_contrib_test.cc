@@ -6,10 +6,10 @@
 // reason where promtool or amtool is missing (scripts/setup.sh installs them).
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -18,6 +18,7 @@
 #include "http/metrics_fleet_util.h"
 #include "model/condition.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 #include "support/temp_dir.h"
@@ -31,7 +32,7 @@ const std::string kContrib = std::string(DP_SOURCE_DIR) + "/contrib";
 
 void ExpectPromtoolOk(const std::vector<std::string>& args) {
   auto r = dp::testing::RunPromtool(args);
-  if (!r) GTEST_SKIP() << "promtool is not installed (Debian package prometheus)";
+  if (!r) DP_SKIP_WITHOUT("promtool", "promtool is not installed (Debian package prometheus)");
   EXPECT_EQ(r->first, 0) << r->second;
   EXPECT_NE(r->second.find("SUCCESS"), std::string::npos) << r->second;
 }
@@ -88,7 +89,7 @@ std::string Quoted(const std::string& v) {
 // a kind it cannot carry, fails here.
 TEST(MonitoringContrib, EveryAlertKindTheDaemonExposesReachesAlertmanager) {
   if (!dp::testing::RunPromtool({"--version"}))
-    GTEST_SKIP() << "promtool is not installed (Debian package prometheus)";
+    DP_SKIP_WITHOUT("promtool", "promtool is not installed (Debian package prometheus)");
   dp::testing::TempDir dir;
   std::filesystem::create_directories(dir.Path("var"));
   const std::int64_t now = std::time(nullptr);
@@ -237,7 +238,7 @@ TEST(MonitoringContrib, PrometheusConfigIsValid) {
 
 TEST(MonitoringContrib, AlertmanagerConfigIsValid) {
   if (dp::testing::RunProgram({"/bin/sh", "-c", "command -v amtool"}).exit_code != 0)
-    GTEST_SKIP() << "amtool is not installed (Debian package prometheus-alertmanager)";
+    DP_SKIP_WITHOUT("amtool", "amtool is not installed (Debian package prometheus-alertmanager)");
   auto r = dp::testing::RunProgram(
       {"/bin/sh", "-c", "amtool check-config '" + kContrib + "/prometheus/alertmanager.yml'"});
   EXPECT_EQ(r.exit_code, 0) << r.output;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "http/openapi_record_util.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 #include "support/loop_device.h"
@@ -33,7 +34,8 @@ class OpenApiLiveTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string dir = dp::testing::LoopDevice::DirectIoDir();
-    if (dir.empty()) GTEST_SKIP() << "no folder supporting O_DIRECT for the target file";
+    if (dir.empty())
+      DP_SKIP_WITHOUT("O_DIRECT", "no folder supporting O_DIRECT for the target file");
     target_ = dir + "/diskpulse-openapi-" + std::to_string(::getpid()) + ".img";
     { std::ofstream(target_).flush(); }
     std::filesystem::resize_file(target_, 64ULL << 20);

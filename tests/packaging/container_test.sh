@@ -10,17 +10,17 @@
 #   container_test.sh SOURCE_DIR BUILD_DIR
 # Exit 77 (ctest: skipped) with the reason where this box cannot: not root,
 # podman, mmdebstrap or losetup missing, or podman unable to start any
-# container here. The loop device, containers and image are removed on exit,
-# also on failure.
+# container here; a failure instead under CI=true (tests/support/skip.sh).
+# The loop device, containers and image are removed on exit, also on failure.
 set -euo pipefail
 src=$(cd "$1" && pwd)
 build=$(cd "$2" && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, rootful podman)"
+. "$src/tests/support/skip.sh"
+[ "$(id -u)" -eq 0 ] || skip_without root "needs root (loop devices, rootful podman)"
 for t in podman mmdebstrap losetup curl; do
-  command -v "$t" >/dev/null || skip "$t is not installed (scripts/setup.sh installs it)"
+  command -v "$t" >/dev/null || skip_without "$t" "$t is not installed (scripts/setup.sh installs it)"
 done
-[ -e /dev/loop-control ] || skip "no /dev/loop-control: loop devices cannot be made here"
+[ -e /dev/loop-control ] || skip_without "loop devices" "no /dev/loop-control: loop devices cannot be made here"
 
 tag=diskpulse-test:$$
 name=diskpulse-test-$$
@@ -56,7 +56,7 @@ if ! probe run --rm; then
     run_opts=(--runtime runc)
     limit_opts=("${limits[@]}")
   else
-    skip "podman cannot start a container here: $(tail -1 "$work/probe.log")"
+    skip_without "podman containers" "podman cannot start a container here: $(tail -1 "$work/probe.log")"
   fi
 fi
 echo "podman ${run_opts[*]} run ${limit_opts[*]}"

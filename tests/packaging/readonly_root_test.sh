@@ -6,12 +6,13 @@
 # page, and that the only files it wrote are the database with its WAL,
 # shared-memory index and lock, and the pidfile.
 #   readonly_root_test.sh BUILD_DIR
-# Exit 77 (ctest: skipped) with the reason without root or unshare.
+# Exit 77 (ctest: skipped) with the reason without root or unshare; a failure
+# instead under CI=true (tests/support/skip.sh).
 set -euo pipefail
 build=$(cd "$1" && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (a mount namespace with a read-only bind mount)"
-command -v unshare >/dev/null || skip "unshare (util-linux) is missing"
+. "$(dirname "$0")/../support/skip.sh"
+[ "$(id -u)" -eq 0 ] || skip_without root "needs root (a mount namespace with a read-only bind mount)"
+command -v unshare >/dev/null || skip_without unshare "unshare (util-linux) is missing"
 
 work=$(mktemp -d /var/tmp/diskpulse-readonly-root.XXXXXX)
 pid=""

@@ -4,14 +4,14 @@
 // under a stub rc.subr (rc_subr_stub.sh) that does what rc.subr's
 // run_rc_command would: not enabled, start (detached), status, reload
 // (configuration checked first), stop, and a bad configuration refused.
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <filesystem>
 #include <map>
 #include <regex>
 
-#include <gtest/gtest.h>
-
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 
@@ -62,7 +62,8 @@ TEST(SystemdUnit, ReadOnlyRootWithAStateDirectory) {
 }
 
 TEST(SystemdUnit, SystemdAnalyzeVerifyIsClean) {
-  if (!Have("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed (package systemd)";
+  if (!Have("systemd-analyze"))
+    DP_SKIP_WITHOUT("systemd-analyze", "systemd-analyze is not installed (package systemd)");
   TempDir tmp;
   std::string unit;
   std::string path = UnitForThisBuild(tmp, unit);
@@ -79,7 +80,8 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyIsClean) {
 // these tests run (no systemd-run), so `systemd-analyze security --offline`
 // reads the shipped unit and says what it enforces; skipped without it.
 TEST(SystemdUnit, MailHelperAndScratchDirectoryAreNotBlocked) {
-  if (!Have("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed (package systemd)";
+  if (!Have("systemd-analyze"))
+    DP_SKIP_WITHOUT("systemd-analyze", "systemd-analyze is not installed (package systemd)");
   TempDir tmp;
   std::string unit;
   std::string path = UnitForThisBuild(tmp, unit);

@@ -3,15 +3,15 @@
 // (10%) under every shape of foreign I/O — a streaming reader, small random
 // reads at depth, medium random reads, small writes (to the test's own loop
 // device's scratch backing file).
-#include "runs/device_state_probe.h"
-
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <thread>
 
 #include "base/command_runner.h"
+#include "runs/device_state_probe.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/foreign_load.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
@@ -25,9 +25,9 @@ using testing::LoopDevice;
 
 TEST(DeviceStateProbeLinuxTest, BusyShareSeesEveryShapeOfForeignIo) {
   std::string why = LoopDevice::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "loop devices unavailable: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("loop devices", why);
   why = ForeignLoad::Unavailable();
-  if (!why.empty()) GTEST_SKIP() << "no foreign load generator: " << why;
+  if (!why.empty()) DP_SKIP_WITHOUT("fio", why);
   auto loop = LoopDevice::Create(128ULL << 20, /*direct_io=*/true);
   ASSERT_TRUE(loop.ok()) << loop.status().ToString();
   testing::TempDir dir;

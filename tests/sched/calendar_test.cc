@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "support/capability.h"
 #include "support/sched_test_util.h"
 
 namespace dp {
@@ -15,7 +16,7 @@ using testing::Utc;
 CronExpr Cron(const char* text) { return ParseCronExpr(text).value(); }
 
 #define REQUIRE_TZ(tz) \
-  if (!ScopedTz::Available(tz)) GTEST_SKIP() << "time zone " tz " not installed (tzdata)"
+  if (!ScopedTz::Available(tz)) DP_SKIP_WITHOUT("tzdata", "time zone " tz " not installed")
 
 TEST(CalendarTest, ToLocalAndBackInUtc) {
   ScopedTz tz("UTC");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sched/calendar.h"
+#include "support/capability.h"
 #include "support/sched_test_util.h"
 
 namespace dp {
@@ -144,7 +145,7 @@ TEST(NextDueTest, JitterIsBoundedDeterministicAndSpread) {
 }
 
 TEST(NextDueTest, TwoThirtyJobRunsOnceOnDstDaysWithJitter) {
-  if (!ScopedTz::Available("Europe/Berlin")) GTEST_SKIP() << "no tzdata";
+  if (!ScopedTz::Available("Europe/Berlin")) DP_SKIP_WITHOUT("tzdata", "no tzdata");
   ScopedTz tz("Europe/Berlin");
   auto s = MakeSchedule("nightly", {"seq"}, "30 2 * * *", 20 * 60);
   for (SysTime start : {Utc(2026, 3, 27), Utc(2026, 10, 23)}) {

@@ -10,6 +10,7 @@
 #include "base/fake_clock.h"
 #include "sched/calendar.h"
 #include "sched/due_state_io.h"
+#include "support/capability.h"
 #include "support/sched_test_util.h"
 
 // DriveState{.field = ...} designated initializers name only what matters.
@@ -144,7 +145,7 @@ TEST_F(SchedulerTest, RunNowCompletesAndIsStoredBeforeItIsAnnounced) {
 }
 
 TEST_F(SchedulerTest, WeeklyJobRunsExactlyOnceAWeekForMonths) {
-  if (!ScopedTz::Available("Europe/Berlin")) GTEST_SKIP() << "no tzdata";
+  if (!ScopedTz::Available("Europe/Berlin")) DP_SKIP_WITHOUT("tzdata", "no tzdata");
   ScopedTz berlin("Europe/Berlin");  // crosses both DST transitions of 2026
   drives_ = {MakeDrive("wwn-a", "sda"), MakeDrive("wwn-b", "sdb"), MakeDrive("wwn-c", "sdc")};
   auto s = Make({MakeSchedule("weekly", {"zones", "seek"}, "0 3 * * sun", 3600),

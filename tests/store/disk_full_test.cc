@@ -2,15 +2,15 @@
 // space back): writes fail with a clear error, nothing committed is lost or
 // damaged, and writing works again once space returns, without reopening
 // the store. Needs root (mount); skips otherwise.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
 #include <random>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "store/store_test_util.h"
+#include "support/capability.h"
 
 namespace dp {
 namespace {
@@ -48,9 +48,9 @@ std::string Noise(std::mt19937_64& rng, std::size_t n) {
 }
 
 TEST(DiskFullTest, FullVolumeFailsWritesCleanlyAndRecovers) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to mount a tmpfs";
+  if (::geteuid() != 0) DP_SKIP_WITHOUT("root", "needs root to mount a tmpfs");
   SmallVolume vol("2m");
-  if (!vol.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here";
+  if (!vol.mounted()) DP_SKIP_WITHOUT("tmpfs mount", "cannot mount a tmpfs here");
   const std::string path = vol.path() + "/diskpulse.db";
   auto opened = Store::Open(path);
   ASSERT_TRUE(opened.ok()) << opened.status().ToString();
@@ -127,9 +127,9 @@ TEST(DiskFullTest, FullVolumeFailsWritesCleanlyAndRecovers) {
 }
 
 TEST(DiskFullTest, RetentionOnAFullVolumeFailsCleanlyAndFreesSpaceLater) {
-  if (::geteuid() != 0) GTEST_SKIP() << "needs root to mount a tmpfs";
+  if (::geteuid() != 0) DP_SKIP_WITHOUT("root", "needs root to mount a tmpfs");
   SmallVolume vol("3m");
-  if (!vol.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here";
+  if (!vol.mounted()) DP_SKIP_WITHOUT("tmpfs mount", "cannot mount a tmpfs here");
   const std::string path = vol.path() + "/diskpulse.db";
   auto opened = Store::Open(path);
   ASSERT_TRUE(opened.ok());

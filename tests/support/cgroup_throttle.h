@@ -10,7 +10,7 @@
 // still inside back where it came from, clears the limits and removes the
 // cgroup — also when a test fails. Create also logs which interface it used
 // (stderr and the test's XML property "kernel_throttle"). Unavailable() says
-// why neither can work here, for GTEST_SKIP(). The paths come from CgroupFs,
+// why neither can work here, for DP_SKIP_WITHOUT. The paths come from CgroupFs,
 // so the selection and the files written can be tested against a temp folder
 // laid out like cgroupfs. One owner; not thread-safe.
 #pragma once

@@ -2,7 +2,7 @@
 // guard — fio (installed by scripts/setup.sh) run as a child process in one
 // of a few shapes, until stopped. RAII: the destructor stops fio (SIGTERM,
 // then SIGKILL) and reaps it, also when a test fails. Unavailable() says why
-// fio cannot run here, for GTEST_SKIP(). Writes only in the kWrites shape,
+// fio cannot run here, for DP_SKIP_WITHOUT. Writes only in the kWrites shape,
 // and only on the device named (give it a test's own loop device).
 // WaitForCounters() blocks until the device's counters move — fio is doing
 // I/O — so a measurement started after it overlaps the load.

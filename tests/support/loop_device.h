@@ -2,7 +2,7 @@
 // code that reads real devices (RAII: attached by Create, detached and its
 // backing file removed by the destructor — also when a test fails).
 // Needs root, losetup and /dev/loop-control: Unavailable() says why not, so
-// tests can GTEST_SKIP() with a reason. Not thread-safe; one owner.
+// tests can skip with a reason (DP_SKIP_WITHOUT). Not thread-safe; one owner.
 #pragma once
 
 #include <array>

@@ -4,7 +4,7 @@
 // running DP_CLI_BIN or DP_DAEMON_BIN as that user would fail with exit 127
 // before the behaviour under test is reached. Create() checks, in a child that
 // really becomes that user, that the copy can be executed; its error says why
-// not, for GTEST_SKIP(). RAII: the copy and its folder go when it dies.
+// not, for DP_SKIP_WITHOUT. RAII: the copy and its folder go when it dies.
 #pragma once
 
 #include <sys/types.h>

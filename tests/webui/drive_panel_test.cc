@@ -7,19 +7,19 @@
 // re-baseline button with "baseline since <date> (<reason>)".
 // Skipped (with the reason) when Chromium is not installed. With
 // DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <tuple>
 
-#include <gtest/gtest.h>
-
 #include "base/command_runner.h"
 #include "base/fake_clock.h"
 #include "http/api.h"
 #include "http/server.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/temp_dir.h"
 
 namespace dp {
@@ -200,8 +200,9 @@ void Seed(Store& store, std::int64_t now) {
 TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
   const std::string chromium = Chromium();
   if (chromium.empty())
-    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                    "DP_SETUP_BROWSER=1)";
+    DP_SKIP_WITHOUT("chromium",
+                    "chromium is not installed (scripts/setup.sh installs it with "
+                    "DP_SETUP_BROWSER=1)");
   TempDir tmp;
   auto store = Store::Open(tmp.Path("dp.db"));
   ASSERT_TRUE(store.ok()) << store.status().ToString();

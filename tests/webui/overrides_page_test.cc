@@ -5,15 +5,16 @@
 // and deleting it from the page removes it again, both audited.
 // Skipped (with the reason) when Chromium is not installed. With
 // DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "base/clock.h"
 #include "http/api.h"
 #include "http/server.h"
 #include "runs/override_book.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/temp_dir.h"
 #include "webui/browser_util.h"
 
@@ -28,8 +29,9 @@ using namespace std::chrono_literals;
 TEST(OverridesPageTest, ShowsWhereAnOverrideIsInForceAndSetsAndDeletesOne) {
   const std::string chromium = Browser::FindChromium();
   if (chromium.empty())
-    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                    "DP_SETUP_BROWSER=1)";
+    DP_SKIP_WITHOUT("chromium",
+                    "chromium is not installed (scripts/setup.sh installs it with "
+                    "DP_SETUP_BROWSER=1)");
   TempDir tmp;
   auto store = Store::Open(tmp.Path("dp.db"));
   ASSERT_TRUE(store.ok()) << store.status().ToString();

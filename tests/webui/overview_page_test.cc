@@ -10,6 +10,7 @@
 // names with <script>, no SMART, no runs, only contended runs, absurd
 // values). Screenshots go to DP_SCREENSHOT_DIR, else build/webui-screenshots.
 // Skipped (with the reason) when Chromium is not installed.
+#include <gtest/gtest.h>
 #include <signal.h>
 
 #include <cstdlib>
@@ -19,12 +20,11 @@
 #include <regex>
 #include <thread>
 
-#include <gtest/gtest.h>
-
 #include "base/clock.h"
 #include "http/api.h"
 #include "http/server.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/temp_dir.h"
 #include "webui/browser_util.h"
@@ -62,8 +62,9 @@ class PageBrowserTest : public ::testing::Test {
   void SetUp() override {
     chromium_ = Browser::FindChromium();
     if (chromium_.empty())
-      GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                      "DP_SETUP_BROWSER=1)";
+      DP_SKIP_WITHOUT("chromium",
+                      "chromium is not installed (scripts/setup.sh installs it with "
+                      "DP_SETUP_BROWSER=1)");
     auto b = Browser::Launch(chromium_, tmp_.Path("profile"));
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     browser_ = std::move(b).value();

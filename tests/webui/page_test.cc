@@ -1,13 +1,13 @@
 // The web page as a browser shows it: headless Chromium loads the page from
 // the real daemon, runs its JS modules, and the rendered DOM is checked.
 // Skipped (with the reason) when Chromium is not installed.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 
-#include <gtest/gtest.h>
-
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 
 namespace dp {
@@ -27,8 +27,9 @@ class PageTest : public ::testing::Test {
   void SetUp() override {
     chromium_ = FindChromium();
     if (chromium_.empty())
-      GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                      "DP_SETUP_BROWSER=1)";
+      DP_SKIP_WITHOUT("chromium",
+                      "chromium is not installed (scripts/setup.sh installs it with "
+                      "DP_SETUP_BROWSER=1)");
   }
 
   // Loads url and returns the DOM after the page's scripts ran (and, with

@@ -5,6 +5,7 @@
 // tab does not ask again. Skipped (with the reason) without Chromium.
 #include <gtest/gtest.h>
 
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/temp_dir.h"
 #include "webui/browser_util.h"
@@ -22,8 +23,9 @@ class TokenPageTest : public ::testing::Test {
   void SetUp() override {
     std::string chromium = Browser::FindChromium();
     if (chromium.empty())
-      GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                      "DP_SETUP_BROWSER=1)";
+      DP_SKIP_WITHOUT("chromium",
+                      "chromium is not installed (scripts/setup.sh installs it with "
+                      "DP_SETUP_BROWSER=1)");
     auto b = Browser::Launch(chromium, tmp_.Path("profile"));
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     browser_ = std::move(b).value();
