@@ -1,3 +1,4 @@
+#include "app/first_start_token.h"
 #include "app/daemon.h"
 
 #include <sys/wait.h>
@@ -66,6 +67,9 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   }
   d->database_lock_ = std::move(lock).value();
   DP_RETURN_IF_ERROR(d->database_lock_->WritePid(::getpid()));
+  // Beyond loopback with no token, every read would be refused: the first
+  // start makes one and keeps it beside the database (app/first_start_token.h).
+  DP_ASSIGN_OR_RETURN(d->first_token_, TakeFirstStartToken(d->config_));
 
   if (!c.pidfile.empty()) {
     auto pidfile = LockFile::Acquire(c.pidfile, /*remove_on_release=*/true);
@@ -342,6 +346,9 @@ Status Daemon::Reload() {
   KeepRestartOnly(config_, next);
 
   ConfigureLogging(next, options_);
+  // The kept token stays in force until the file sets a token of its own.
+  if (first_token_ && next.api_token.empty() && next.read_token.empty() && ReadsNeedToken(next))
+    next.api_token = first_token_->token;
   config_ = std::move(next);
   if (server_)
     server_->Reconfigure(http::BuildApiRouter(MakeApiContext()),

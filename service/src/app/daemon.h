@@ -17,10 +17,12 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "app/first_start_token.h"
 #include "app/lock_file.h"
 #include "base/clock.h"
 #include "base/heartbeat.h"
@@ -97,6 +99,8 @@ class Daemon {
 
   // "http://127.0.0.1:8470/" (fixed once the socket is bound; "" before).
   const std::string& url() const { return url_; }
+  // The token made (or read back) because none was configured; nullopt otherwise.
+  const std::optional<FirstStartToken>& first_start_token() const { return first_token_; }
   const Config& config() const { return config_; }
   // For the API and tests; owned by the daemon, null before Create finished.
   Scheduler* scheduler() const { return scheduler_.get(); }
@@ -159,6 +163,7 @@ class Daemon {
   // it in its status line while Stop may be resetting server_ on the main
   // thread (ThreadSanitizer found that race).
   std::string url_;
+  std::optional<FirstStartToken> first_token_;  // made or read at start (first_start_token.h)
   // ZFS's own signals of the pool members (runs/zfs_sampling_task.h).
   std::unique_ptr<ZfsSamplingTask> zfs_sampling_;
 

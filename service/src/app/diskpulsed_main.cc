@@ -122,6 +122,16 @@ int main(int argc, char** argv) {
     return Fail(daemon.status());
   }
   std::printf("diskpulsed: listening on %s\n", (*daemon)->url().c_str());
+  if (const auto& first = (*daemon)->first_start_token()) {
+    if (first->made_now)
+      std::printf("diskpulsed: first start with no api_token, listening beyond loopback: made "
+                  "an API token and kept it in %s\n"
+                  "diskpulsed: open %s and give it this token: %s\n",
+                  first->path.c_str(), (*daemon)->url().c_str(), first->token.c_str());
+    else
+      std::printf("diskpulsed: API token: the one made at the first start, kept in %s\n",
+                  first->path.c_str());
+  }
   std::fflush(stdout);
 
   // 3. Detach unless told to stay (systemd and tests use --foreground).
