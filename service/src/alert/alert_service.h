@@ -32,6 +32,11 @@ struct AlertServiceOptions {
   std::function<std::optional<std::int64_t>(const std::string& drive_id,
                                             const std::string& condition)>
       muted_until;
+  // Called after every change of a stored alert (opened, refreshed,
+  // notified, acknowledged, resolved), under the service's lock: it must
+  // only take note (the MQTT state publisher publishes later, on its own
+  // thread). Null = nobody listens.
+  std::function<void()> on_change;
 };
 
 // What a re-baseline did: the mark as kept (id set) and the alerts it closed.
@@ -94,6 +99,7 @@ class AlertService {
   Result<std::optional<Alert>> Apply(AlertDecision d, const std::optional<Alert>& before);
   Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last);
   std::optional<std::int64_t> MutedUntil(const Alert& a) const;
+  void Changed() const;
 
   std::mutex mu_;
   AlertRepository& repo_;
