@@ -79,7 +79,9 @@ class AlertService {
   // the active alerts `match` selects, under the same lock as OnVerdict, so
   // a verdict applied at the same moment cannot write one of them back open;
   // returns them as stored. Every match is attempted; the first failure is
-  // returned. Sends no notification.
+  // returned. Sends no notification. Calls on_change even when nothing
+  // matched: retiring a drive goes through here, and what shows its state
+  // must hear of it.
   Result<std::vector<Alert>> ResolveActive(const std::function<bool(const Alert&)>& match,
                                            const std::string& resolution, std::int64_t at);
   // Re-baselines a drive (the API on request, discovery after a firmware

@@ -147,6 +147,9 @@ Status MqttConnection::Impl::StartLocked() {
   const MqttOptions& o = options;
   m.reset(mosquitto_new(o.client_id.empty() ? nullptr : o.client_id.c_str(), true, this));
   if (!m) return Internal("mqtt: cannot make a client (out of memory?)");
+  // Our own thread runs the loop: publishers then only queue and wake it
+  // rather than write to the socket beside it.
+  mosquitto_threaded_set(m.get(), true);
   mosquitto_connect_callback_set(m.get(), [](mosquitto* mosq, void* p, int code) {
     auto* self = static_cast<Impl*>(p);
     if (code != 0) {
