@@ -1,12 +1,8 @@
-// MQTT over libmosquitto (MQTT 3.1.1).
-// PublishMqtt: one blocking session: connect with the given login, publish
-// every message, wait until the broker has each (QoS 1: its PUBACK),
-// disconnect. One deadline covers the exchange after the TCP connect. Safe
-// from any thread (each call has its own client).
-// MqttConnection: one long-lived session a process keeps open, so that a
-// broker sees one client per configured broker (a second session with the
-// same client id would push the first off) and its last will can tell
-// subscribers when the process is gone.
+// MqttConnection: MQTT over libmosquitto (MQTT 3.1.1), one long-lived
+// session a process keeps open, so that a broker sees one client per
+// configured broker (a second session with the same client id would push
+// the first off) and its last will can tell subscribers when the process is
+// gone.
 #pragma once
 
 #include <chrono>
@@ -33,20 +29,14 @@ struct MqttOptions {
   std::string ca_file;    // "" = plain TCP; else TLS verified against this PEM bundle
   int qos = 1;            // 0 or 1
   std::chrono::milliseconds timeout{10'000};
-  // MqttConnection only: "" = none; else "online" is published retained here
+  // "" = none; else "online" is published retained here
   // on every connect, "offline" is the last will the broker publishes when
   // the connection dies, and Close() publishes it too.
   std::string status_topic;
 };
 
-// False when this build has no MQTT library (then PublishMqtt is Unimplemented).
+// False when this build has no MQTT library (then Publish is Unsupported).
 bool MqttAvailable();
-
-// Errors: Unavailable "cannot reach the MQTT broker at HOST:PORT: ..." (down,
-// refused, lost), PermissionDenied "the MQTT broker at HOST:PORT refused the
-// login: ..." (bad user name or password, not authorised), Timeout when the
-// broker did not answer in time.
-Status PublishMqtt(const MqttOptions& options, const std::vector<MqttMessage>& messages);
 
 inline constexpr const char* kMqttOnline = "online";
 inline constexpr const char* kMqttOffline = "offline";
@@ -62,9 +52,11 @@ class MqttConnection {
   MqttConnection& operator=(const MqttConnection&) = delete;
 
   // Publishes every message and waits until the broker has each (QoS 1), at
-  // most options.timeout in all, connecting first when needed. Errors as
-  // PublishMqtt's: Unavailable when the broker cannot be reached (the latest
-  // attempt's reason), PermissionDenied for a refused login, Timeout;
+  // most options.timeout in all, connecting first when needed. Errors:
+  // Unavailable "cannot reach the MQTT broker at HOST:PORT: ..." (down,
+  // refused, lost: the latest attempt's reason), PermissionDenied "the MQTT
+  // broker at HOST:PORT refused the login: ..." (bad user name or password,
+  // not authorised), Timeout when the broker did not answer in time;
   // InvalidArgument for a topic or payload the library refuses; Unsupported
   // without libmosquitto.
   Status Publish(const std::vector<MqttMessage>& messages);
