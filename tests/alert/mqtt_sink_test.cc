@@ -651,8 +651,8 @@ json DaemonWithBroker(int port) {
 
 // Notifications and state at once, from the real daemon: one session with
 // the broker the whole time (a second one under the same client id would
-// push the first off), "online" while it runs, and its last will "offline"
-// once it dies without a goodbye.
+// push the first off), "online" while it runs, "offline" when it stops, and
+// its last will "offline" once it dies without a goodbye.
 TEST_F(MqttSinkTest, TheDaemonKeepsOneSessionAndItsLastWillSaysOffline) {
   const std::string log = tmp_.Path("mosquitto.log");
   Broker broker(tmp_, port_, "", "", log);
@@ -686,9 +686,17 @@ TEST_F(MqttSinkTest, TheDaemonKeepsOneSessionAndItsLastWillSaysOffline) {
   EXPECT_EQ(sessions, 1u) << text.str();
   EXPECT_EQ(text.str().find("already connected"), std::string::npos) << text.str();
 
+  // A stop says goodbye itself (a clean disconnect fires no will) ...
+  auto is = [](const char* what) { return [what](const std::string& p) { return p == what; }; };
+  (*d)->Signal(SIGTERM);
+  EXPECT_EQ((*d)->WaitExit(15s), std::optional<int>(0)) << (*d)->Output();
+  EXPECT_TRUE(sub.WaitUntil(base + "/status", is("offline")));
+  // ... and a death leaves it to the will.
+  d = dp::testing::DaemonProcess::Start(dir, DaemonWithBroker(port_));
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_TRUE(sub.WaitUntil(base + "/status", is("online"))) << (*d)->Output();
   (*d)->Signal(SIGKILL);
-  EXPECT_TRUE(sub.WaitUntil(base + "/status", [](const std::string& p) { return p == "offline"; }))
-      << text.str();
+  EXPECT_TRUE(sub.WaitUntil(base + "/status", is("offline"))) << text.str();
 }
 
 // The daemon publishes a drive's state within seconds of its alert's change
