@@ -62,6 +62,10 @@ AlertService::AlertService(AlertRepository& repo, Notifier* notifier, const Cloc
                            AlertServiceOptions options)
     : repo_(repo), notifier_(notifier), clock_(clock), options_(std::move(options)) {}
 
+void AlertService::Changed() const {
+  if (options_.on_change) options_.on_change();
+}
+
 std::optional<std::int64_t> AlertService::MutedUntil(const Alert& a) const {
   if (!options_.muted_until) return std::nullopt;
   return options_.muted_until(a.drive_id, a.condition);
@@ -91,6 +95,7 @@ Result<std::optional<Alert>> AlertService::Apply(AlertDecision d,
     if (d.notify == NotifyKind::kResolved)
       LogInfo("alert #" + std::to_string(d.alert.id) + " resolved: " + d.alert.summary);
   }
+  Changed();
   if (muted) {
     LogInfo("alert #" + std::to_string(d.alert.id) + ": " + std::string(NotifyKindName(d.notify)) +
             " notification held: muted until " + until);
@@ -173,6 +178,7 @@ Result<Alert> AlertService::Acknowledge(std::int64_t id) {
   if (d.write == AlertDecision::Write::kNothing) return *a;
   DP_RETURN_IF_ERROR(repo_.UpdateAlert(d.alert));
   LogInfo("alert #" + std::to_string(id) + " acknowledged");
+  Changed();
   return d.alert;
 }
 
@@ -180,7 +186,10 @@ Result<std::vector<Alert>> AlertService::ResolveActive(
     const std::function<bool(const Alert&)>& match, const std::string& resolution,
     std::int64_t at) {
   std::lock_guard lock(mu_);
-  return ResolveActiveAlerts(repo_, match, resolution, at);
+  auto resolved = ResolveActiveAlerts(repo_, match, resolution, at);
+  // Even a failure may have resolved some of them.
+  Changed();
+  return resolved;
 }
 
 bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
@@ -215,8 +224,9 @@ Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {
   auto match = [&mark](const Alert& a) {
     return a.drive_id == mark.drive_id && ClosedByRebaseline(a, mark.test);
   };
-  DP_ASSIGN_OR_RETURN(out.resolved,
-                      ResolveActiveAlerts(repo_, match, "re-baselined: " + mark.reason, mark.at));
+  auto resolved = ResolveActiveAlerts(repo_, match, "re-baselined: " + mark.reason, mark.at);
+  Changed();
+  DP_ASSIGN_OR_RETURN(out.resolved, std::move(resolved));
   return out;
 }
 

@@ -32,6 +32,11 @@ struct AlertServiceOptions {
   std::function<std::optional<std::int64_t>(const std::string& drive_id,
                                             const std::string& condition)>
       muted_until;
+  // Called after every change of a stored alert (opened, refreshed,
+  // notified, acknowledged, resolved), under the service's lock: it must
+  // only take note (the MQTT state publisher publishes later, on its own
+  // thread). Null = nobody listens.
+  std::function<void()> on_change;
 };
 
 // What a re-baseline did: the mark as kept (id set) and the alerts it closed.
@@ -74,7 +79,9 @@ class AlertService {
   // the active alerts `match` selects, under the same lock as OnVerdict, so
   // a verdict applied at the same moment cannot write one of them back open;
   // returns them as stored. Every match is attempted; the first failure is
-  // returned. Sends no notification.
+  // returned. Sends no notification. Calls on_change even when nothing
+  // matched: retiring a drive goes through here, and what shows its state
+  // must hear of it.
   Result<std::vector<Alert>> ResolveActive(const std::function<bool(const Alert&)>& match,
                                            const std::string& resolution, std::int64_t at);
   // Re-baselines a drive (the API on request, discovery after a firmware
@@ -94,6 +101,7 @@ class AlertService {
   Result<std::optional<Alert>> Apply(AlertDecision d, const std::optional<Alert>& before);
   Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last);
   std::optional<std::int64_t> MutedUntil(const Alert& a) const;
+  void Changed() const;
 
   std::mutex mu_;
   AlertRepository& repo_;

@@ -22,7 +22,8 @@ SinkPolicy PolicyOf(int attempts, int initial_s, int max_s, const std::string& m
 }  // namespace
 
 Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& config,
-                          CommandRunner& runner, const std::string& host) {
+                          CommandRunner& runner, const std::string& host,
+                          std::vector<std::shared_ptr<MqttSink>>* mqtt) {
   for (const auto& w : config.webhooks) {
     DP_ASSIGN_OR_RETURN(auto sink, WebhookSink::Create(w));
     dispatcher.AddSink(std::move(sink),
@@ -35,7 +36,9 @@ Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& confi
                                 m.min_severity, config.queue_capacity));
   }
   for (const auto& q : config.mqtt) {
-    dispatcher.AddSink(std::make_unique<MqttSink>(q, host),
+    auto sink = std::make_shared<MqttSink>(q, host);
+    if (mqtt) mqtt->push_back(sink);
+    dispatcher.AddSink(SharedAlertSink(sink),
                        PolicyOf(q.max_attempts, q.retry_initial_seconds, q.retry_max_seconds,
                                 q.min_severity, config.queue_capacity));
   }

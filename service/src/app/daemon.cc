@@ -11,6 +11,7 @@
 #include "alert/alert_service.h"
 #include "alert/notification_outbox.h"
 #include "alert/mqtt_sink.h"
+#include "alert/mqtt_state_publisher.h"
 #include "alert/sink_factory.h"
 #include "app/database_dir.h"
 #include "app/priv_client.h"
@@ -28,6 +29,7 @@
 #include "runs/device_job_executor.h"
 #include "runs/device_state_probe.h"
 #include "runs/discovery.h"
+#include "runs/mqtt_snapshot.h"
 #include "runs/override_book.h"
 #include "runs/health_checks.h"
 #include "runs/run_evaluator.h"
@@ -186,9 +188,9 @@ Status Daemon::BuildSchedulerAndAlerts() {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   DP_RETURN_IF_ERROR(AddConfiguredSinks(*dispatcher_, c.alerts_config,
-                                        local_runner_ ? *local_runner_ : *runner_, host));
-  for (const MqttConfig& q : c.alerts_config.mqtt)
-    mqtt_state_.push_back(std::make_unique<MqttSink>(q, host));
+                                        local_runner_ ? *local_runner_ : *runner_, host, &mqtt_));
+  mqtt_state_ =
+      std::make_unique<MqttStatePublisher>(mqtt_, [this] { return MqttSnapshotNow(); });
   AlertServiceOptions alert_options;
   alert_options.policy = AlertPolicy::FromConfig(c.alerts_config);
   alert_options.notify = c.alerts_config.enabled;
@@ -197,6 +199,10 @@ Status Daemon::BuildSchedulerAndAlerts() {
                                                         const std::string& condition) {
     return book->MutedUntil(drive_id, condition);
   };
+  if (!mqtt_.empty()) {
+    alert_options.on_change = [state = mqtt_state_.get()] { state->Changed(); };
+    overrides_->OnChange([state = mqtt_state_.get()] { state->Changed(); });
+  }
   alerts_ = std::make_unique<AlertService>(*alert_repo_, dispatcher_.get(), clock_, alert_options);
 
   // The scheduler and what it drives.
@@ -267,43 +273,13 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
       for (const auto& line : UnknownDriveProblems(overrides_->from_config(), *known))
         LogWarning("overrides: " + line);
   }
-  PublishMqttDriveStates();
+  // Presence, temperature and pool health may have changed; a mute may have
+  // run out.
+  if (mqtt_state_) mqtt_state_->Changed();
 }
 
-void Daemon::PublishMqttDriveStates() {
-  if (mqtt_state_.empty()) return;
-  auto drives = store_->ListDrives();
-  if (!drives.ok()) return;
-  std::vector<MqttDriveState> states;
-  for (const Drive& d : *drives) {
-    MqttDriveState st;
-    st.id = d.id;
-    st.name = d.name;
-    st.model = d.model;
-    st.serial = d.serial;
-    st.present = d.present;
-    if (auto smart = store_->LatestSmartFigures(d.id); smart.ok() && smart->has_value())
-      st.temperature_c = (*smart)->temperature_c;
-    AlertFilter active;
-    active.state = "active";
-    active.drive_id = d.id;
-    active.limit = 0;
-    if (auto open = store_->ListAlerts(active); open.ok()) {
-      st.open_alerts = static_cast<int>(open->size());
-      // The worst of them: an unknown severity name counts as below info.
-      auto rank = [](const std::string& name) {
-        auto sev = ParseSeverity(name);
-        return sev ? static_cast<int>(*sev) : -1;
-      };
-      for (const Alert& a : *open)
-        if (rank(a.severity) > rank(st.worst_severity)) st.worst_severity = a.severity;
-    }
-    states.push_back(std::move(st));
-  }
-  for (const auto& sink : mqtt_state_) {
-    Status s = sink->PublishDriveStates(states);
-    if (!s.ok()) LogWarning("alerts: " + sink->name() + ": drive states not published: " + s.ToString());
-  }
+Result<MqttSnapshot> Daemon::MqttSnapshotNow() {
+  return MqttSnapshotOf(*store_, overrides_.get());
 }
 
 Status Daemon::Start() {
@@ -332,6 +308,11 @@ Status Daemon::Start() {
   // Discovery's first pass now, then every inventory.interval_seconds.
   if (options_.discovery) discovery_->Start();
   retention_->Start();  // first pass now, then every retention.interval_hours
+  // "online" and the state as stored, before discovery's first pass ends.
+  if (mqtt_state_) {
+    mqtt_state_->Start();
+    mqtt_state_->Changed();
+  }
   zfs_sampling_->Start();  // after discovery's first pass, then every zfs_sample_minutes
   return Status::Ok();
 }
@@ -382,9 +363,14 @@ void Daemon::Stop() {
   probe_.reset();
   executor_.reset();
   sched_store_.reset();
+  // The last state goes out while the store is open; the brokers hear
+  // "offline" once the dispatcher lets go of the shared sinks.
+  if (mqtt_state_) mqtt_state_->Stop();
   if (dispatcher_) dispatcher_->Stop();  // pending retries are abandoned
   alerts_.reset();
+  mqtt_state_.reset();
   dispatcher_.reset();
+  mqtt_.clear();
   alert_repo_.reset();
   // Nothing asks the helper any more: closing its socket ends it.
   if (priv_channel_) priv_channel_->Close();

@@ -46,6 +46,8 @@ class AlertDispatcher;
 class AlertService;
 class OverrideBook;
 class MqttSink;
+class MqttStatePublisher;
+struct MqttSnapshot;
 class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
@@ -142,9 +144,11 @@ class Daemon {
   std::unique_ptr<NotificationOutbox> outbox_;  // outlives dispatcher_
   std::unique_ptr<AlertDispatcher> dispatcher_;
   std::unique_ptr<AlertService> alerts_;
-  // One per alerts.mqtt broker: each drive's state for Home Assistant after
-  // every discovery pass (the notifications go through dispatcher_'s sinks).
-  std::vector<std::unique_ptr<MqttSink>> mqtt_state_;
+  // One per alerts.mqtt broker, shared with dispatcher_ (one connection for
+  // notifications and state); mqtt_state_ publishes the drives' and pools'
+  // state to them whenever an alert, a mute or discovery's view changes.
+  std::vector<std::shared_ptr<MqttSink>> mqtt_;
+  std::unique_ptr<MqttStatePublisher> mqtt_state_;
   // The scheduler runs tests through the executor (bench, smartctl), asks the
   // probe before each, and hands every finished run to the evaluator
   // (detection -> alerts, confirmation re-tests).
@@ -172,7 +176,8 @@ class Daemon {
   // After each discovery pass: inventory to the scheduler and to the ZFS
   // sampling, pool verdicts, and due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
-  void PublishMqttDriveStates();
+  // Every drive's and pool's state as MQTT shows it, from the store.
+  Result<MqttSnapshot> MqttSnapshotNow();
   std::string StatusLine(const DiscoveryReport& report) const;
 };
 

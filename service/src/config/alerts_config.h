@@ -116,11 +116,13 @@ struct MailConfig {
   bool operator==(const MailConfig&) const = default;
 };
 
-// An MQTT broker (Home Assistant's Mosquitto add-on, any MQTT 3.1.1 broker):
-// each notification is published as JSON on TOPIC_PREFIX/HOST/alerts, and
-// every discovery pass publishes each drive's state (problem, temperature)
-// retained on TOPIC_PREFIX/HOST/drive/ID/state with Home Assistant discovery
-// configs under DISCOVERY_PREFIX (alert/mqtt_sink.h).
+// An MQTT broker (Home Assistant's Mosquitto add-on, any MQTT 3.1.1 broker),
+// over one connection: each notification is published as JSON on
+// TOPIC_PREFIX/HOST/alerts, and each drive's and pool's state (retained on
+// TOPIC_PREFIX/HOST/drive/ID/state and .../pool/NAME/state, with Home
+// Assistant discovery configs under DISCOVERY_PREFIX) whenever it changes;
+// TOPIC_PREFIX/HOST/status says "online", or "offline" (the last will)
+// (alert/mqtt_sink.h).
 struct MqttConfig {
   std::string name;                          // default "mqtt-N"
   std::string host;                          // required

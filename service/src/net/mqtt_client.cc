@@ -3,22 +3,17 @@
 #if DP_HAVE_MOSQUITTO
 #include <mosquitto.h>
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <thread>
 #endif
 
 namespace dp::net {
 
 #if DP_HAVE_MOSQUITTO
 namespace {
-
-// What the callbacks report back to the loop.
-struct Session {
-  bool connected = false;
-  int connack = -1;  // the broker's CONNACK code once it answered
-  std::set<int> unacked;
-};
 
 std::string Where(const MqttOptions& o) { return o.host + ":" + std::to_string(o.port); }
 
@@ -33,79 +28,237 @@ Status Lost(const MqttOptions& o, int rc) {
                                            : std::string(mosquitto_strerror(rc))));
 }
 
+// The login and TLS of a client before it connects.
+Status SetLogin(mosquitto* m, const MqttOptions& o) {
+  if (!o.username.empty() &&
+      mosquitto_username_pw_set(m, o.username.c_str(),
+                                o.password.empty() ? nullptr : o.password.c_str()) != MOSQ_ERR_SUCCESS)
+    return InvalidArgument("mqtt: the user name or password is not valid UTF-8");
+  if (!o.ca_file.empty()) {
+    int rc = mosquitto_tls_set(m, o.ca_file.c_str(), nullptr, nullptr, nullptr, nullptr);
+    if (rc != MOSQ_ERR_SUCCESS)
+      return InvalidArgument("mqtt: ca_file " + o.ca_file + ": " + mosquitto_strerror(rc));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool MqttAvailable() { return true; }
 
-Status PublishMqtt(const MqttOptions& o, const std::vector<MqttMessage>& messages) {
+// The network thread owns connecting and the socket; publishers only queue
+// messages (libmosquitto's publish is thread-safe) and wait for the
+// broker's acknowledgements, which the thread's callbacks record.
+struct MqttConnection::Impl {
+  explicit Impl(MqttOptions o) : options(std::move(o)) {}
+
+  MqttOptions options;
+  std::unique_ptr<mosquitto, void (*)(mosquitto*)> m{nullptr, mosquitto_destroy};
+  std::thread thread;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false;
+  bool stop = false;
+  bool connected = false;   // the broker accepted the login on the open socket
+  bool retry_now = false;   // a publisher waits: skip the backoff
+  std::uint64_t failures = 0;  // attempts that ended without a connection
+  Status last_error;
+  std::set<int> acked;      // message ids the broker acknowledged, until claimed
+
+  Status StartLocked();
+  void Run();
+  void Failed(Status why);
+};
+
+void MqttConnection::Impl::Failed(Status why) {
+  std::lock_guard lock(mu);
+  connected = false;
+  last_error = std::move(why);
+  ++failures;
+  cv.notify_all();
+}
+
+Status MqttConnection::Impl::StartLocked() {
+  if (started) return Status::Ok();
   static std::once_flag init;
   std::call_once(init, [] { mosquitto_lib_init(); });
-  Session session;
-  std::unique_ptr<mosquitto, void (*)(mosquitto*)> m(
-      mosquitto_new(o.client_id.empty() ? nullptr : o.client_id.c_str(), true, &session),
-      mosquitto_destroy);
+  const MqttOptions& o = options;
+  m.reset(mosquitto_new(o.client_id.empty() ? nullptr : o.client_id.c_str(), true, this));
   if (!m) return Internal("mqtt: cannot make a client (out of memory?)");
-  mosquitto_connect_callback_set(m.get(), [](mosquitto*, void* p, int code) {
-    auto* s = static_cast<Session*>(p);
-    s->connack = code;
-    s->connected = code == 0;
+  // Our own thread runs the loop: publishers then only queue and wake it
+  // rather than write to the socket beside it.
+  mosquitto_threaded_set(m.get(), true);
+  mosquitto_connect_callback_set(m.get(), [](mosquitto* mosq, void* p, int code) {
+    auto* self = static_cast<Impl*>(p);
+    if (code != 0) {
+      self->Failed(Refused(self->options, code));
+      return;
+    }
+    // Retained, so a subscriber that comes later (Home Assistant starting
+    // after us) knows we are here; queued before any waiting publisher's.
+    if (!self->options.status_topic.empty())
+      mosquitto_publish(mosq, nullptr, self->options.status_topic.c_str(),
+                        static_cast<int>(std::char_traits<char>::length(kMqttOnline)), kMqttOnline,
+                        1, true);
+    std::lock_guard lock(self->mu);
+    self->connected = true;
+    self->last_error = Status::Ok();
+    self->cv.notify_all();
   });
   mosquitto_publish_callback_set(m.get(), [](mosquitto*, void* p, int mid) {
-    static_cast<Session*>(p)->unacked.erase(mid);
+    auto* self = static_cast<Impl*>(p);
+    std::lock_guard lock(self->mu);
+    // Ids of publishers that gave up are never claimed: bounded all the same.
+    if (self->acked.size() > 4096) self->acked.clear();
+    self->acked.insert(mid);
+    self->cv.notify_all();
   });
-  if (!o.username.empty() &&
-      mosquitto_username_pw_set(m.get(), o.username.c_str(),
-                                o.password.empty() ? nullptr : o.password.c_str()) != MOSQ_ERR_SUCCESS)
-    return InvalidArgument("mqtt: the user name or password is not valid UTF-8");
-  if (!o.ca_file.empty()) {
-    int rc = mosquitto_tls_set(m.get(), o.ca_file.c_str(), nullptr, nullptr, nullptr, nullptr);
+  DP_RETURN_IF_ERROR(SetLogin(m.get(), o));
+  if (!o.status_topic.empty()) {
+    int rc = mosquitto_will_set(m.get(), o.status_topic.c_str(),
+                                static_cast<int>(std::char_traits<char>::length(kMqttOffline)),
+                                kMqttOffline, 1, true);
     if (rc != MOSQ_ERR_SUCCESS)
-      return InvalidArgument("mqtt: ca_file " + o.ca_file + ": " + mosquitto_strerror(rc));
+      return InvalidArgument("mqtt: status topic '" + o.status_topic + "': " + mosquitto_strerror(rc));
   }
-  const int keepalive = 60;
-  int rc = mosquitto_connect(m.get(), o.host.c_str(), o.port, keepalive);
-  if (rc != MOSQ_ERR_SUCCESS) return Lost(o, rc);
+  started = true;
+  thread = std::thread([this] { Run(); });
+  return Status::Ok();
+}
 
-  const auto deadline = std::chrono::steady_clock::now() + o.timeout;
-  // Runs the network loop until done() or the deadline; the error of a lost
-  // connection or a refused login otherwise.
-  auto loop_until = [&](auto done, const char* waiting_for) -> Status {
-    while (!done()) {
-      if (session.connack > 0) return Refused(o, session.connack);
-      if (std::chrono::steady_clock::now() >= deadline)
-        return Timeout("the MQTT broker at " + Where(o) + " did not answer in " +
-                       std::to_string(o.timeout.count() / 1000) + " s (" + waiting_for + ")");
-      int r = mosquitto_loop(m.get(), 100, 1);
-      if (session.connack > 0) return Refused(o, session.connack);
-      if (r != MOSQ_ERR_SUCCESS) return Lost(o, r);
+void MqttConnection::Impl::Run() {
+  const int keepalive = 60;
+  bool open = false, ever = false;
+  auto backoff = std::chrono::seconds(1);
+  for (;;) {
+    {
+      std::lock_guard lock(mu);
+      if (stop) break;
     }
-    return Status::Ok();
-  };
-  DP_RETURN_IF_ERROR(loop_until([&] { return session.connected; }, "login"));
+    if (!open) {
+      int rc = ever ? mosquitto_reconnect(m.get())
+                    : mosquitto_connect(m.get(), options.host.c_str(), options.port, keepalive);
+      if (rc == MOSQ_ERR_SUCCESS) {
+        open = ever = true;
+      } else {
+        Failed(Lost(options, rc));
+        if (rc == MOSQ_ERR_INVAL) ever = false;
+        std::unique_lock lock(mu);
+        cv.wait_for(lock, backoff, [&] { return stop || retry_now; });
+        retry_now = false;
+        backoff = std::min(backoff * 2, std::chrono::seconds(30));
+        continue;
+      }
+    }
+    int rc = mosquitto_loop(m.get(), 100, 1);
+    bool refused;
+    {
+      std::lock_guard lock(mu);
+      if (connected) backoff = std::chrono::seconds(1);
+      refused = last_error.code() == StatusCode::kPermissionDenied;
+    }
+    if (rc != MOSQ_ERR_SUCCESS) {
+      open = false;
+      if (!refused) Failed(Lost(options, rc));
+      std::unique_lock lock(mu);
+      cv.wait_for(lock, backoff, [&] { return stop || retry_now; });
+      retry_now = false;
+      backoff = std::min(backoff * 2, std::chrono::seconds(30));
+    }
+  }
+  if (open) {
+    mosquitto_disconnect(m.get());
+    mosquitto_loop(m.get(), 100, 1);
+  }
+}
+
+MqttConnection::MqttConnection(MqttOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+MqttConnection::~MqttConnection() { Close(); }
+
+Status MqttConnection::Publish(const std::vector<MqttMessage>& messages) {
+  Impl& s = *impl_;
+  const MqttOptions& o = s.options;
+  const auto deadline = std::chrono::steady_clock::now() + o.timeout;
+  {
+    std::unique_lock lock(s.mu);
+    if (s.stop) return Unavailable("mqtt: the connection to " + Where(o) + " is closed");
+    DP_RETURN_IF_ERROR(s.StartLocked());
+    if (!s.connected) {
+      // Wait for the attempt under way or the next one (now, not after the
+      // backoff): its outcome is this call's.
+      const std::uint64_t before = s.failures;
+      s.retry_now = true;
+      s.cv.notify_all();
+      s.cv.wait_until(lock, deadline, [&] { return s.connected || s.stop || s.failures != before; });
+      if (!s.connected) {
+        if (!s.last_error.ok()) return s.last_error;
+        return Timeout("the MQTT broker at " + Where(o) + " did not answer in " +
+                       std::to_string(o.timeout.count() / 1000) + " s (login)");
+      }
+    }
+  }
+  std::vector<int> mids;
   for (const MqttMessage& msg : messages) {
     int mid = 0;
-    rc = mosquitto_publish(m.get(), &mid, msg.topic.c_str(), static_cast<int>(msg.payload.size()),
-                           msg.payload.data(), o.qos, msg.retain);
+    int rc = mosquitto_publish(s.m.get(), &mid, msg.topic.c_str(),
+                               static_cast<int>(msg.payload.size()), msg.payload.data(), o.qos,
+                               msg.retain);
     if (rc == MOSQ_ERR_INVAL || rc == MOSQ_ERR_MALFORMED_UTF8 || rc == MOSQ_ERR_PAYLOAD_SIZE)
       return InvalidArgument("mqtt: cannot publish to '" + msg.topic + "': " + mosquitto_strerror(rc));
-    if (rc != MOSQ_ERR_SUCCESS) return Lost(o, rc);
-    if (o.qos > 0) session.unacked.insert(mid);
+    // A connection lost meanwhile: the library sends the message again once
+    // the thread has reconnected, so the wait below decides.
+    if (rc != MOSQ_ERR_SUCCESS && rc != MOSQ_ERR_NO_CONN) return Lost(o, rc);
+    mids.push_back(mid);
   }
-  // QoS 0 has no acknowledgement: one loop pass writes what is queued.
-  if (o.qos == 0) DP_RETURN_IF_ERROR(loop_until([&, n = 0]() mutable { return n++ > 0; }, "send"));
-  DP_RETURN_IF_ERROR(loop_until([&] { return session.unacked.empty(); }, "acknowledgement"));
-  mosquitto_disconnect(m.get());
-  mosquitto_loop(m.get(), 100, 1);
-  return Status::Ok();
+  std::unique_lock lock(s.mu);
+  auto all_acked = [&] {
+    for (int mid : mids)
+      if (!s.acked.count(mid)) return false;
+    return true;
+  };
+  bool done = s.cv.wait_until(lock, deadline, [&] { return s.stop || all_acked(); });
+  for (int mid : mids) s.acked.erase(mid);
+  if (done && !s.stop) return Status::Ok();
+  if (!s.last_error.ok()) return s.last_error;
+  return Timeout("the MQTT broker at " + Where(o) + " did not answer in " +
+                 std::to_string(o.timeout.count() / 1000) + " s (acknowledgement)");
+}
+
+void MqttConnection::Close() {
+  Impl& s = *impl_;
+  bool goodbye;
+  {
+    std::lock_guard lock(s.mu);
+    if (!s.started || s.stop) {
+      s.stop = true;
+      return;
+    }
+    goodbye = s.connected && !s.options.status_topic.empty();
+  }
+  if (goodbye) {
+    (void)Publish({{s.options.status_topic, kMqttOffline, true}});
+  }
+  {
+    std::lock_guard lock(s.mu);
+    s.stop = true;
+    s.cv.notify_all();
+  }
+  if (s.thread.joinable()) s.thread.join();
 }
 
 #else
 
 bool MqttAvailable() { return false; }
 
-Status PublishMqtt(const MqttOptions&, const std::vector<MqttMessage>&) {
+struct MqttConnection::Impl {};
+MqttConnection::MqttConnection(MqttOptions) {}
+MqttConnection::~MqttConnection() = default;
+Status MqttConnection::Publish(const std::vector<MqttMessage>&) {
   return Unsupported("this diskpulse was built without MQTT (libmosquitto-dev)");
 }
+void MqttConnection::Close() {}
 
 #endif
 

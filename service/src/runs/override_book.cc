@@ -100,6 +100,7 @@ Result<DriveOverride> OverrideBook::Set(DriveOverride o, const std::string& who)
   LogInfo("override " + std::to_string(o.id) + " set (" + OverrideSelector(o) +
           (o.attribute.empty() ? "" : ", " + o.attribute) + ") by " + who +
           (o.reason.empty() ? "" : ": " + o.reason));
+  if (on_change_) on_change_();
   return o;
 }
 
@@ -119,6 +120,7 @@ Status OverrideBook::Delete(const std::string& id, const std::string& who, const
   DP_RETURN_IF_ERROR(
       store_.DeleteOverride(std::stoll(id), "deleted", who, reason, ToUnixSeconds(clock_.Now())));
   LogInfo("override " + id + " deleted by " + who + (reason.empty() ? "" : ": " + reason));
+  if (on_change_) on_change_();
   return Status::Ok();
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,9 @@ class OverrideBook {
   Status Delete(const std::string& id, const std::string& who, const std::string& reason);
 
   const std::vector<DriveOverride>& from_config() const { return from_config_; }
+  // Called after Set and Delete succeed (a mute began or ended early), so
+  // what shows the alerts' standing can show it again. Set before use.
+  void OnChange(std::function<void()> f) { on_change_ = std::move(f); }
 
  private:
   Status PurgeExpired();
@@ -58,6 +62,7 @@ class OverrideBook {
   Store& store_;
   const Clock& clock_;
   const std::vector<DriveOverride> from_config_;
+  std::function<void()> on_change_;
 };
 
 }  // namespace dp
