@@ -136,7 +136,7 @@ class PageBrowserTest : public ::testing::Test {
 
 // Worst first: the rank of each status in the overview's order.
 constexpr const char* kRankJs = R"(
-  (() => { const rank = {failing: 0, slowing: 1, watch: 2, missing: 3, asleep: 4, healthy: 5};
+  (() => { const rank = {failing: 0, missing: 1, slowing: 2, warning: 3, watching: 4, asleep: 5, healthy: 6};
     const s = [...document.querySelectorAll('.drive-card')].map((c) => rank[c.dataset.status]);
     return s.every((v, i) => i === 0 || s[i - 1] <= v); })())";
 

@@ -183,11 +183,22 @@ async function refresh() {
   timer = setTimeout(refresh, REFRESH_MS);
 }
 
-// The daemon wants a token for reads: the form under the top bar asks for it.
+// The daemon's refusal in an owner's words: the header it wants is its
+// business, not theirs.
+function tokenWhy(why) {
+  if (/wrong token/.test(why)) return 'That token was not accepted. Try again.';
+  return 'This diskpulse shows its drives only with a token.';
+}
+
+// The daemon wants a token for reads: the form under the top bar asks for
+// it, and the status says so rather than "connecting…".
 setTokenAsker((why) => new Promise((resolve) => {
   const form = document.getElementById('token-form');
   const input = document.getElementById('token-input');
-  document.getElementById('token-why').textContent = why;
+  document.getElementById('token-why').textContent = tokenWhy(why || '');
+  const status = document.getElementById('status');
+  status.dataset.state = 'degraded';
+  document.getElementById('status-text').textContent = 'waiting for a token';
   input.value = '';
   form.hidden = false;
   input.focus();

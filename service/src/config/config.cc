@@ -8,6 +8,8 @@
 #include <cerrno>
 
 #include <fstream>
+#include <optional>
+#include <cstdlib>
 #include <sstream>
 
 #include "base/log.h"
@@ -278,7 +280,26 @@ Result<Config> LoadConfigFile(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return IoError(path + ": cannot read configuration: read error");
-  return ParseConfig(ss.str(), path);
+  DP_ASSIGN_OR_RETURN(Config c, ParseConfig(ss.str(), path));
+  DP_RETURN_IF_ERROR(ApplyEnvironment(c, [](const char* name) { return std::getenv(name); }));
+  return c;
+}
+
+Status ApplyEnvironment(Config& c, const std::function<const char*(const char*)>& get) {
+  auto value = [&](const char* name) -> std::optional<std::string> {
+    const char* v = get(name);
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+  if (auto listen = value("DISKPULSE_LISTEN")) {
+    std::string why;
+    if (!SplitListen(*listen, c.listen_host, c.listen_port, why))
+      return InvalidArgument("DISKPULSE_LISTEN='" + *listen + "': " + why);
+    c.listen = *listen;
+  }
+  if (auto token = value("DISKPULSE_API_TOKEN")) c.api_token = *token;
+  if (auto token = value("DISKPULSE_READ_TOKEN")) c.read_token = *token;
+  return Status::Ok();
 }
 
 }  // namespace dp

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -129,5 +130,11 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name);
 
 // Reads and parses a file ("FILE: cannot read: ..." when it cannot be read).
 Result<Config> LoadConfigFile(const std::string& path);
+
+// Settings an owner gives a container without a shell, over the file's:
+// DISKPULSE_LISTEN ("0.0.0.0:8470"), DISKPULSE_API_TOKEN, DISKPULSE_READ_TOKEN
+// (an empty variable is unset). LoadConfigFile applies them with getenv, so a
+// reload keeps them. Error: a listen address that does not parse, named.
+Status ApplyEnvironment(Config& c, const std::function<const char*(const char*)>& get);
 
 }  // namespace dp
