@@ -48,7 +48,9 @@ class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
 class ZfsSamplingTask;
+class PresenceWatch;
 struct DiscoveryReport;
+struct PresenceLook;
 namespace http {
 class Server;
 }
@@ -152,6 +154,9 @@ class Daemon {
   std::unique_ptr<Scheduler> scheduler_;
   // Discovery feeds the scheduler its inventory after every pass.
   std::unique_ptr<DiscoveryService> discovery_;
+  // The cheap look between discovery passes (runs/presence_watch.h): a disk
+  // gone or a pool's state changed starts a discovery pass at once.
+  std::unique_ptr<PresenceWatch> presence_;
   // Keeps the database small: thins old detail daily (retention.*).
   std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
@@ -167,6 +172,8 @@ class Daemon {
   // After each discovery pass: inventory to the scheduler and to the ZFS
   // sampling, pool verdicts, and due reminders to the alerts.
   void OnDiscovery(const DiscoveryReport& report);
+  // After each presence look: the missing alert of a drive still gone.
+  void OnPresenceLook(const PresenceLook& look);
   void PublishMqttDriveStates();
   std::string StatusLine(const DiscoveryReport& report) const;
 };
