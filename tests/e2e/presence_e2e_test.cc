@@ -48,12 +48,12 @@ json OpenAlert(const DaemonProcess& d, const std::string& condition,
                const std::string& drive_id = "") {
   auto r = HttpGet(d.port(), "/api/v1/alerts?state=open");
   if (r.status != 200) return json();
-  json body = r.Json();
-  if (!body.is_object() || !body["alerts"].is_array()) return json();
-  for (const json& a : body["alerts"])
-    if (a.value("condition", "") == condition &&
-        (drive_id.empty() || a.value("drive_id", "") == drive_id))
-      return a;
+  const json body = r.Json();
+  if (!body.is_array()) return json();
+  for (const json& a : body) {
+    if (!a.is_object() || a["condition"] != condition) continue;
+    if (drive_id.empty() || a["drive_id"] == drive_id) return a;
+  }
   return json();
 }
 
@@ -117,7 +117,12 @@ class PresenceE2eTest : public ::testing::Test {
     return Status::Ok();
   }
 
-  std::string Dump() const { return daemon_ ? "\n--- daemon ---\n" + daemon_->Output() : ""; }
+  std::string Dump() const {
+    if (!daemon_) return "";
+    std::string out = "\n--- alerts ---\n" + HttpGet(daemon_->port(), "/api/v1/alerts").body;
+    for (const std::string& b : hook_.bodies()) out += "\n--- posted ---\n" + b;
+    return out + "\n--- daemon ---\n" + daemon_->Output();
+  }
 
   TempDir dir_;
   WebhookReceiver hook_{200};
@@ -154,7 +159,7 @@ TEST_F(PresenceE2eTest, PulledDriveIsAlertedWithinTwoLooksAndTheGrace) {
   // Gone for less than the grace is no alert: a bus reset must not raise one.
   EXPECT_GE(*opened, kGraceMinutes * 60 - 1) << Dump();
   const json alert = OpenAlert(*daemon_, "missing", *id);
-  EXPECT_EQ(alert.value("severity", ""), "critical") << alert.dump();
+  EXPECT_EQ(alert["severity"], "critical") << alert.dump();
 }
 
 TEST_F(PresenceE2eTest, DegradedPoolIsAlertedWithinTwoLooks) {

@@ -48,7 +48,7 @@ TEST(ZpoolStatusParserTest, EveryFixtureParsesOrGivesAClearError) {
     }
     ++n;
   }
-  EXPECT_EQ(n, 30);
+  EXPECT_EQ(n, 32);
 }
 
 TEST(ZpoolStatusParserTest, IllumosResilverSeenFromTheRowNotTheScrubLine) {
