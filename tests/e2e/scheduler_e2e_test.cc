@@ -36,6 +36,7 @@
 #include "support/loop_daemon.h"
 #include "support/loop_device.h"
 #include "support/temp_dir.h"
+#include "support/zpool_recording.h"
 
 namespace dp::testing {
 namespace {
@@ -318,17 +319,7 @@ TEST_F(SchedulerE2eTest, BusyDriveIsDeferredThenRuns) {
 // member: the scheduled run is deferred with reason "scrub".
 TEST_F(SchedulerE2eTest, ScrubbingPoolIsDeferredWithReasonScrub) {
   const std::string rec = dir_.Path("recording");
-  dir_.Write("recording/platform", "linux\n");
-  std::filesystem::create_directories(rec + "/sys/block");
-  CommandCapture no_json;
-  no_json.argv = {"zpool", "status", "-j", "--json-int", "-P"};
-  no_json.output.exit_code = 2;
-  no_json.output.stderr_text = "invalid option 'j'\n";
-  ASSERT_TRUE(WriteCapture(rec, 1, no_json).ok());
-  CommandCapture status;
-  status.argv = {"zpool", "status", "-P", "-p"};
-  status.output.exit_code = 0;
-  status.output.stdout_text =
+  const std::string status =
       "  pool: scratch\n"
       " state: ONLINE\n"
       "  scan: scrub in progress since Sun Nov 30 01:00:00 2025\n"
@@ -341,7 +332,7 @@ TEST_F(SchedulerE2eTest, ScrubbingPoolIsDeferredWithReasonScrub) {
       "\t  " + loop_->path() + "      ONLINE       0     0     0\n"
       "\n"
       "errors: No known data errors\n";
-  ASSERT_TRUE(WriteCapture(rec, 2, status).ok());
+  ASSERT_TRUE(WriteZpoolRecording(rec, {status}).ok());
 
   json patch = Patch("@every 2s");
   patch["replay_dir"] = rec;

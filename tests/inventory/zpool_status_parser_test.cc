@@ -48,7 +48,7 @@ TEST(ZpoolStatusParserTest, EveryFixtureParsesOrGivesAClearError) {
     }
     ++n;
   }
-  EXPECT_EQ(n, 30);
+  EXPECT_EQ(n, 32);
 }
 
 TEST(ZpoolStatusParserTest, IllumosResilverSeenFromTheRowNotTheScrubLine) {
@@ -321,6 +321,48 @@ TEST(ZpoolStatusParserTest, WhitespaceCollapsedMirrorIsRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kCorrupt);
   EXPECT_NE(r.status().message().find("lost their indentation"), std::string::npos);
+}
+
+// A config row the reader cannot place (an old-style `logs` row that carries
+// a state and counters, at the pool row's column) costs only that row and the
+// rows under it: the pool's state and its data vdevs are still read, and a
+// warning names the row.
+TEST(ZpoolStatusParserTest, UnknownRowIsAWarningNotARefusal) {
+  std::vector<std::string> warnings;
+  auto r = ParseZpoolStatus(
+      ReadFile(FixturePath("zpool/solaris-pool-faulted-old-logs-row-constructed.txt")), &warnings);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  const Pool& p = (*r)[0];
+  EXPECT_EQ(p.state, "FAULTED");
+  ASSERT_EQ(p.vdevs.size(), 2u);  // the two data disks; the log device is not made a data vdev
+  EXPECT_EQ(p.vdevs[0].members[0].path, "c1t1d0");
+  EXPECT_EQ(p.vdevs[0].members[0].checksum_errors, 2u);
+  EXPECT_EQ(p.vdevs[1].members[0].path, "c1t3d0");
+  EXPECT_EQ(Member(p, "c1t4d0"), nullptr);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("pool tpool"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("'logs        ONLINE       0     0     0'"), std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("with the 1 row under it"), std::string::npos) << warnings[0];
+}
+
+// After the row it could not place, a section it knows is read as usual.
+TEST(ZpoolStatusParserTest, SectionsAfterAnUnknownRowAreRead) {
+  std::vector<std::string> warnings;
+  auto r = ParseZpoolStatus(
+      ReadFile(FixturePath("zpool/solaris-mirror-old-logs-row-constructed.txt")), &warnings);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  const Pool& p = (*r)[0];
+  EXPECT_EQ(p.state, "ONLINE");
+  ASSERT_EQ(p.vdevs.size(), 3u);
+  EXPECT_EQ(p.vdevs[0].type, "mirror");
+  EXPECT_EQ(p.vdevs[0].members.size(), 2u);
+  EXPECT_EQ(p.vdevs[1].role, "spare");
+  EXPECT_EQ(p.vdevs[2].members[0].path, "c6t3d0");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("logs"), std::string::npos) << warnings[0];
 }
 
 TEST(ZpoolStatusParserTest, JsonThreePools) {

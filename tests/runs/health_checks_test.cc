@@ -36,11 +36,13 @@ class HealthChecksTest : public ::testing::Test {
     AlertServiceOptions o;
     o.policy.resolve_after_clear_runs = 3;  // state kinds resolve on one clear anyway
     alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, o);
+    cfg_.missing_grace_minutes = 30;  // minutes apart below, as hourly passes would be
   }
 
-  void Pass(std::int64_t at, const std::vector<Pool>& pools = {}) {
+  void Pass(std::int64_t at, const std::vector<Pool>& pools = {},
+            const std::vector<std::string>& excluded = {}) {
     clock_.Set(FromUnixSeconds(at));
-    Status s = ApplyHealth(*store_, *alerts_, pools, true, at, cfg_);
+    Status s = ApplyHealth(*store_, *alerts_, pools, true, at, cfg_, excluded);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
@@ -82,6 +84,44 @@ TEST_F(HealthChecksTest, MissingDriveOpensAfterGraceAndResolvesWhenBack) {
   auto all = Alerts("missing");
   ASSERT_EQ(all.size(), 1u);
   EXPECT_EQ(all[0].state, "resolved");
+}
+
+// inventory.exclude: a known drive the owner excludes is left out of
+// discovery, so the store has it as gone; that is never a missing drive, and
+// a missing alert it already had resolves as excluded.
+TEST_F(HealthChecksTest, ExcludedDriveIsNeverMissing) {
+  ASSERT_TRUE(store_->MarkMissingExcept({"wwn-sda"}, 2000).ok());
+  Pass(2000 + 31 * 60, {}, {"sdb"});
+  Pass(2000 + 5 * 86400, {}, {"/dev/sdb"});
+  EXPECT_TRUE(Alerts("missing").empty());
+
+  Pass(2000 + 6 * 86400);  // the owner took it out of the list again: it is missing
+  ASSERT_EQ(Alerts("missing", "active").size(), 1u);
+  Pass(2000 + 7 * 86400, {}, {"wwn-sdb"});  // and put it back in
+  EXPECT_TRUE(Alerts("missing", "active").empty());
+  auto all = Alerts("missing");
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].state, "resolved");
+  EXPECT_NE(all[0].resolution.find("excluded"), std::string::npos) << all[0].resolution;
+}
+
+// Between discovery passes the presence look raises the alert of a drive
+// still gone past the grace; one the kernel lists again is left alone (the
+// discovery pass the look started marks it present), and an excluded one too.
+TEST_F(HealthChecksTest, PresenceLookRaisesOnlyDrivesStillGone) {
+  cfg_.missing_grace_minutes = 1;
+  ASSERT_TRUE(store_->MarkMissingExcept({}, 2000).ok());  // sda and sdb gone
+  clock_.Set(FromUnixSeconds(2030));
+  ASSERT_TRUE(ApplyMissing(*store_, *alerts_, 2030, cfg_, {}, {}).ok());
+  EXPECT_TRUE(Alerts("missing").empty());  // within the grace
+  clock_.Set(FromUnixSeconds(2120));
+  ASSERT_TRUE(ApplyMissing(*store_, *alerts_, 2120, cfg_, {}, {"sda"}).ok());
+  auto open = Alerts("missing", "active");
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].drive_id, "wwn-sdb");
+  clock_.Set(FromUnixSeconds(2240));
+  ASSERT_TRUE(ApplyMissing(*store_, *alerts_, 2240, cfg_, {"sda", "sdb"}, {}).ok());
+  EXPECT_TRUE(Alerts("missing", "active").empty());
 }
 
 TEST_F(HealthChecksTest, ForgottenDriveClosesItsAlertAndNeverReopens) {

@@ -32,6 +32,7 @@
 #include "runs/mqtt_snapshot.h"
 #include "runs/override_book.h"
 #include "runs/health_checks.h"
+#include "runs/presence_watch.h"
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "runs/store_notification_outbox.h"
@@ -131,6 +132,12 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
   d->discovery_ = std::make_unique<DiscoveryService>(
       d->config_, *d->runner_, *d->store_, d->clock_,
       [self](const DiscoveryReport& report) { self->OnDiscovery(report); }, d->alerts_.get());
+  // A change the presence look saw is acted on by a whole discovery pass, so
+  // the drive or pool goes through exactly what the hourly pass does to it.
+  d->presence_ = std::make_unique<PresenceWatch>(
+      d->config_, *d->runner_, d->clock_,
+      [self](const std::vector<std::string>&) { self->discovery_->RequestRun(); },
+      [self](const PresenceLook& look) { self->OnPresenceLook(look); });
 
   d->retention_ = std::make_unique<RetentionTask>(*d->store_, d->clock_, c.retention);
   // zpool iostat -l takes 5 s per pool: its own thread, not discovery's.
@@ -258,7 +265,8 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
   }
   // Drives gone, pools not ONLINE, scrubs, SSD wear and self-tests.
   if (Status h = ApplyHealth(*store_, *alerts_, report.pools, report.pools_problem.empty(),
-                             report.at, config_.alerts_config.detection);
+                             report.at, config_.alerts_config.detection,
+                             config_.inventory.exclude);
       !h.ok())
     LogError("alerts: health checks: " + h.ToString());
   // Peer cycles whose window closed without every member's run.
@@ -280,6 +288,17 @@ void Daemon::OnDiscovery(const DiscoveryReport& report) {
 
 Result<MqttSnapshot> Daemon::MqttSnapshotNow() {
   return MqttSnapshotOf(*store_, overrides_.get());
+}
+
+void Daemon::OnPresenceLook(const PresenceLook& look) {
+  if (!alerts_ || !look.disks_read) return;
+  // A drive discovery marked gone gets its alert once it has been gone past
+  // the grace; one the kernel lists again is left to the discovery pass this
+  // look has started, which marks it present.
+  if (Status s = ApplyMissing(*store_, *alerts_, look.at, config_.alerts_config.detection,
+                              config_.inventory.exclude, look.disks);
+      !s.ok())
+    LogError("alerts: presence: " + s.ToString());
 }
 
 Status Daemon::Start() {
@@ -307,6 +326,8 @@ Status Daemon::Start() {
   DP_RETURN_IF_ERROR(scheduler_->Start());  // gets its inventory from the first discovery pass
   // Discovery's first pass now, then every inventory.interval_seconds.
   if (options_.discovery) discovery_->Start();
+  // Then a look every inventory.presence_interval_seconds (0 = none).
+  if (options_.discovery) presence_->Start();
   retention_->Start();  // first pass now, then every retention.interval_hours
   // "online" and the state as stored, before discovery's first pass ends.
   if (mqtt_state_) {
@@ -348,6 +369,8 @@ void Daemon::Stop() {
     server_->Stop();
     server_.reset();
   }
+  // The presence look asks discovery for passes: it stops first.
+  presence_.reset();
   if (discovery_) {
     discovery_->Stop();
     discovery_.reset();

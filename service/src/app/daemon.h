@@ -52,7 +52,9 @@ class RunEvaluator;
 class PrivChannel;
 class RetentionTask;
 class ZfsSamplingTask;
+class PresenceWatch;
 struct DiscoveryReport;
+struct PresenceLook;
 namespace http {
 class Server;
 }
@@ -160,6 +162,9 @@ class Daemon {
   std::unique_ptr<Scheduler> scheduler_;
   // Discovery feeds the scheduler its inventory after every pass.
   std::unique_ptr<DiscoveryService> discovery_;
+  // The cheap look between discovery passes (runs/presence_watch.h): a disk
+  // gone or a pool's state changed starts a discovery pass at once.
+  std::unique_ptr<PresenceWatch> presence_;
   // Keeps the database small: thins old detail daily (retention.*).
   std::unique_ptr<RetentionTask> retention_;
   std::unique_ptr<http::Server> server_;
@@ -178,6 +183,8 @@ class Daemon {
   void OnDiscovery(const DiscoveryReport& report);
   // Every drive's and pool's state as MQTT shows it, from the store.
   Result<MqttSnapshot> MqttSnapshotNow();
+  // After each presence look: the missing alert of a drive still gone.
+  void OnPresenceLook(const PresenceLook& look);
   std::string StatusLine(const DiscoveryReport& report) const;
 };
 

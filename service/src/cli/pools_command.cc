@@ -106,7 +106,7 @@ int RunPoolsCommand(const Args& args) {
     const std::string& file = *options->from_file;
     auto text = ReadInput(file);
     if (!text.ok()) return UsageError("pools", text.status().message());
-    auto parsed = ParseZpoolStatus(*text);
+    auto parsed = ParseZpoolStatus(*text, &warnings);
     if (!parsed.ok()) return UsageError("pools", file + ": " + parsed.status().message());
     pools = std::move(parsed).value();
   } else {

@@ -68,7 +68,11 @@ struct DetectionConfig {
   int nvme_temperature_max_c = 75;         // NVMe temperature ceiling
   int nvme_spare_min_percent = 10;         // used when the drive reports no spare threshold
   // Drive and pool health (detect/health_detector.h).
-  int missing_grace_minutes = 30;         // a drive gone this long raises a "missing" alert
+  // A drive gone this long raises a "missing" alert. Short, because the
+  // presence pass (inventory.presence_interval_seconds) looks every two
+  // minutes: the alert needs the drive gone at two looks this far apart, so
+  // a bus reset that drops a disk for seconds never raises it.
+  int missing_grace_minutes = 1;
   int scrub_overdue_days = 35;            // a pool not scrubbed this long (a monthly scrub + slack)
   // A drive whose newest SMART self-test ran this many powered-on days ago
   // (or that never ran one in as many) has one overdue; 0 = not judged.

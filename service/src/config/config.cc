@@ -148,6 +148,7 @@ void ParseRoot(JsonWalker& r, Config& c) {
     i.Choice("platform", c.inventory.platform, {"", "linux", "freebsd"}, "linux or freebsd");
     i.Number("interval_seconds", c.inventory.interval_seconds, 60, 7 * 86400);
     i.Number("zfs_sample_minutes", c.inventory.zfs_sample_minutes, 0, 24 * 60);
+    i.Number("presence_interval_seconds", c.inventory.presence_interval_seconds, 0, 3600);
   });
   r.Object("bench", [&](JsonWalker& b) {
     b.Choice("engine", c.bench.engine, {"auto", "pread", "uring"});

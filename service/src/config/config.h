@@ -59,6 +59,14 @@ struct InventoryConfig {
   // ZFS's own signals (zpool iostat -l/-w, status -s, sit_out) are sampled
   // this often, from the pools of the latest discovery; 0 = never.
   int zfs_sample_minutes = 60;
+  // Between discovery passes, a cheap look this often: which disks the
+  // kernel lists (sysfs, kern.disks; nothing is sent to a disk, none is
+  // woken) and `zpool status` (and /proc/mdstat). A disk gone or back, or a
+  // pool's or member's state changed, starts a discovery pass at once, and a
+  // drive still gone at a later look past detection.missing_grace_minutes
+  // raises its missing alert then. 0 = off (hardware changes wait for the
+  // next discovery pass).
+  int presence_interval_seconds = 120;
   bool operator==(const InventoryConfig&) const = default;
 };
 

@@ -398,8 +398,20 @@ std::optional<std::int64_t> ScanFinishedAt(const PoolScan& scan) {
   return out;
 }
 
+bool ExcludedDrive(const Drive& drive, const std::vector<std::string>& excluded) {
+  for (const std::string& e : excluded) {
+    if (IsDriveRef(drive, e)) return true;
+    // "sdc" in the list stands for /dev/sdc (the lists take either form).
+    if (!drive.dev_path.empty() && "/dev/" + e == drive.dev_path) return true;
+    for (const std::string& p : drive.stable_paths)
+      if (p == e) return true;
+  }
+  return false;
+}
+
 std::vector<Verdict> EvaluateMissingDrives(const std::vector<Drive>& drives, std::int64_t now,
-                                           const DetectionConfig& cfg) {
+                                           const DetectionConfig& cfg,
+                                           const std::vector<std::string>& excluded) {
   std::vector<Verdict> out;
   const std::int64_t grace = static_cast<std::int64_t>(cfg.missing_grace_minutes) * 60;
   for (const Drive& d : drives) {
@@ -413,6 +425,9 @@ std::vector<Verdict> EvaluateMissingDrives(const std::vector<Drive>& drives, std
     if (d.missing_since) v.details["missing_since"] = *d.missing_since;
     if (d.present) {
       Clear(v, DriveLabel(d) + " is present");
+    } else if (ExcludedDrive(d, excluded)) {
+      v.details["excluded"] = true;
+      Clear(v, "excluded: " + DriveLabel(d) + " is listed in inventory.exclude");
     } else if (d.forgotten_at) {
       v.details["forgotten_at"] = *d.forgotten_at;
       Clear(v, DriveLabel(d) + " was forgotten: " +

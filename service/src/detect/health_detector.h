@@ -51,10 +51,17 @@
 namespace dp::detect {
 
 // One verdict per drive (transport "file" left out): firing for a drive
-// missing past the grace, clear for a present or forgotten one; a drive
-// missing for less than the grace is kInconclusive.
+// missing past the grace, clear for a present, forgotten or excluded one; a
+// drive missing for less than the grace is kInconclusive. `excluded`: the
+// entries of inventory.exclude; a drive one of them names (its id, name,
+// device path or node name, or a stable path) was left out on purpose, so
+// its absence is never a missing drive and a missing alert it had resolves.
 std::vector<Verdict> EvaluateMissingDrives(const std::vector<Drive>& drives, std::int64_t now,
-                                           const DetectionConfig& cfg);
+                                           const DetectionConfig& cfg,
+                                           const std::vector<std::string>& excluded = {});
+
+// Whether an inventory.exclude entry names the drive (see above).
+bool ExcludedDrive(const Drive& drive, const std::vector<std::string>& excluded);
 
 // What the store remembers of a pool (runs/health_checks.h fills it).
 struct PoolMemory {

@@ -1,5 +1,6 @@
 #include "inventory/inventory.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -71,6 +72,32 @@ Result<DiscoveredDevices> DiscoverDrives(const Config& config, CommandRunner& ru
   return out;
 }
 
+Result<std::vector<std::string>> ListPresentDisks(const Config& config, CommandRunner& runner) {
+  DP_ASSIGN_OR_RETURN(Platform platform, ParsePlatform(config.inventory.platform));
+  std::vector<std::string> names;
+  if (platform == Platform::kFreeBSD && HostPlatform() == Platform::kFreeBSD) {
+    DP_ASSIGN_OR_RETURN(std::vector<std::string> listed, KernelDiskNames());
+    const InventoryConfig& inv = config.inventory;
+    auto named = [](const std::vector<std::string>& list, const std::string& n) {
+      return std::find(list.begin(), list.end(), n) != list.end() ||
+             std::find(list.begin(), list.end(), "/dev/" + n) != list.end();
+    };
+    for (std::string& n : listed) {
+      if (named(inv.exclude, n)) continue;
+      const bool skipped = n.starts_with("cd") || n.starts_with("md") || n.starts_with("zvol") ||
+                           n.starts_with("ram");
+      if (skipped && !named(inv.include, n)) continue;
+      names.push_back(std::move(n));
+    }
+  } else {
+    DP_ASSIGN_OR_RETURN(DiscoveredDevices found, DiscoverDrives(config, runner));
+    for (const Drive& d : found.drives) names.push_back(DeviceBasename(d.dev_path));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 Result<std::vector<Pool>> ReadPools(const Config& config, CommandRunner& runner,
                                     std::vector<std::string>* warnings) {
   std::vector<std::string> local;
@@ -113,7 +140,7 @@ Result<std::vector<Pool>> ReadPools(const Config& config, CommandRunner& runner,
       warn.push_back("zpool status: exit status " + std::to_string(text->exit_code) + ": " +
                      FirstLine(text->stderr_text.empty() ? text->stdout_text : text->stderr_text));
     } else {
-      DP_ASSIGN_OR_RETURN(pools, ParseZpoolStatusText(text->stdout_text));
+      DP_ASSIGN_OR_RETURN(pools, ParseZpoolStatusText(text->stdout_text, &warn));
     }
   }
 

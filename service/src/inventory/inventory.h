@@ -32,6 +32,15 @@ struct Inventory {
 // config.targets are included and marked explicit_target.
 Result<DiscoveredDevices> DiscoverDrives(const Config& config, CommandRunner& runner);
 
+// The names of the disks present now ("sda", "ada0"; a target discovery
+// does not list, by its node's name), found without a word to any disk, so
+// no sleeping disk is woken: Linux lists sysfs by DiscoverDrives' own rules;
+// FreeBSD reads kern.disks, leaving out inventory.exclude and what geom
+// discovery skips unless included (cd*, md*, zvol*, ram*). A FreeBSD
+// recording replayed on another system runs its recorded geom discovery.
+// For the presence pass between discovery passes; sorted.
+Result<std::vector<std::string>> ListPresentDisks(const Config& config, CommandRunner& runner);
+
 // ZFS pools from `zpool status -j --json-int -P` when the installed zpool
 // speaks JSON, else `zpool status -P -p` (or without -p for zpools that lack
 // it); on Linux also md arrays from PROC/mdstat. No zpool installed, or no

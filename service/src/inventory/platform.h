@@ -4,7 +4,9 @@
 // platform_freebsd.cc.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 
@@ -15,5 +17,11 @@ enum class Platform { kLinux, kFreeBSD };
 Platform HostPlatform();
 std::string_view PlatformName(Platform p);            // "linux" | "freebsd"
 Result<Platform> ParsePlatform(std::string_view name);  // "" -> HostPlatform()
+
+// The disks this machine's kernel lists now, by name ("ada0", "da3", "nvd0"):
+// FreeBSD's kern.disks sysctl, a string the kernel keeps, so reading it sends
+// nothing to any disk and wakes none. Unimplemented on Linux, where listing
+// sysfs answers the same question.
+Result<std::vector<std::string>> KernelDiskNames();
 
 }  // namespace dp

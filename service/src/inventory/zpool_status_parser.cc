@@ -120,10 +120,11 @@ std::string VdevTypeFromName(std::string_view name_in) {
   return "disk";
 }
 
-Result<std::vector<Pool>> ParseZpoolStatus(std::string_view text) {
+Result<std::vector<Pool>> ParseZpoolStatus(std::string_view text,
+                                           std::vector<std::string>* warnings) {
   auto b = text.find_first_not_of(" \t\r\n");
   if (b != std::string_view::npos && text[b] == '{') return ParseZpoolStatusJson(text);
-  return ParseZpoolStatusText(text);
+  return ParseZpoolStatusText(text, warnings);
 }
 
 }  // namespace dp

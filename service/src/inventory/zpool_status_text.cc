@@ -4,6 +4,7 @@
 // indentation is the vdev tree. Separate from the JSON parser because text
 // needs its own tolerance (hand-pasted indentation, rows without counters,
 // rounded counters, prose scan lines) that JSON never needs.
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -129,15 +130,41 @@ struct PoolText {
   std::vector<std::string> config_lines;
 };
 
-Status BuildVdevs(PoolText& pt) {
+// A config row that cannot be placed in the tree, and how many rows under it
+// were left out with it: they belong to it, so hanging them under the pool
+// would make, say, a log device look like a data vdev.
+struct UnplacedRow {
+  std::string text;
+  int indent = 0;
+  int under = 0;
+};
+
+std::string Describe(const Pool& pool, const UnplacedRow& u) {
+  std::string s = "pool " + pool.name + ": config row '" + u.text +
+                  "' not understood (not indented under the pool row); left out";
+  if (u.under > 0)
+    s += " with the " + std::to_string(u.under) + (u.under == 1 ? " row" : " rows") + " under it";
+  return s;
+}
+
+Status BuildVdevs(PoolText& pt, std::vector<std::string>& warnings) {
   Pool& pool = pt.pool;
   std::unique_ptr<Node> root;
   std::vector<std::unique_ptr<Node>> sections;
   std::vector<Node*> stack;
   bool flat = false;
   bool slow_column = false;
+  std::optional<UnplacedRow> unplaced;
   for (const auto& line : pt.config_lines) {
     std::unique_ptr<Node> row = ParseRow(line, slow_column);
+    if (unplaced) {
+      if (row->indent > unplaced->indent) {
+        ++unplaced->under;
+        continue;
+      }
+      warnings.push_back(Describe(pool, *unplaced));
+      unplaced.reset();
+    }
     if (row->name == "NAME" && row->state == "STATE") {
       slow_column = row->note.find("SLOW") != std::string::npos;
       continue;
@@ -172,13 +199,14 @@ Status BuildVdevs(PoolText& pt) {
     while (stack.size() > 1 && stack.back()->indent >= row->indent) stack.pop_back();
     Node* parent = stack.back();
     if (row->indent <= parent->indent) {
-      return Corrupt("pool " + pool.name + ": config row '" + Trim(line) +
-                     "' is not indented under the pool (new zpool format?)");
+      unplaced = UnplacedRow{Trim(line), row->indent, 0};
+      continue;
     }
     Node* raw = row.get();
     parent->children.push_back(std::move(row));
     stack.push_back(raw);
   }
+  if (unplaced) warnings.push_back(Describe(pool, *unplaced));
   if (!root) {
     return Corrupt("pool " + pool.name + ": no vdev rows under config: (new zpool format?)");
   }
@@ -191,7 +219,10 @@ Status BuildVdevs(PoolText& pt) {
 
 }  // namespace
 
-Result<std::vector<Pool>> ParseZpoolStatusText(std::string_view text) {
+Result<std::vector<Pool>> ParseZpoolStatusText(std::string_view text,
+                                               std::vector<std::string>* warnings) {
+  std::vector<std::string> local;
+  std::vector<std::string>& warn = warnings ? *warnings : local;
   std::vector<std::string> lines = SplitLines(text);
   std::vector<PoolText> pools;
   std::string key;  // the header whose continuation lines follow
@@ -247,7 +278,7 @@ Result<std::vector<Pool>> ParseZpoolStatusText(std::string_view text) {
     if (!pt.saw_config) {
       return Corrupt("pool " + pt.pool.name + ": no config: section (new zpool format?)");
     }
-    DP_RETURN_IF_ERROR(BuildVdevs(pt));
+    DP_RETURN_IF_ERROR(BuildVdevs(pt, warn));
     ParseScan(pt.pool);
     zpool_status::DetectResilverFromRows(pt.pool);
     out.push_back(std::move(pt.pool));

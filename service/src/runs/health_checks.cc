@@ -9,9 +9,10 @@ namespace dp {
 
 Result<std::vector<Verdict>> JudgeHealth(Store& store, const std::vector<Pool>& pools,
                                          bool pools_read, std::int64_t now,
-                                         const DetectionConfig& cfg) {
+                                         const DetectionConfig& cfg,
+                                         const std::vector<std::string>& excluded) {
   DP_ASSIGN_OR_RETURN(std::vector<Drive> drives, store.ListDrives());
-  std::vector<Verdict> out = detect::EvaluateMissingDrives(drives, now, cfg);
+  std::vector<Verdict> out = detect::EvaluateMissingDrives(drives, now, cfg, excluded);
   std::map<std::string, const Drive*> by_id;
   for (const Drive& d : drives) by_id[d.id] = &d;
 
@@ -38,10 +39,23 @@ Result<std::vector<Verdict>> JudgeHealth(Store& store, const std::vector<Pool>& 
 }
 
 Status ApplyHealth(Store& store, AlertService& alerts, const std::vector<Pool>& pools,
-                   bool pools_read, std::int64_t now, const DetectionConfig& cfg) {
+                   bool pools_read, std::int64_t now, const DetectionConfig& cfg,
+                   const std::vector<std::string>& excluded) {
   DP_ASSIGN_OR_RETURN(std::vector<Verdict> verdicts,
-                      JudgeHealth(store, pools, pools_read, now, cfg));
+                      JudgeHealth(store, pools, pools_read, now, cfg, excluded));
   return alerts.OnVerdicts(verdicts);
+}
+
+Status ApplyMissing(Store& store, AlertService& alerts, std::int64_t now,
+                    const DetectionConfig& cfg, const std::vector<std::string>& excluded,
+                    const std::set<std::string>& listed) {
+  DP_ASSIGN_OR_RETURN(std::vector<Drive> drives, store.ListDrives());
+  std::vector<Drive> gone;
+  for (Drive& d : drives)
+    if (!d.present && !d.forgotten_at && !listed.count(DeviceBasename(d.dev_path)))
+      gone.push_back(std::move(d));
+  if (gone.empty()) return Status::Ok();
+  return alerts.OnVerdicts(detect::EvaluateMissingDrives(gone, now, cfg, excluded));
 }
 
 Result<Drive> ForgetDrive(Store& store, AlertService* alerts, const std::string& drive_id,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,13 +27,25 @@ class Store;
 // The verdicts of one pass at `now`. `pools`: the pools this pass read, with
 // members mapped to drive ids; pools_read false (zpool failed) judges no
 // pool, so their alerts stay as they are rather than resolve on no evidence.
+// `excluded`: inventory.exclude, whose drives are never missing.
 Result<std::vector<Verdict>> JudgeHealth(Store& store, const std::vector<Pool>& pools,
                                          bool pools_read, std::int64_t now,
-                                         const DetectionConfig& cfg);
+                                         const DetectionConfig& cfg,
+                                         const std::vector<std::string>& excluded = {});
 
 // JudgeHealth's verdicts applied to the alerts; the first error is returned.
 Status ApplyHealth(Store& store, AlertService& alerts, const std::vector<Pool>& pools,
-                   bool pools_read, std::int64_t now, const DetectionConfig& cfg);
+                   bool pools_read, std::int64_t now, const DetectionConfig& cfg,
+                   const std::vector<std::string>& excluded = {});
+
+// Only the missing-drive verdicts of the drives the store has as gone,
+// applied to the alerts: between discovery passes, a drive already marked
+// gone opens its alert once the grace has passed, without a whole pass.
+// `listed`: the disk names the kernel lists now; a gone drive whose node is
+// among them is back and left to the next discovery pass.
+Status ApplyMissing(Store& store, AlertService& alerts, std::int64_t now,
+                    const DetectionConfig& cfg, const std::vector<std::string>& excluded,
+                    const std::set<std::string>& listed);
 
 // The owner retires a drive that is gone (POST /api/v1/drives/{id}/forget,
 // `diskpulse forget`): the store marks it forgotten (NotFound, or
