@@ -17,9 +17,11 @@ fi
 # wall clock of a running daemon (tests/e2e/clock_jump_e2e_test.cc);
 # clang 14 and libc++ 14's headers for the FreeBSD compile check
 # (tests/freebsd/compile_check.sh); podman, runc and mmdebstrap to build and
-# run the container image (tests/packaging/container_test.sh).
+# run the container image (tests/packaging/container_test.sh); aiosmtpd, the
+# SMTP server the mail sink's tests start (tests/alert/smtp_server.py).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev podman runc mmdebstrap)
+  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev podman runc mmdebstrap
+         python3-aiosmtpd)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs

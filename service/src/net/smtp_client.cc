@@ -1,16 +1,11 @@
 #include "net/smtp_client.h"
 
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-#include <openssl/ssl.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/address.hpp>
 #include <boost/asio/read_until.hpp>
-#include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
@@ -18,6 +13,7 @@
 
 #include "net/beast_names.h"
 #include "net/http_client.h"
+#include "net/tls_client.h"
 
 namespace dp::net {
 namespace {
@@ -113,16 +109,6 @@ std::string MessageId(const std::string& from) {
   return "<" + id + "@" + (at == std::string::npos ? "diskpulse" : addr.substr(at + 1)) + ">";
 }
 
-std::string OpenSslReason(const error_code& ec) {
-  if (ec.category() == asio::error::get_ssl_category()) {
-    if (const char* reason = ERR_reason_error_string(static_cast<unsigned long>(ec.value())))
-      return reason;
-  }
-  std::string what = ec.message();
-  if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
-  return what;
-}
-
 struct Reply {
   int code = 0;
   std::vector<std::string> lines;  // text after "NNN-" / "NNN "
@@ -193,52 +179,29 @@ class Session {
     if (e == beast::error::timeout)
       return Timeout("no reply within " + FormatSeconds(o_.timeout) + " s (" + step + ")");
     if (e == asio::error::eof) return Unavailable(step + ": the server closed the connection");
-    return Unavailable(step + ": " + OpenSslReason(e));
+    return Unavailable(step + ": " + DescribeError(e));
   }
 
   Status SetUpTls() {
-    ctx_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                     ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
     if (o_.security == SmtpSecurity::kNone) return Status::Ok();
-    error_code ec;
-    if (!o_.ca_file.empty()) {
-      ctx_.load_verify_file(o_.ca_file, ec);
-      if (ec) return InvalidArgument("cannot load CA file " + o_.ca_file + ": " + OpenSslReason(ec));
-    } else {
-      ctx_.set_default_verify_paths(ec);
-      if (ec) return InvalidArgument("cannot load the system CA store: " + OpenSslReason(ec));
-    }
-    ctx_.set_verify_mode(o_.verify_tls ? ssl::verify_peer : ssl::verify_none);
-    if (o_.verify_tls) stream_.set_verify_callback(ssl::host_name_verification(o_.host));
-    error_code ip_ec;
-    asio::ip::make_address(o_.host, ip_ec);
-    if (ip_ec && !SSL_set_tlsext_host_name(stream_.native_handle(), o_.host.c_str()))
-      return Unavailable("cannot set the TLS server name");
-    return Status::Ok();
+    DP_RETURN_IF_ERROR(SetUpClientTls(ctx_, o_.ca_file, o_.verify_tls));
+    // The stream took the context's verify mode when it was made, before
+    // the context was set up: it needs its own.
+    stream_.set_verify_mode(o_.verify_tls ? ssl::verify_peer : ssl::verify_none);
+    return ExpectServerName(stream_, o_.host, o_.verify_tls);
   }
 
   Status Connect() {
-    tcp::resolver resolver(ioc_);
     tcp::resolver::results_type endpoints;
-    error_code ec = asio::error::would_block;
-    resolver.async_resolve(o_.host, std::to_string(o_.port),
-                           [&](error_code e, tcp::resolver::results_type r) {
-                             ec = e;
-                             endpoints = std::move(r);
-                           });
-    ioc_.run_until(deadline_);
-    if (ec == asio::error::would_block) {
-      resolver.cancel();
-      ioc_.restart();
-      ioc_.run();
+    error_code ec;
+    if (!ResolveBefore(ioc_, o_.host, o_.port, deadline_, endpoints, ec))
       return Failed("resolving " + o_.host, beast::error::timeout);
-    }
-    if (ec) return Unavailable("cannot resolve " + o_.host + ": " + OpenSslReason(ec));
+    if (ec) return Unavailable("cannot resolve " + o_.host + ": " + DescribeError(ec));
     auto& tcp_stream = beast::get_lowest_layer(stream_);
     tcp_stream.expires_at(deadline_);
     error_code e = Wait([&](auto h) { tcp_stream.async_connect(endpoints, std::move(h)); });
     if (e == asio::error::connection_refused) return Unavailable(kConnectionRefused);
-    if (e && e != beast::error::timeout) return Unavailable("cannot connect: " + OpenSslReason(e));
+    if (e && e != beast::error::timeout) return Unavailable("cannot connect: " + DescribeError(e));
     if (e) return Failed("connect", e);
     return Status::Ok();
   }
@@ -248,7 +211,7 @@ class Session {
     error_code e =
         Wait([&](auto h) { stream_.async_handshake(ssl::stream_base::client, std::move(h)); });
     if (e == beast::error::timeout) return Failed("TLS handshake", e);
-    if (e) return Unavailable("TLS handshake failed: " + OpenSslReason(e));
+    if (e) return Unavailable("TLS handshake failed: " + DescribeError(e));
     tls_ = true;
     return Status::Ok();
   }
