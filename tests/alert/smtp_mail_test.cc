@@ -4,7 +4,7 @@
 // certificate the client trusts through ca_file: STARTTLS with AUTH PLAIN and
 // implicit TLS with AUTH LOGIN deliver what the server keeps; an untrusted
 // certificate, a wrong password and a server that never answers are errors
-// that say so (and never the password), kept in the outbox and shown by
+// that say so (and never the password), a notification kept in the outbox and shown by
 // /api/v1/health; a line starting with "." arrives as it was written.
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -18,15 +18,12 @@
 
 #include <gtest/gtest.h>
 
-#include "alert/alert_dispatcher.h"
 #include "alert/http_receiver_util.h"
+#include "alert/outbox_harness_util.h"
 #include "alert/mail_sink.h"
-#include "base/fake_clock.h"
-#include "http/api.h"
 #include "net/http_client.h"
 #include "net/smtp_client.h"
 #include "net/url.h"
-#include "runs/store_notification_outbox.h"
 #include "store/store.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
@@ -278,53 +275,23 @@ TEST(SmtpMessage, QuotedPrintableWithout8BitMimeAndOnLongLines) {
 }
 
 // The dispatcher, the store's outbox and the health answer around the sink.
-class SmtpOutboxTest : public SmtpMailTest {
- protected:
-  void TearDown() override {
-    if (dispatcher_) dispatcher_->Stop();
-  }
-  FakeClock clock_{FromUnixSeconds(1764460800)};
-  std::unique_ptr<Store> store_;
-  std::unique_ptr<NotificationOutbox> outbox_;
-  std::unique_ptr<AlertDispatcher> dispatcher_;
-};
-
-TEST_F(SmtpOutboxTest, AWrongPasswordIsKeptInTheOutboxAndShownWithoutThePassword) {
+TEST_F(SmtpMailTest, AWrongPasswordIsKeptInTheOutboxAndShownWithoutThePassword) {
   SmtpServer server(tmp_, port_, Server("starttls"));
   ASSERT_TRUE(server.up()) << server.log();
   config_.smtp.password = "wrong-Pa55word";
-  auto store = Store::Open(tmp_.Path("dp.db"));
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
-  store_ = std::move(store).value();
-  outbox_ = std::make_unique<StoreNotificationOutbox>(*store_, clock_);
-  dispatcher_ = std::make_unique<AlertDispatcher>();
-  dispatcher_->SetOutbox(outbox_.get());
-  SinkPolicy retry;
-  retry.max_attempts = 100;
-  retry.retry_initial = 100ms;
-  retry.retry_max = 200ms;
-  dispatcher_->AddSink(std::make_unique<MailSink>(config_, runner_), retry);
-  dispatcher_->Start();
-  dispatcher_->Submit(Opened());
-  ASSERT_TRUE(Eventually([&] { return !dispatcher_->Stats()[0].last_error.empty(); }, 15s));
-  auto entries = store_->ListOutbox();
-  ASSERT_TRUE(entries.ok());
-  EXPECT_EQ(entries->size(), 1u);
-  http::ApiContext ctx;
-  ctx.store = store_.get();
-  ctx.clock = &clock_;
-  ctx.dispatcher = dispatcher_.get();
-  auto router = http::BuildApiRouter(ctx);
-  http::Response r = router->Route(http::Request::Make(http::Method::kGet, "/api/v1/health"));
-  ASSERT_EQ(r.status, 200) << r.body;
-  json h = json::parse(r.body);
+  dp::testing::OutboxHarness harness(tmp_.Path("dp.db"));
+  ASSERT_TRUE(harness.ok());
+  harness.Start(std::make_unique<MailSink>(config_, runner_));
+  harness.dispatcher().Submit(Opened());
+  ASSERT_TRUE(Eventually([&] { return !harness.dispatcher().Stats()[0].last_error.empty(); }, 15s));
+  EXPECT_EQ(harness.OutboxSize(), 1u);
+  json h = harness.Health();
   EXPECT_EQ(h["notifications"]["waiting"], 1) << h.dump();
   ASSERT_EQ(h["notifications"]["sinks"].size(), 1u);
   EXPECT_EQ(h["notifications"]["sinks"][0]["sink"], "mail-0");
   std::string error = h["notifications"]["sinks"][0]["error"].get<std::string>();
   EXPECT_NE(error.find("AUTH PLAIN: 535"), std::string::npos) << error;
-  EXPECT_EQ(error.find("wrong-Pa55word"), std::string::npos) << error;
-  EXPECT_EQ(r.body.find("wrong-Pa55word"), std::string::npos);
+  EXPECT_EQ(h.dump().find("wrong-Pa55word"), std::string::npos) << error;
   EXPECT_EQ(server.Count(), 0);
 }
 
