@@ -11,6 +11,7 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <set>
 
+#include "base/log.h"
 #include "net/beast_names.h"
 #include "net/http_client.h"
 #include "net/tls_client.h"
@@ -365,6 +366,7 @@ class Session {
     // Some recipients taken: they get it, and a retry would send it to them
     // again; the refused ones are a configuration matter the log shows.
     if (accepted == 0) return Unavailable(refused);
+    if (!refused.empty()) LogWarning("smtp " + o_.host + ": sent to the others only; " + refused);
     return Status::Ok();
   }
 
