@@ -31,13 +31,15 @@ fi
 # running daemon (tests/e2e/clock_jump_e2e_test.cc);
 # clang 14 and libc++ 14's headers for the FreeBSD compile check
 # (tests/freebsd/compile_check.sh); podman, runc and mmdebstrap to build and
-# run the container image (tests/packaging/container_test.sh).
+# run the container image (tests/packaging/container_test.sh); aiosmtpd, the
+# SMTP server the mail sink's tests start (tests/alert/smtp_server.py).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   # GoogleTest; fio (the contention guard's foreign load), sqlite3, curl,
   # procps and python3 (script tests, benchmarks/vs_fio.sh); dpkg-dev and
   # init-system-helpers for the .deb (dpkg-shlibdeps, deb-systemd-helper).
   pkgs+=(libgtest-dev libgmock-dev fio sqlite3 curl procps python3 dpkg-dev init-system-helpers)
-  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev runc mmdebstrap)
+  pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev runc mmdebstrap
+         python3-aiosmtpd)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs

@@ -37,6 +37,7 @@
 #include "alert/sink_factory.h"
 #include "base/command_runner.h"
 #include "base/fake_clock.h"
+#include "alert/outbox_harness_util.h"
 #include "http/api.h"
 #include "runs/mqtt_snapshot.h"
 #include "runs/override_book.h"
@@ -325,44 +326,17 @@ TEST_F(MqttSinkTest, DriveStatesAndHomeAssistantDiscoveryAreRetained) {
 class MqttOutboxTest : public MqttSinkTest {
  protected:
   void StartDispatcher() {
-    auto store = Store::Open(tmp_.Path("dp.db"));
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
-    store_ = std::move(store).value();
-    outbox_ = std::make_unique<StoreNotificationOutbox>(*store_, clock_);
-    dispatcher_ = std::make_unique<AlertDispatcher>();
-    dispatcher_->SetOutbox(outbox_.get());
-    SinkPolicy retry;
-    retry.max_attempts = 100;
-    retry.retry_initial = 100ms;
-    retry.retry_max = 200ms;
-    dispatcher_->AddSink(std::make_unique<MqttSink>(config_, "nas1"), retry);
-    dispatcher_->Start();
-    dispatcher_->Submit(MakeNotification(NotifyKind::kOpened, SomeAlert(), clock_.Now(), "nas1"));
-  }
-  json Health() {
-    http::ApiContext ctx;
-    ctx.store = store_.get();
-    ctx.clock = &clock_;
-    ctx.dispatcher = dispatcher_.get();
-    auto router = http::BuildApiRouter(ctx);
-    http::Response r = router->Route(http::Request::Make(http::Method::kGet, "/api/v1/health"));
-    EXPECT_EQ(r.status, 200) << r.body;
-    return json::parse(r.body);
-  }
-  std::size_t OutboxSize() {
-    auto entries = store_->ListOutbox();
-    EXPECT_TRUE(entries.ok());
-    return entries.ok() ? entries->size() : 0;
-  }
-  void TearDown() override {
-    if (dispatcher_) dispatcher_->Stop();
+    ASSERT_TRUE(harness_.ok());
+    harness_.Start(std::make_unique<MqttSink>(config_, "nas1"));
+    harness_.dispatcher().Submit(
+        MakeNotification(NotifyKind::kOpened, SomeAlert(), harness_.clock().Now(), "nas1"));
   }
   // Waits for a failed attempt, then checks the notification is owed: in the
   // outbox and in the health answer with `error`.
   void ExpectOwed(const std::string& error) {
-    ASSERT_TRUE(Eventually([&] { return !dispatcher_->Stats()[0].last_error.empty(); }, 10s));
-    EXPECT_EQ(OutboxSize(), 1u);
-    json h = Health();
+    ASSERT_TRUE(Eventually([&] { return !harness_.dispatcher().Stats()[0].last_error.empty(); }, 10s));
+    EXPECT_EQ(harness_.OutboxSize(), 1u);
+    json h = harness_.Health();
     EXPECT_EQ(h["status"], "ok");
     EXPECT_EQ(h["notifications"]["waiting"], 1) << h.dump();
     ASSERT_EQ(h["notifications"]["sinks"].size(), 1u);
@@ -372,18 +346,15 @@ class MqttOutboxTest : public MqttSinkTest {
         << h.dump();
   }
   void ExpectDelivered() {
-    ASSERT_TRUE(Eventually([&] { return dispatcher_->Stats()[0].sent == 1; }, 15s))
-        << dispatcher_->Stats()[0].last_error;
-    ASSERT_TRUE(dispatcher_->WaitIdle(5s));
-    EXPECT_EQ(OutboxSize(), 0u);
-    json h = Health();
+    ASSERT_TRUE(Eventually([&] { return harness_.dispatcher().Stats()[0].sent == 1; }, 15s))
+        << harness_.dispatcher().Stats()[0].last_error;
+    ASSERT_TRUE(harness_.dispatcher().WaitIdle(5s));
+    EXPECT_EQ(harness_.OutboxSize(), 0u);
+    json h = harness_.Health();
     EXPECT_EQ(h["notifications"]["waiting"], 0);
     EXPECT_TRUE(h["notifications"]["sinks"][0]["error"].is_null());
   }
-  FakeClock clock_{FromUnixSeconds(1764460800)};
-  std::unique_ptr<Store> store_;
-  std::unique_ptr<NotificationOutbox> outbox_;
-  std::unique_ptr<AlertDispatcher> dispatcher_;
+  dp::testing::OutboxHarness harness_{tmp_.Path("dp.db")};
 };
 
 TEST_F(MqttOutboxTest, BrokerDownKeepsItInTheOutboxUntilTheBrokerIsBack) {
@@ -402,16 +373,12 @@ TEST_F(MqttOutboxTest, RefusedLoginKeepsItInTheOutbox) {
   StartDispatcher();
   ExpectOwed("refused the login");
   // The right login (the broker's password file changed to what we send).
-  dispatcher_->Stop();
-  dispatcher_.reset();
+  harness_.Stop();
   broker.reset();
   broker = std::make_unique<Broker>(tmp_, port_, "diskpulse", "wrong-password");
   ASSERT_TRUE(broker->up());
   // A restarted daemon sends what the outbox kept.
-  dispatcher_ = std::make_unique<AlertDispatcher>();
-  dispatcher_->SetOutbox(outbox_.get());
-  dispatcher_->AddSink(std::make_unique<MqttSink>(config_, "nas1"), SinkPolicy{});
-  dispatcher_->Start();
+  harness_.Start(std::make_unique<MqttSink>(config_, "nas1"), SinkPolicy{});
   ExpectDelivered();
 }
 

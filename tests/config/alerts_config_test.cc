@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "config/config.h"
 
 namespace dp {
@@ -69,6 +71,65 @@ TEST(AlertsConfig, ErrorsNameTheKey) {
         "alerts.mail[0].command: must name", "alerts.mail[0].to: required",
         "alerts.syslog.facility: expected daemon, user or local0..local7",
         "alerts.detection.band_sigmas: must be between", "alerts.reminders: unknown key"}) {
+    EXPECT_NE(m.find(want), std::string::npos) << "missing '" << want << "' in:\n" << m;
+  }
+}
+
+TEST(AlertsConfig, MailThroughSmtp) {
+  auto c = ParseAlerts(R"({"mail": [
+    {"to": ["me@fastmail.com"],
+     "smtp": {"host": "smtp.fastmail.com", "username": "me@fastmail.com", "password": "app-pw"}},
+    {"to": "ops@example.org", "from": "NAS <nas@example.org>",
+     "smtp": {"host": "smtp.gmail.com", "security": "tls", "username": "nas@gmail.com",
+              "password": "x", "ca_file": "/etc/ssl/corp.pem"}},
+    {"to": "ops@example.org", "from": "nas@example.org",
+     "smtp": {"host": "relay.lan", "security": "none"}}
+  ]})");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_EQ(c->mail.size(), 3u);
+  EXPECT_EQ(c->mail[0].smtp.port, 587);
+  EXPECT_EQ(c->mail[0].smtp.security, "starttls");
+  EXPECT_TRUE(c->mail[0].smtp.verify_tls);
+  EXPECT_EQ(c->mail[0].from, "me@fastmail.com");  // the login is the sender unless given
+  EXPECT_EQ(c->mail[1].smtp.port, 465);
+  EXPECT_EQ(c->mail[1].from, "NAS <nas@example.org>");
+  EXPECT_EQ(c->mail[1].smtp.ca_file, "/etc/ssl/corp.pem");
+  EXPECT_EQ(c->mail[2].smtp.port, 25);
+  EXPECT_TRUE(c->mail[2].smtp.username.empty());
+}
+
+TEST(AlertsConfig, SmtpPasswordFromAFile) {
+  std::string file = ::testing::TempDir() + "/smtp-password";
+  {
+    std::ofstream out(file);
+    out << "from-the-file\n";
+  }
+  auto c = ParseAlerts(R"({"mail": [{"to": "a@b.c", "smtp": {"host": "h", "username": "a@b.c",
+    "password_file": ")" + file + R"("}}]})");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->mail[0].smtp.password, "from-the-file");
+}
+
+TEST(AlertsConfig, SmtpErrorsNameTheKey) {
+  auto c = ParseAlerts(R"({"mail": [
+    {"to": "a@b.c", "command": ["/usr/sbin/sendmail"], "smtp": {"host": "h", "security": "ssl"}},
+    {"to": "a@b.c", "smtp": {"host": "relay", "security": "none", "username": "u", "password": "p"}},
+    {"to": "a@b.c", "smtp": {"host": "h", "username": "u"}},
+    {"to": "a@b.c", "smtp": {"port": 25, "password": "p", "password_file": "/nonexistent"}},
+    {"to": "a@b.c", "from": "diskpulse", "smtp": {"host": "smtp.example.org:587"}}
+  ]})");
+  ASSERT_FALSE(c.ok());
+  const std::string& m = c.status().message();
+  for (const char* want :
+       {"alerts.mail[0].command: give either command (a sendmail program) or smtp",
+        "alerts.mail[0].smtp.security: expected starttls, tls or none",
+        "alerts.mail[1].smtp.security: \"none\" sends the password in clear",
+        "alerts.mail[2].smtp.password: required with a username",
+        "alerts.mail[2].from: required with smtp: the sender's e-mail address",
+        "alerts.mail[3].smtp.host: required", "alerts.mail[3].smtp.password_file: give password or",
+        "alerts.mail[3].smtp.username: required with a password",
+        "alerts.mail[4].from: with smtp, must be an e-mail address",
+        "alerts.mail[4].smtp.host: must be a host name or address without a port"}) {
     EXPECT_NE(m.find(want), std::string::npos) << "missing '" << want << "' in:\n" << m;
   }
 }

@@ -31,7 +31,7 @@ Status AddConfiguredSinks(AlertDispatcher& dispatcher, const AlertsConfig& confi
                                 w.min_severity, config.queue_capacity));
   }
   for (const auto& m : config.mail) {
-    dispatcher.AddSink(std::make_unique<MailSink>(m, runner),
+    dispatcher.AddSink(std::make_unique<MailSink>(m, runner, host),
                        PolicyOf(m.max_attempts, m.retry_initial_seconds, m.retry_max_seconds,
                                 m.min_severity, config.queue_capacity));
   }

@@ -1,5 +1,6 @@
 #include "config/alerts_config.h"
 
+#include <fstream>
 #include <set>
 
 #include "config/json_walker.h"
@@ -96,8 +97,51 @@ void ReadWebhook(JsonWalker& f, WebhookConfig& w) {
   Severity(f, w.min_severity);
 }
 
+void ReadSmtp(JsonWalker& f, SmtpConfig& s) {
+  if (f.Required("host", "the SMTP server's host name, e.g. smtp.gmail.com") &&
+      f.String("host", s.host) && (s.host.empty() || s.host.find_first_of(" /:\r\n") != std::string::npos))
+    f.Error("host", "must be a host name or address without a port, found '" + s.host + "'");
+  f.Choice("security", s.security, {"starttls", "tls", "none"});
+  f.Number("port", s.port, 1, 65535);
+  if (s.port == 0) s.port = s.security == "tls" ? 465 : s.security == "starttls" ? 587 : 25;
+  f.String("username", s.username);
+  f.String("password", s.password);
+  if (f.String("password_file", s.password_file)) {
+    if (!s.password.empty()) {
+      f.Error("password_file", "give password or password_file, not both");
+    } else {
+      std::ifstream in(s.password_file);
+      if (!in || !std::getline(in, s.password))
+        f.Error("password_file", "cannot read '" + s.password_file + "'");
+      if (!s.password.empty() && s.password.back() == '\r') s.password.pop_back();
+    }
+  }
+  if (!s.password.empty() && s.username.empty())
+    f.Error("username", "required with a password: the login name");
+  if (!s.username.empty() && s.password.empty())
+    f.Error("password", "required with a username (or password_file)");
+  // A password is never sent in clear, not even to the next room.
+  if (s.security == "none" && !s.username.empty())
+    f.Error("security",
+            "\"none\" sends the password in clear: use \"starttls\" (port 587) or \"tls\" (465)");
+  f.Bool("verify_tls", s.verify_tls);
+  f.String("ca_file", s.ca_file);
+  f.String("helo_name", s.helo_name);
+  if (s.helo_name.find_first_of(" \r\n") != std::string::npos)
+    f.Error("helo_name", "must be one host name");
+}
+
+bool IsAddress(const std::string& a) {
+  auto at = a.find('@');
+  return at != std::string::npos && at > 0 && at + 1 < a.size() &&
+         a.find_first_of("\r\n,;<> \t") == std::string::npos;
+}
+
 void ReadMail(JsonWalker& f, MailConfig& m) {
   f.String("name", m.name);
+  const bool smtp = f.Object("smtp", [&](JsonWalker& sf) { ReadSmtp(sf, m.smtp); });
+  if (smtp && f.Find("command"))
+    f.Error("command", "give either command (a sendmail program) or smtp (a server), not both");
   // A single string is a one-item list, but a command line in one string
   // would be run as one program name: no shell splits it.
   if (const json* c = f.Find("command");
@@ -115,8 +159,20 @@ void ReadMail(JsonWalker& f, MailConfig& m) {
         f.Error("to", "not a single e-mail address: '" + a + "'");
     }
   }
-  f.String("from", m.from);
+  const bool from_given = f.String("from", m.from);
   if (m.from.find_first_of("\r\n") != std::string::npos) f.Error("from", "must be one line");
+  if (smtp) {
+    // Providers take mail only from the account's own address; that is the
+    // sender unless another is given.
+    if (!from_given && IsAddress(m.smtp.username)) m.from = m.smtp.username;
+    std::string bare = m.from;
+    if (auto lt = bare.rfind('<'), gt = bare.rfind('>');
+        lt != std::string::npos && gt != std::string::npos && gt > lt)
+      bare = bare.substr(lt + 1, gt - lt - 1);
+    if (!IsAddress(bare))
+      f.Error("from", from_given ? "with smtp, must be an e-mail address (\"a@b\" or \"Name <a@b>\"), found '" + m.from + "'"
+                                 : "required with smtp: the sender's e-mail address");
+  }
   f.String("subject_prefix", m.subject_prefix);
   if (m.subject_prefix.find_first_of("\r\n") != std::string::npos)
     f.Error("subject_prefix", "must be one line");

@@ -105,12 +105,29 @@ struct WebhookConfig {
   bool operator==(const WebhookConfig&) const = default;
 };
 
-// A sendmail-compatible command: the whole message (headers + body) on stdin.
+// An SMTP submission server the mail sink talks to itself (net/smtp_client.h)
+// instead of running a sendmail command; host "" = not used.
+struct SmtpConfig {
+  std::string host;
+  int port = 0;                         // 0 = the security's: 587, 465 or 25
+  std::string security = "starttls";    // starttls | tls | none (no AUTH then)
+  std::string username;                 // "" = no AUTH
+  std::string password;                 // or read from password_file at load
+  std::string password_file;            // its first line is the password
+  bool verify_tls = true;               // false only for testing; logged loudly
+  std::string ca_file;                  // PEM bundle to trust; "" = system store
+  std::string helo_name;                // "" = the host's name
+  bool operator==(const SmtpConfig&) const = default;
+};
+
+// Mail: through a sendmail-compatible command (the whole message, headers +
+// body, on stdin), or through an SMTP server when smtp.host is set.
 struct MailConfig {
   std::string name;                                                        // default "mail-N"
   std::vector<std::string> command = {"/usr/sbin/sendmail", "-t", "-oi"};  // argv, no shell
+  SmtpConfig smtp;
   std::vector<std::string> to;     // required, at least one address
-  std::string from = "diskpulse";  // From: header
+  std::string from = "diskpulse";  // From: header; with smtp an address ("" = username)
   std::string subject_prefix = "[diskpulse]";
   int timeout_seconds = 30;
   int max_attempts = 3;

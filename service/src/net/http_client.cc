@@ -1,18 +1,14 @@
 #include "net/http_client.h"
 
-#include <openssl/err.h>
-#include <openssl/ssl.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/address.hpp>
-#include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
 #include "net/beast_names.h"
+#include "net/tls_client.h"
 
 namespace dp::net {
 namespace {
@@ -30,27 +26,6 @@ error_code RunOp(asio::io_context& ioc, Start start) {
   ioc.restart();
   ioc.run();
   return result;
-}
-
-// OpenSSL's reason is more telling than the category's ("certificate verify
-// failed").
-std::string Describe(const error_code& ec) {
-  if (ec.category() == asio::error::get_ssl_category()) {
-    const char* reason = ERR_reason_error_string(static_cast<unsigned long>(ec.value()));
-    if (reason) return reason;
-    char buf[256];
-    ERR_error_string_n(static_cast<unsigned long>(ec.value()), buf, sizeof buf);
-    return buf;
-  }
-  std::string what = ec.message();
-  if (!what.empty()) what[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(what[0])));
-  return what;
-}
-
-bool IsIpLiteral(const std::string& host) {
-  error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
 }
 
 // One exchange's state: the io_context, the deadline, the request, the
@@ -102,21 +77,9 @@ class Exchanger {
 
   // Resolving, bounded by the deadline too.
   Status Resolve() {
-    tcp::resolver resolver(ioc_);
-    error_code ec = asio::error::would_block;
-    resolver.async_resolve(url_.host, std::to_string(url_.port),
-                           [&](error_code e, tcp::resolver::results_type r) {
-                             ec = e;
-                             endpoints_ = std::move(r);
-                           });
-    ioc_.run_until(deadline_);
-    if (ec == asio::error::would_block) {
-      resolver.cancel();
-      ioc_.restart();
-      ioc_.run();
-      return TimedOut();
-    }
-    if (ec) return Unavailable("cannot resolve " + url_.host + ": " + Describe(ec));
+    error_code ec;
+    if (!ResolveBefore(ioc_, url_.host, url_.port, deadline_, endpoints_, ec)) return TimedOut();
+    if (ec) return Unavailable("cannot resolve " + url_.host + ": " + DescribeError(ec));
     return Status::Ok();
   }
 
@@ -125,7 +88,7 @@ class Exchanger {
     error_code e = RunOp(ioc_, [&](auto h) { s.async_connect(endpoints_, std::move(h)); });
     if (e == beast::error::timeout) return TimedOut();
     if (e == asio::error::connection_refused) return Unavailable(kConnectionRefused);
-    if (e) return Unavailable("cannot connect: " + Describe(e));
+    if (e) return Unavailable("cannot connect: " + DescribeError(e));
     return Status::Ok();
   }
 
@@ -134,38 +97,25 @@ class Exchanger {
     lowest.expires_at(deadline_);
     error_code e = RunOp(ioc_, [&](auto h) { bhttp::async_write(stream, req_, std::move(h)); });
     if (e == beast::error::timeout) return TimedOut();
-    if (e) return Unavailable("sending failed: " + Describe(e));
+    if (e) return Unavailable("sending failed: " + DescribeError(e));
     e = RunOp(ioc_, [&](auto h) { bhttp::async_read(stream, buffer_, parser_, std::move(h)); });
     if (e == beast::error::timeout) return TimedOut();
-    if (e) return Unavailable("reading the answer failed: " + Describe(e));
+    if (e) return Unavailable("reading the answer failed: " + DescribeError(e));
     return Status::Ok();
   }
 
   Status OverTls() {
     ssl::context ctx(ssl::context::tls_client);
-    ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                    ssl::context::no_sslv3 | ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    error_code ec;
-    if (!options_.ca_file.empty()) {
-      ctx.load_verify_file(options_.ca_file, ec);
-      if (ec) return InvalidArgument("cannot load CA file " + options_.ca_file + ": " + Describe(ec));
-    } else {
-      ctx.set_default_verify_paths(ec);
-      if (ec) return InvalidArgument("cannot load the system CA store: " + Describe(ec));
-    }
-    ctx.set_verify_mode(options_.verify_tls ? ssl::verify_peer : ssl::verify_none);
+    DP_RETURN_IF_ERROR(SetUpClientTls(ctx, options_.ca_file, options_.verify_tls));
     beast::ssl_stream<beast::tcp_stream> stream(ioc_, ctx);
-    if (options_.verify_tls) stream.set_verify_callback(ssl::host_name_verification(url_.host));
-    if (!IsIpLiteral(url_.host) &&
-        !SSL_set_tlsext_host_name(stream.native_handle(), url_.host.c_str()))
-      return Unavailable("cannot set the TLS server name");
+    DP_RETURN_IF_ERROR(ExpectServerName(stream, url_.host, options_.verify_tls));
     DP_RETURN_IF_ERROR(Connect(beast::get_lowest_layer(stream)));
     beast::get_lowest_layer(stream).expires_at(deadline_);
     error_code e = RunOp(ioc_, [&](auto h) {
       stream.async_handshake(ssl::stream_base::client, std::move(h));
     });
     if (e == beast::error::timeout) return TimedOut();
-    if (e) return Unavailable("TLS handshake failed: " + Describe(e));
+    if (e) return Unavailable("TLS handshake failed: " + DescribeError(e));
     DP_RETURN_IF_ERROR(SendAndRead(stream, beast::get_lowest_layer(stream)));
     // A polite close_notify, briefly; many servers just drop the connection.
     beast::get_lowest_layer(stream).expires_after(std::chrono::milliseconds(500));
