@@ -26,7 +26,7 @@ import tempfile
 TEST_ONLY = {"mosquitto", "prometheus", "prometheus-alertmanager", "chromium", "libgtest-dev",
              "libgmock-dev", "fio", "sqlite3", "curl", "python3-jsonschema", "nodejs", "npm",
              "libfaketime", "clang-14", "libc++-14-dev", "podman", "runc", "mmdebstrap",
-             "dpkg-dev", "qemu-user-static"}
+             "dpkg-dev", "qemu-user-static", "python3-aiosmtpd"}
 RUNTIME = {"g++", "cmake", "make", "pkg-config", "libboost-dev", "nlohmann-json3-dev",
            "libsqlite3-dev", "zlib1g-dev", "libssl-dev", "libmosquitto-dev", "liburing-dev",
            "smartmontools", "tzdata"}
