@@ -92,7 +92,7 @@ Result<DriveReadings> OverrideBook::LatestReadings() {
   DP_ASSIGN_OR_RETURN(std::vector<Drive> drives, store_.ListDrives());
   DriveReadings out;
   for (Drive& d : drives) {
-    DP_ASSIGN_OR_RETURN(std::optional<SmartSnapshot> latest, store_.LatestSmartFigures(d.id));
+    DP_ASSIGN_OR_RETURN(std::optional<SmartSnapshot> latest, store_.LatestSmart(d.id));
     out.emplace_back(std::move(d), std::move(latest));
   }
   return out;

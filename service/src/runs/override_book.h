@@ -57,7 +57,8 @@ class OverrideBook {
 
   const std::vector<DriveOverride>& from_config() const { return from_config_; }
 
-  // The known drives, each with its latest SMART reading (nullopt: none yet).
+  // The known drives, each with its latest SMART reading, attributes and all
+  // (nullopt: none yet).
   Result<DriveReadings> LatestReadings();
   // Logs a warning for every override that names an attribute one of
   // `drives`' readings lacks (MissingAttributeWarnings), naming the override
