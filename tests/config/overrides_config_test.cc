@@ -39,6 +39,43 @@ TEST(OverridesConfig, ReadWithTheirLines) {
   EXPECT_EQ(c->overrides[3].mute_until, 1798675200);  // 2026-12-31T00:00:00Z
 }
 
+TEST(OverridesConfig, MutesByKindAndByPool) {
+  auto c = ParseConfig(R"({"overrides": [
+    {"drive": "wwn-1", "kind": "selftest", "mute_until": "2026-12-31"},
+    {"pool": "tank", "kind": "scrub", "mute_until": "2026-12-31"},
+    {"pool": "*", "mute_until": "2026-12-31"}
+  ]})",
+                       "diskpulse.json");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  ASSERT_EQ(c->overrides.size(), 3u);
+  EXPECT_EQ(c->overrides[0].kind, "selftest");
+  EXPECT_EQ(c->overrides[1].pool, "tank");
+  EXPECT_EQ(c->overrides[1].kind, "scrub");
+  EXPECT_EQ(c->overrides[1].where, "diskpulse.json:3");
+  EXPECT_EQ(c->overrides[2].kind, "");
+  // Pools are not known before discovery: a pool selector is no unknown drive.
+  EXPECT_EQ(UnknownDriveProblems({c->overrides[1], c->overrides[2]}, {}).size(), 0u);
+
+  auto bad = ParseConfig(R"({"overrides": [
+    {"drive": "wwn-1", "kind": "selftests", "mute_until": "2026-12-31"},
+    {"drive": "wwn-1", "kind": "wear"},
+    {"pool": "tank", "kind": "wear", "mute_until": "2026-12-31"},
+    {"pool": "tank", "attribute": "199", "ignore": true}
+  ]})",
+                         "diskpulse.json");
+  ASSERT_FALSE(bad.ok());
+  const std::string m = bad.status().message();
+  EXPECT_NE(m.find("diskpulse.json:2: overrides[0].kind: unknown alert kind 'selftests'"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("diskpulse.json:3: overrides[1].kind: kind narrows a mute"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("diskpulse.json:4: overrides[2].kind: a pool's alerts are of kind pool, "
+                   "scrub or zfs"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("diskpulse.json:5: overrides[3].pool: a pool override only mutes"),
+            std::string::npos) << m;
+}
+
 TEST(OverridesConfig, AnUnknownAttributeIsAnErrorWithItsLine) {
   auto c = ParseConfig(R"({
   "overrides": [

@@ -119,6 +119,41 @@ TEST_F(OverridesResourceTest, SetListDeleteAndAudit) {
   EXPECT_EQ(rows[2]["action"], "set");
 }
 
+TEST_F(OverridesResourceTest, AMuteByKindAndAPoolMuteRoundTrip) {
+  Pool tank;
+  tank.name = "tank";
+  ASSERT_TRUE(store_->RecordPools({tank}, ToUnixSeconds(clock_.Now())).ok());
+  Response kind = Call(Method::kPost, "/api/v1/overrides",
+                       R"({"drive": "sda", "kind": "wear", "mute_days": 30})");
+  ASSERT_EQ(kind.status, 201) << kind.body;
+  EXPECT_EQ(json::parse(kind.body)["kind"], "wear");
+  Response pool = Call(Method::kPost, "/api/v1/overrides",
+                       R"({"pool": "tank", "kind": "scrub", "mute_days": 2})");
+  ASSERT_EQ(pool.status, 201) << pool.body;
+  EXPECT_EQ(json::parse(pool.body)["pool"], "tank");
+
+  Response list = Call(Method::kGet, "/api/v1/overrides", "", nullptr);
+  ASSERT_EQ(list.status, 200) << list.body;
+  json answer = json::parse(list.body);
+  ASSERT_EQ(answer["overrides"].size(), 3u);
+  EXPECT_EQ(answer["overrides"][1]["kind"], "wear");
+  EXPECT_EQ(answer["overrides"][1]["drive"], "wwn-5000c500a1b2c3d4");
+  EXPECT_EQ(answer["overrides"][2]["pool"], "tank");
+  EXPECT_EQ(answer["overrides"][2]["kind"], "scrub");
+  EXPECT_EQ(answer["overrides"][2]["drives"], json::array());
+  EXPECT_EQ(answer["kinds"].size(), 11u);
+  EXPECT_EQ(answer["kinds"][10], "selftest");
+
+  Response unknown = Call(Method::kPost, "/api/v1/overrides",
+                          R"({"drive": "sda", "kind": "selftests", "mute_days": 1})");
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_NE(Message(unknown).find("kind: unknown alert kind 'selftests'"), std::string::npos);
+  Response no_mute = Call(Method::kPost, "/api/v1/overrides",
+                          R"({"drive": "sda", "kind": "selftest"})");
+  EXPECT_EQ(no_mute.status, 400);
+  EXPECT_EQ(store_->ListOverrides()->size(), 2u);
+}
+
 TEST_F(OverridesResourceTest, UnknownDriveAttributeOrFieldIs400) {
   Response drive = Call(Method::kPost, "/api/v1/overrides", R"({"drive": "sdz", "attribute": "5", "ignore": true})");
   EXPECT_EQ(drive.status, 400);

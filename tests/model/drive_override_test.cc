@@ -107,6 +107,109 @@ TEST(DriveOverride, MutesLastUntilTheirTimeAndCoverTheirScope) {
   EXPECT_FALSE(MuteExpired(drive_mute, 999));
 }
 
+TEST(DriveOverride, AMuteOfOneKindHoldsEveryConditionOfThatKindAndNoOther) {
+  const Drive d = Seagate();
+  // Every kind a drive's alert can have is mutable on its own.
+  const std::vector<std::pair<std::string, std::string>> by_kind = {
+      {"slowdown", "slowdown:seq:qd1-1m:mb_per_s"}, {"trend", "trend:drive"},
+      {"peer", "peer:seq:qd1-1m:mb_per_s"},         {"environment", "environment:box"},
+      {"smart", "smart:pending_sectors"},           {"zfs", "zfs:tank:read_errors"},
+      {"missing", "missing"},                       {"wear", "wear:endurance"},
+      {"selftest", "selftest:overdue"}};
+  for (const auto& [kind, condition] : by_kind) {
+    DriveOverride o = O("api", "drive", d.id);
+    o.attribute = "";
+    o.kind = kind;
+    o.mute_until = 1000;
+    ASSERT_FALSE(OverrideProblem(o)) << kind << ": " << OverrideProblem(o)->second;
+    auto r = ResolveOverrides({o}, d, 500);
+    for (const auto& [other_kind, other] : by_kind)
+      EXPECT_EQ(r.MutedUntil(other), other_kind == kind ? std::optional<std::int64_t>(1000)
+                                                        : std::nullopt)
+          << kind << " mute, " << other;
+    EXPECT_EQ(ResolveOverrides({o}, d, 1000).MutedUntil(condition), std::nullopt);
+    EXPECT_EQ(DriveOverrideToJson(o)["kind"], kind);
+  }
+}
+
+TEST(DriveOverride, KindIsAKnownKindAndOnlyNarrowsAMute) {
+  DriveOverride o = O("api", "drive", "wwn-1");
+  o.attribute = "";
+  o.mute_until = 1000;
+  o.kind = "selftests";
+  auto p = OverrideProblem(o);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->first, "kind");
+  EXPECT_NE(p->second.find("unknown alert kind 'selftests'"), std::string::npos);
+  o.kind = "selftest";
+  o.mute_until.reset();
+  EXPECT_EQ(OverrideProblem(o)->first, "kind");  // nothing to narrow
+  o.mute_until = 1000;
+  o.attribute = "pending_sectors";
+  EXPECT_EQ(OverrideProblem(o)->first, "kind");  // an attribute is smart's already
+  o.attribute = "";
+  o.kind = "scrub";  // a drive has no scrub alerts: the pool has
+  EXPECT_EQ(OverrideProblem(o)->first, "kind");
+}
+
+TEST(DriveOverride, APoolOverrideMutesThePoolsOwnAlertsByKind) {
+  DriveOverride pool;
+  pool.pool = "tank";
+  pool.mute_until = 1000;
+  ASSERT_FALSE(OverrideProblem(pool));
+  EXPECT_EQ(OverrideSelector(pool), "pool tank");
+  EXPECT_EQ(PoolOfCondition("pool:tank:state"), "tank");
+  EXPECT_EQ(PoolOfCondition("scrub:tank:overdue"), "tank");
+  EXPECT_EQ(PoolOfCondition("zfs:tank:read_errors"), "tank");
+  EXPECT_EQ(PoolOfCondition("missing"), "");
+  EXPECT_EQ(PoolMutedUntil({pool}, "pool:tank:state", 500), 1000);
+  EXPECT_EQ(PoolMutedUntil({pool}, "scrub:tank:overdue", 500), 1000);
+  EXPECT_EQ(PoolMutedUntil({pool}, "pool:backup:state", 500), std::nullopt);
+  EXPECT_EQ(PoolMutedUntil({pool}, "pool:tank:state", 1000), std::nullopt);
+  pool.kind = "scrub";
+  EXPECT_FALSE(OverrideProblem(pool));
+  EXPECT_EQ(PoolMutedUntil({pool}, "scrub:tank:overdue", 500), 1000);
+  EXPECT_EQ(PoolMutedUntil({pool}, "pool:tank:state", 500), std::nullopt);
+  pool.pool = "*";
+  EXPECT_EQ(PoolMutedUntil({pool}, "scrub:backup:findings", 500), 1000);
+  // A pool override matches no drive, and only mutes the pool's kinds.
+  EXPECT_FALSE(OverrideMatches(pool, Seagate()));
+  pool.kind = "wear";
+  EXPECT_EQ(OverrideProblem(pool)->first, "kind");
+  pool.kind = "";
+  pool.mute_until.reset();
+  pool.attribute = "pending_sectors";
+  pool.ignore = true;
+  EXPECT_EQ(OverrideProblem(pool)->first, "pool");
+}
+
+TEST(DriveOverride, AnAttributeTheDrivesLatestReadingLacksIsAWarningNamingTheDrive) {
+  Drive d = Seagate();
+  d.name = "sda";
+  SmartSnapshot s;
+  s.udma_crc_errors = 0;
+  SmartAttribute raw;
+  raw.id = 1;
+  s.attributes.push_back(raw);
+  DriveOverride o = O("config", "drive", d.id);
+  o.ignore = true;
+  EXPECT_TRUE(MissingAttributeWarnings(o, {{d, s}}).empty());  // udma_crc_errors: carried
+  o.attribute = "195";
+  auto w = MissingAttributeWarnings(o, {{d, s}});
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0], "drive sda (wwn-5000c500a1b2c3d4): its latest SMART reading has no attribute "
+                  "195, so this override has nothing to act on until it reports one");
+  o.attribute = "1";
+  EXPECT_TRUE(MissingAttributeWarnings(o, {{d, s}}).empty());
+  o.attribute = "nvme_spare";
+  EXPECT_EQ(MissingAttributeWarnings(o, {{d, s}}).size(), 1u);
+  // No reading yet, or another drive: nothing to say.
+  EXPECT_TRUE(MissingAttributeWarnings(o, {{d, std::nullopt}}).empty());
+  Drive other = d;
+  other.id = "wwn-2";
+  EXPECT_TRUE(MissingAttributeWarnings(o, {{other, s}}).empty());
+}
+
 TEST(DriveOverride, DeviceTypeComesFromTheConfigFileOnly) {
   DriveOverride file = O("config", "serial", "ZA1ABCDE");
   file.attribute = "";

@@ -136,6 +136,9 @@ TEST_F(DebPackageTest, BuildsInstallsStartsAndPurgesCleanly) {
   auto files = Sh("dpkg -L diskpulse");
   ASSERT_EQ(files.exit_code, 0);
   EXPECT_TRUE(fs::exists("/etc/diskpulse/diskpulse.json"));
+  // It holds the tokens: root's, readable by the daemon's group only.
+  auto mode = Sh("stat -c '%a %U:%G' /etc/diskpulse/diskpulse.json");
+  EXPECT_EQ(mode.output, "640 root:diskpulse\n");
   EXPECT_TRUE(fs::is_symlink("/etc/systemd/system/multi-user.target.wants/diskpulsed.service"))
       << "the unit is not enabled";
   std::string unit = ReadFile("/usr/lib/systemd/system/diskpulsed.service");

@@ -78,8 +78,8 @@ TEST(FreeBsdPort, PlistMatchesTheInstall) {
   std::set<std::string> listed;
   std::string line, dirs;
   while (std::getline(plist, line)) {
-    if (line.rfind("@sample ", 0) == 0) {
-      std::istringstream words(line.substr(8));
+    if (line.rfind("@sample", 0) == 0) {
+      std::istringstream words(line.substr(line.find(' ') + 1));
       std::string example;
       words >> example;
       listed.insert("/usr/local/" + example);
@@ -97,6 +97,12 @@ TEST(FreeBsdPort, PlistMatchesTheInstall) {
   EXPECT_EQ(dirs, "/var/db/diskpulse\n");
   // The state folder belongs to the user the daemon drops to.
   EXPECT_NE(plist.str().find("@dir(diskpulse,diskpulse,0750) /var/db/diskpulse"), std::string::npos);
+  // The configuration holds tokens: root's, read by the daemon's group, no
+  // one else (pkg copies the sample with its owner and mode).
+  EXPECT_NE(plist.str().find("@sample(root,diskpulse,0640) etc/diskpulse/diskpulse.json.example "
+                             "etc/diskpulse/diskpulse.json"),
+            std::string::npos)
+      << plist.str();
 
   std::string makefile = ReadFile(port + "/Makefile");
   for (const char* needle : {"PORTNAME=\tdiskpulse", "USES=\t\tcmake", "PORTDATA=\twebui",

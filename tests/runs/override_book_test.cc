@@ -162,6 +162,61 @@ TEST_F(OverrideBookTest, AnAttributeMuteCoversOnlyThatAttribute) {
   EXPECT_EQ(book_->MutedUntil("wwn-2", "smart:pending_sectors"), std::nullopt);
 }
 
+TEST_F(OverrideBookTest, AKindMuteHoldsThatKindOfAlertWhileOtherKindsAreSent) {
+  DriveOverride mute;
+  mute.drive_id = "wwn-1";
+  mute.kind = "selftest";
+  mute.mute_until = Now() + 86400;
+  auto kept = book_->Set(mute, "api");
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_EQ(store_->ListOverrides()->at(0).kind, "selftest");
+
+  Verdict selftest = Pending("wwn-1");
+  selftest.condition = "selftest:overdue";
+  selftest.kind = VerdictKind::kHealth;
+  selftest.summary = "wwn-1: no self-test for 40 days";
+  auto held = alerts_->OnVerdict(selftest);
+  ASSERT_TRUE(held.ok() && *held);
+  EXPECT_EQ((*held)->state, "open");
+  EXPECT_EQ((*held)->notify_count, 0);
+  EXPECT_TRUE(sent_.got.empty());
+  // The same drive's SMART alert is another kind: sent.
+  ASSERT_TRUE(alerts_->OnVerdict(Pending("wwn-1")).ok());
+  ASSERT_EQ(sent_.got.size(), 1u);
+  EXPECT_EQ(sent_.got[0].alert.condition, "smart:pending_sectors");
+}
+
+TEST_F(OverrideBookTest, APoolOverrideHoldsThePoolsAlertsWhichHaveNoDrive) {
+  Pool tank;
+  tank.name = "tank";
+  ASSERT_TRUE(store_->RecordPools({tank}, Now()).ok());
+  DriveOverride mute;
+  mute.pool = "tank";
+  mute.kind = "scrub";
+  mute.mute_until = Now() + 86400;
+  ASSERT_TRUE(book_->Set(mute, "api").ok());
+  DriveOverride unknown = mute;
+  unknown.pool = "backup*";
+  auto refused = book_->Set(unknown, "api");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("pool: pool pattern 'backup*' matches no known pool"),
+            std::string::npos);
+
+  auto pool_verdict = [](const std::string& condition) {
+    Verdict v;
+    v.condition = condition;
+    v.kind = VerdictKind::kHealth;
+    v.severity = Severity::kWarning;
+    v.summary = condition;
+    return v;
+  };
+  ASSERT_TRUE(alerts_->OnVerdict(pool_verdict("scrub:tank:overdue")).ok());
+  EXPECT_TRUE(sent_.got.empty());
+  ASSERT_TRUE(alerts_->OnVerdict(pool_verdict("pool:tank:state")).ok());
+  ASSERT_EQ(sent_.got.size(), 1u);
+  EXPECT_EQ(sent_.got[0].alert.condition, "pool:tank:state");
+}
+
 TEST_F(OverrideBookTest, TheConfigFilesOverridesAreReadOnly) {
   DriveOverride file;
   file.source = "config";

@@ -2,7 +2,8 @@
 // in-process server over a real store: the config file's override shows
 // with its FILE:LINE as read-only and the header says one is in force; an
 // override set from the form reaches the API (with the token) and the store,
-// and deleting it from the page removes it again, both audited.
+// and deleting it from the page removes it again, both audited; a mute of
+// one kind of the drive's alerts is set from the same form.
 // Skipped (with the reason) when Chromium is not installed. With
 // DP_SCREENSHOT_DIR set, a screenshot is saved there for people to look at.
 #include <gtest/gtest.h>
@@ -123,6 +124,25 @@ TEST(OverridesPageTest, ShowsWhereAnOverrideIsInForceAndSetsAndDeletesOne) {
   ASSERT_EQ(audit->size(), 2u);
   EXPECT_EQ((*audit)[0].action, "deleted");
   EXPECT_EQ((*audit)[0].reason, "new cable");
+
+  // Mute one kind of the drive's alerts from the same form.
+  ASSERT_TRUE(b.Eval(R"((() => {
+    document.querySelector('#override-attribute').value = 'kind:selftest';
+    document.querySelector('#override-action').value = 'mute';
+    document.querySelector('#override-value').value = '3';
+    document.querySelector('#override-set').click();
+    return true; })())").ok());
+  ASSERT_TRUE(b.WaitFor(count + " === '2'", 30s).ok()) << *b.Eval("document.body.innerText");
+  kept = (*store)->ListOverrides();
+  ASSERT_TRUE(kept.ok());
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].kind, "selftest");
+  EXPECT_EQ((*kept)[0].attribute, "");
+  EXPECT_TRUE((*kept)[0].mute_until);
+  auto muted = b.Eval("document.querySelector('#drive-overrides').innerText");
+  ASSERT_TRUE(muted.ok());
+  EXPECT_NE(muted->get<std::string>().find("selftest alerts: muted until"), std::string::npos)
+      << muted->get<std::string>();
   EXPECT_TRUE(b.Errors().empty()) << b.Errors().front();
   (*server)->Stop();
 }

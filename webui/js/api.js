@@ -147,6 +147,39 @@ export function setToken(token) {
   }
 }
 
+// A file to download (a drive's export): read as the page's other reads are,
+// with the session's token and the token asked for on a 401, and handed back
+// as a Blob with the file name the daemon gives it.
+export async function getFile(path, fallbackName) {
+  for (let asked = false; ; asked = true) {
+    const token = getToken();
+    let response;
+    try {
+      response = await fetch(path, {
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+        cache: 'no-store',
+      });
+    } catch (err) {
+      throw new Error(`${path}: cannot reach diskpulsed`);
+    }
+    if (response.ok) {
+      const disposition = response.headers.get('Content-Disposition') || '';
+      const named = /filename="([^"]+)"/.exec(disposition);
+      return { blob: await response.blob(), name: named ? named[1] : fallbackName };
+    }
+    let message = `HTTP ${response.status}`;
+    try {
+      const data = await response.json();
+      if (data && data.error) message = data.error.message;
+    } catch (err) {
+      /* not JSON: the status says it */
+    }
+    if (response.status !== 401 || asked) throw new Error(`${path}: ${message}`);
+    setToken('');
+    setToken(await askTokenOnce(message));
+  }
+}
+
 // Calls a token-protected endpoint (POST, or `method`), asking for the token
 // when there is none or the daemon refused it.
 export async function postWithToken(path, body, method = 'POST') {

@@ -4,9 +4,10 @@
 // sequential, zones (outer/middle/inner), the seek profile, random IOPS and
 // latency — each with the detector's band and its contended/partial marks,
 // a time range (30 days, 1 year, all), its alerts with evidence, its runs
-// with reasons, run-now for any test, re-baseline, and its overrides.
+// with reasons, run-now for any test, re-baseline, its overrides, and an
+// export of everything kept about it (CSV or JSON).
 import {
-  getAlerts, getDrive, getHistory, getRuns, getSmartHistory, getTests, postWithToken,
+  getAlerts, getDrive, getFile, getHistory, getRuns, getSmartHistory, getTests, postWithToken,
 } from './api.js';
 import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
@@ -158,6 +159,37 @@ function baselineFact(d) {
 
 // Asks for confirmation and a reason, then POSTs the re-baseline (the token
 // is asked for when needed).
+// The drive's export (GET /api/v1/drives/{id}/export) saved as a file: the
+// download goes through fetch so it carries the token this tab keeps.
+export const exportPath = (id, format) =>
+  `/api/v1/drives/${encodeURIComponent(id)}/export?format=${format}`;
+
+function exportButton(d, format, status) {
+  const button = el('button', { type: 'button', class: 'button', id: `export-${format}`,
+    title: `Everything kept about this drive (runs, SMART, alerts) as ${format.toUpperCase()}` },
+  `Export ${format.toUpperCase()}`);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const { blob, name } = await getFile(exportPath(d.id, format), `diskpulse-${d.id}.${format}`);
+      const url = URL.createObjectURL(blob);
+      const link = el('a', { href: url, download: name, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      status.textContent = `${name} saved`;
+      status.classList.remove('error');
+    } catch (err) {
+      status.textContent = `not exported: ${err.message}`;
+      status.classList.add('error');
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
 async function rebaseline(d, button, status, onChange) {
   const reason = window.prompt(`Re-baseline ${d.name || d.id}?\n\nIts baselines form anew from ` +
     'the next good runs and its open slowdown and trend alerts are resolved; the history is ' +
@@ -370,7 +402,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
       el('span', { class: 'muted' }, [d.model, d.serial].filter(Boolean).join(' · ')),
       el('span', { class: 'badge badge-watch', id: 'override-badge', hidden: true }),
       el('a', { href: '#', class: 'button', id: 'drive-close' }, 'Close')),
-    el('div', { class: 'actions' }, ...runNowControls(d, onChange), rebase, status),
+    el('div', { class: 'actions' }, ...runNowControls(d, onChange), rebase,
+      exportButton(d, 'csv', status), exportButton(d, 'json', status), status),
     el('div', { class: 'facts' }, ...identityFacts(d), baselineFact(d), ...smartFacts(d.smart), ...poolFacts(d.pools)),
     paths.length ? el('details', { class: 'paths small' }, el('summary', {}, `Stable paths (${paths.length})`),
       el('ul', { class: 'mono' }, paths.map((p) => el('li', {}, p)))) : null,

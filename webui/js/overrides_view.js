@@ -1,7 +1,8 @@
 // A drive's overrides (GET /api/v1/overrides?drive=ID): what is tuned for
 // it and by whom — the config file's (read-only, with FILE:LINE) and those
 // set here (deletable) — and a small form to set one: ignore an attribute,
-// change its threshold, or mute the drive or an attribute for some days.
+// change its threshold, or mute the drive, an attribute or one kind of the
+// drive's alerts (self-test, wear, missing...) for some days.
 // Setting and deleting need the API token and are audited by the daemon.
 import { getJson, postWithToken } from './api.js';
 import { el } from './dom.js';
@@ -22,12 +23,14 @@ function what(o) {
   if (o.mute_until !== undefined) {
     parts.push(o.in_force ? `muted until ${when(o.mute_until)}` : `mute ended ${when(o.mute_until)}`);
   }
-  return `${o.attribute || 'whole drive'}: ${parts.join(', ')}`;
+  const scope = o.attribute || (o.kind ? `${o.kind} alerts` : 'whole drive');
+  return `${scope}: ${parts.join(', ')}`;
 }
 
 function selector(o) {
   if (o.drive) return 'this drive';
   if (o.serial) return `serial ${o.serial}`;
+  if (o.pool) return `pool ${o.pool}`;
   return `model ${o.model}`;
 }
 
@@ -39,7 +42,9 @@ function row(o, onChange, status) {
     el('strong', {}, what(o)),
     ` · ${selector(o)}`,
     o.reason ? ` · “${o.reason}”` : '',
-    el('span', { class: 'muted small' }, ` · ${source}`));
+    el('span', { class: 'muted small' }, ` · ${source}`),
+    // An attribute the drive does not report (yet): the override waits.
+    (o.warnings || []).map((w) => el('div', { class: 'small error override-warning' }, w)));
   if (o.source === 'api') {
     const del = el('button', { type: 'button', class: 'button', dataset: { deleteOverride: o.id } }, 'Delete');
     del.addEventListener('click', async () => {
@@ -61,9 +66,14 @@ function row(o, onChange, status) {
   return item;
 }
 
-function form(d, attributes, onChange, status) {
-  const attribute = el('select', { id: 'override-attribute', 'aria-label': 'attribute' },
+// The kinds a drive's own alerts can have (a pool's are muted by pool).
+const poolKinds = new Set(['pool', 'scrub']);
+
+function form(d, attributes, kinds, onChange, status) {
+  // "kind:wear" narrows a mute to one kind of alert; anything else is an attribute.
+  const attribute = el('select', { id: 'override-attribute', 'aria-label': 'attribute or alert kind' },
     el('option', { value: '' }, 'whole drive'),
+    kinds.filter((k) => !poolKinds.has(k)).map((k) => el('option', { value: `kind:${k}` }, `${k} alerts`)),
     attributes.map((a) => el('option', { value: a }, a)));
   const action = el('select', { id: 'override-action', 'aria-label': 'action' },
     el('option', { value: 'mute' }, 'mute for days'),
@@ -76,7 +86,8 @@ function form(d, attributes, onChange, status) {
   const set = el('button', { type: 'button', class: 'button', id: 'override-set' }, 'Set override');
   set.addEventListener('click', async () => {
     const body = { drive: d.id };
-    if (attribute.value) body.attribute = attribute.value;
+    if (attribute.value.startsWith('kind:')) body.kind = attribute.value.slice(5);
+    else if (attribute.value) body.attribute = attribute.value;
     if (action.value === 'ignore') body.ignore = true;
     else if (action.value === 'threshold') body.threshold = Number(value.value);
     else body.mute_days = Number(value.value);
@@ -112,6 +123,6 @@ export function renderOverrides(box, badge, d, answer, onChange) {
   box.append(
     list.length ? el('ul', { class: 'overrides' }, list.map((o) => row(o, onChange, status)))
       : el('p', { class: 'muted' }, 'No override: the global thresholds apply.'),
-    form(d, answer.value.attributes || [], onChange, status),
+    form(d, answer.value.attributes || [], answer.value.kinds || [], onChange, status),
     status);
 }

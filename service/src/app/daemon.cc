@@ -22,6 +22,7 @@
 #include "base/replay_command_runner.h"
 #include "bench/block_device.h"
 #include "config/reload_keys.h"
+#include "config/secret_files.h"
 #include "detect/pool_detector.h"
 #include "model/condition.h"
 #include "http/server.h"
@@ -42,6 +43,13 @@
 #include "store/store.h"
 
 namespace dp {
+namespace {
+
+void WarnOfReadableSecrets(const Config& c) {
+  for (const std::string& w : WorldReadableSecretWarnings(c)) LogWarning("config: " + w);
+}
+
+}  // namespace
 
 void Daemon::ConfigureLogging(const Config& config, const DaemonOptions& options) {
   auto level = ParseLogLevel(config.log_level);
@@ -58,6 +66,7 @@ Daemon::~Daemon() { Stop(); }
 Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions options) {
   std::unique_ptr<Daemon> d(new Daemon(std::move(config), options));
   const Config& c = d->config_;
+  WarnOfReadableSecrets(c);
 
   DP_RETURN_IF_ERROR(PrepareDatabaseDirectory(c.database));
   std::string lock_path = c.database + ".lock";
@@ -105,6 +114,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Create(Config config, DaemonOptions opti
     }
   }
   d->overrides_ = std::make_unique<OverrideBook>(*d->store_, d->clock_, c.overrides);
+  d->LogOverrideWarnings();
 
   // Privilege separation: with `user` set and started as root, device opens
   // and tools go through the root helper that Start() forks; not as root,
@@ -342,6 +352,7 @@ Status Daemon::Reload() {
   auto loaded = LoadConfigFile(config_.source);
   if (!loaded.ok()) return loaded.status();
   Config next = std::move(loaded).value();
+  WarnOfReadableSecrets(next);
   for (const std::string& key : RestartOnlyChanges(config_, next))
     LogWarning("reload: '" + key + "' changed; restart diskpulsed to apply it");
   // Keep what only a restart can change, so config_ says what is in effect.
@@ -359,7 +370,18 @@ Status Daemon::Reload() {
   // swapped, a tool fixed): a discovery pass now rather than in up to
   // inventory.interval_seconds. Passes coalesce, so a burst of signals costs one.
   if (discovery_ && options_.discovery) discovery_->RequestRun();
+  LogOverrideWarnings();
   return Status::Ok();
+}
+
+void Daemon::LogOverrideWarnings() {
+  if (!overrides_) return;
+  auto readings = overrides_->LatestReadings();
+  if (!readings.ok()) {
+    LogWarning("overrides: " + readings.status().ToString());
+    return;
+  }
+  overrides_->LogMissingAttributes(*readings);
 }
 
 void Daemon::Stop() {

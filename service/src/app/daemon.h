@@ -121,6 +121,8 @@ class Daemon {
  private:
   Daemon(Config config, DaemonOptions options);
   http::ApiContext MakeApiContext() const;
+  // Overrides naming a SMART attribute a drive's latest reading lacks.
+  void LogOverrideWarnings();
 
   Config config_;
   DaemonOptions options_;

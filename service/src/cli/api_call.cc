@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 
 #include "base/strings.h"
 
@@ -189,6 +193,31 @@ std::string UrlEncode(std::string_view text) {
     }
   }
   return out;
+}
+
+bool WriteWholeOrSay(const std::string& file, std::string_view bytes, std::string_view command) {
+  const std::string tmp = file + ".part";
+  const std::string cmd(command);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::fprintf(stderr, "diskpulse %s: cannot write %s: %s\n", cmd.c_str(), tmp.c_str(),
+                   std::strerror(errno));
+      std::filesystem::remove(tmp);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::fprintf(stderr, "diskpulse %s: cannot put the file at %s: %s\n", cmd.c_str(),
+                 file.c_str(), ec.message().c_str());
+    std::filesystem::remove(tmp);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace dp::cli

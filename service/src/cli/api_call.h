@@ -102,4 +102,9 @@ std::string FormatWhen(const nlohmann::json& unix_seconds);
 // Percent-encodes a query or path component.
 std::string UrlEncode(std::string_view text);
 
+// Writes `bytes` to `file` whole or not at all: beside it first, then
+// renamed, so a reader never sees half a file. False after printing
+// "diskpulse COMMAND: cannot write ..." (the caller exits 1).
+bool WriteWholeOrSay(const std::string& file, std::string_view bytes, std::string_view command);
+
 }  // namespace dp::cli

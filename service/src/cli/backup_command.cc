@@ -4,13 +4,7 @@
 // token. FILE appears whole or not at all (written beside it, then renamed).
 // Exit: 0 written; 1 the daemon refused or FILE cannot be written; 2 usage
 // error or the daemon cannot be reached.
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "cli/api_call.h"
@@ -60,26 +54,7 @@ int RunBackupCommand(const Args& args) {
     std::fprintf(stderr, "diskpulse backup: the daemon's answer is not an SQLite file\n");
     return 1;
   }
-  const std::string tmp = file + ".part";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(got->body.data(), static_cast<std::streamsize>(got->body.size()));
-    out.flush();
-    if (!out) {
-      std::fprintf(stderr, "diskpulse backup: cannot write %s: %s\n", tmp.c_str(),
-                   std::strerror(errno));
-      std::filesystem::remove(tmp);
-      return 1;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::fprintf(stderr, "diskpulse backup: cannot put the copy at %s: %s\n", file.c_str(),
-                 ec.message().c_str());
-    std::filesystem::remove(tmp);
-    return 1;
-  }
+  if (!WriteWholeOrSay(file, got->body, "backup")) return 1;
   std::printf("%s: %zu bytes, a consistent copy of diskpulsed's database\n", file.c_str(),
               got->body.size());
   return 0;

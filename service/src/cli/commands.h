@@ -22,5 +22,6 @@ int RunAlertsCommand(const Args& args);   // alerts [test|ack ID]
 int RunRebaselineCommand(const Args& args);  // rebaseline DRIVE [--test T] [--reason TEXT]
 int RunBackupCommand(const Args& args);      // backup FILE
 int RunForgetCommand(const Args& args);      // forget DRIVE [--reason TEXT]
+int RunExportCommand(const Args& args);      // export DRIVE [--format csv|json] [--out FILE]
 
 }  // namespace dp::cli

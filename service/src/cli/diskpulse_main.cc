@@ -28,6 +28,7 @@ constexpr Subcommand kSubcommands[] = {
     {"rebaseline", dp::cli::RunRebaselineCommand, "start a drive's baselines anew"},
     {"backup", dp::cli::RunBackupCommand, "copy the daemon's database while it runs"},
     {"forget", dp::cli::RunForgetCommand, "retire a drive that is gone for good"},
+    {"export", dp::cli::RunExportCommand, "everything kept about a drive, as CSV or JSON"},
 };
 
 void Usage(std::FILE* out) {

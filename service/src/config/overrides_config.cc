@@ -50,6 +50,7 @@ void ReadOverrides(JsonWalker& root, std::vector<DriveOverride>& out) {
     f.String("drive", o.drive_id);
     f.String("serial", o.serial);
     f.String("model", o.model);
+    f.String("pool", o.pool);
     f.String("attribute", o.attribute);
     f.Bool("ignore", o.ignore);
     double threshold = 0;
@@ -61,9 +62,13 @@ void ReadOverrides(JsonWalker& root, std::vector<DriveOverride>& out) {
         f.Error("mute_until", "expected a UTC date or time such as 2026-12-31 or "
                               "2026-12-31T18:00:00Z, found '" + until + "'");
     }
+    f.String("kind", o.kind);
     f.String("device_type", o.device_type);
     f.String("reason", o.reason);
-    const char* selector = !o.serial.empty() ? "serial" : !o.model.empty() ? "model" : "drive";
+    const char* selector = !o.serial.empty() ? "serial"
+                           : !o.model.empty() ? "model"
+                           : !o.pool.empty()  ? "pool"
+                                              : "drive";
     o.where = f.problems().Where(f.Path(selector));
     if (auto problem = OverrideProblem(o)) {
       // The selector's message belongs on whichever selector key is there.

@@ -1,11 +1,14 @@
 // Overrides: per-drive tunings (model/drive_override.h), from the config
 // file (read-only here) and set through the API (runs/override_book.h).
 //   GET    /api/v1/overrides[?drive=REF] -> 200 {"overrides": [override +
-//          "in_force", "drives": ids of the known drives it matches],
-//          "attributes": the judged SMART attributes an override may name}
-//   POST   /api/v1/overrides  {"drive"|"serial"|"model", "attribute",
+//          "in_force", "drives": ids of the known drives it matches,
+//          "warnings": those whose latest SMART reading lacks its attribute],
+//          "attributes": the judged SMART attributes an override may name,
+//          "kinds": the alert kinds a mute may be narrowed to}
+//   POST   /api/v1/overrides  {"drive"|"serial"|"model"|"pool", "attribute",
 //          "ignore", "threshold", "mute_until" (unix seconds) | "mute_days",
-//          "reason"} -> 201 the override as kept; 400 an unknown drive or
+//          "kind" (the mute holds only alerts of this kind), "reason"}
+//          -> 201 the override as kept; 400 an unknown drive, pool, kind or
 //          attribute, a device_type (config file only) or a bad field.
 //   DELETE /api/v1/overrides/{id}  {"reason"} (optional) -> 200
 //          {"deleted": id}; 404 unknown, 409 a config file's override.
@@ -17,6 +20,7 @@
 
 #include "http/api.h"
 #include "http/resource_json.h"
+#include "model/condition.h"
 #include "runs/override_book.h"
 #include "store/store.h"
 
@@ -46,15 +50,17 @@ Result<std::string> Text(const json& body, const char* key) {
 }
 
 Result<DriveOverride> ParseOverride(const ApiContext& ctx, const json& body) {
-  static const std::set<std::string> kFields = {"drive",     "serial",     "model",     "attribute",
-                                                "ignore",    "threshold",  "mute_until", "mute_days",
-                                                "reason",    "device_type"};
+  static const std::set<std::string> kFields = {
+      "drive",      "serial",    "model",  "pool",   "attribute",  "ignore",
+      "threshold",  "mute_until", "mute_days", "kind", "reason",    "device_type"};
   for (const auto& item : body.items())
     if (!kFields.count(item.key())) return InvalidArgument("unknown field '" + item.key() + "'");
   DriveOverride o;
   DP_ASSIGN_OR_RETURN(o.drive_id, Text(body, "drive"));
   DP_ASSIGN_OR_RETURN(o.serial, Text(body, "serial"));
   DP_ASSIGN_OR_RETURN(o.model, Text(body, "model"));
+  DP_ASSIGN_OR_RETURN(o.pool, Text(body, "pool"));
+  DP_ASSIGN_OR_RETURN(o.kind, Text(body, "kind"));
   DP_ASSIGN_OR_RETURN(o.attribute, Text(body, "attribute"));
   DP_ASSIGN_OR_RETURN(o.reason, Text(body, "reason"));
   DP_ASSIGN_OR_RETURN(o.device_type, Text(body, "device_type"));
@@ -88,15 +94,16 @@ Result<DriveOverride> ParseOverride(const ApiContext& ctx, const json& body) {
   return o;
 }
 
-json Listed(const DriveOverride& o, std::size_t config_index, const std::vector<Drive>& drives,
+json Listed(const DriveOverride& o, std::size_t config_index, const DriveReadings& drives,
             std::int64_t now) {
   json j = DriveOverrideToJson(o, config_index);
   const bool only_mute = o.mute_until && !o.ignore && !o.threshold && o.device_type.empty();
   j["in_force"] = !(only_mute && *o.mute_until <= now);
   json ids = json::array();
-  for (const Drive& d : drives)
+  for (const auto& [d, latest] : drives)
     if (OverrideMatches(o, d)) ids.push_back(d.id);
   j["drives"] = ids;
+  j["warnings"] = MissingAttributeWarnings(o, drives);
   return j;
 }
 
@@ -105,7 +112,7 @@ Response List(const ApiContext& ctx, const Request& request, OverrideBook& book)
   if (Status s = TakeDriveQuery(*ctx.store, request.Query(), drive_id); !s.ok()) return StatusResponse(s);
   auto all = book.All();
   if (!all.ok()) return StatusResponse(all.status());
-  auto drives = ctx.store->ListDrives();
+  auto drives = book.LatestReadings();
   if (!drives.ok()) return StatusResponse(drives.status());
   const std::int64_t now = ToUnixSeconds(ctx.clock->Now());
   json list = json::array();
@@ -117,7 +124,10 @@ Response List(const ApiContext& ctx, const Request& request, OverrideBook& book)
       continue;
     list.push_back(std::move(j));
   }
-  return JsonResponse({{"overrides", list}, {"attributes", JudgedSmartAttributes()}});
+  json kinds = json::array();
+  for (ConditionKind k : kConditionKinds) kinds.push_back(std::string(ConditionKindName(k)));
+  return JsonResponse(
+      {{"overrides", list}, {"attributes", JudgedSmartAttributes()}, {"kinds", kinds}});
 }
 
 Response Set(const ApiContext& ctx, const Request& request, OverrideBook& book) {
@@ -127,7 +137,7 @@ Response Set(const ApiContext& ctx, const Request& request, OverrideBook& book) 
   if (!o.ok()) return StatusResponse(o.status());
   auto kept = book.Set(*std::move(o), "api " + request.remote);
   if (!kept.ok()) return StatusResponse(kept.status());
-  auto drives = ctx.store->ListDrives();
+  auto drives = book.LatestReadings();
   if (!drives.ok()) return StatusResponse(drives.status());
   return JsonResponse(Listed(*kept, 0, *drives, ToUnixSeconds(ctx.clock->Now())), 201);
 }

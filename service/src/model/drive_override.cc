@@ -6,6 +6,8 @@
 #include <cctype>
 #include <tuple>
 
+#include "model/condition.h"
+
 namespace dp {
 namespace {
 
@@ -47,6 +49,18 @@ bool SameFolded(std::string_view a, std::string_view b) {
          });
 }
 
+bool IsPoolKind(std::string_view kind) {
+  return kind == ConditionKindName(ConditionKind::kPool) ||
+         kind == ConditionKindName(ConditionKind::kScrub) ||
+         kind == ConditionKindName(ConditionKind::kZfs);
+}
+
+std::optional<ConditionKind> KindByName(std::string_view name) {
+  for (ConditionKind k : kConditionKinds)
+    if (ConditionKindName(k) == name) return k;
+  return std::nullopt;
+}
+
 int Specificity(const DriveOverride& o) { return o.model.empty() ? 2 : 1; }
 
 std::string By(const DriveOverride& o) {
@@ -84,6 +98,41 @@ std::string SmartAttributeThreshold(std::string_view attribute) {
   return "";
 }
 
+bool SnapshotCarries(const SmartSnapshot& s, std::string_view attribute) {
+  if (AllDigits(attribute)) {
+    const int id = std::stoi(std::string(attribute));
+    return std::any_of(s.attributes.begin(), s.attributes.end(),
+                       [id](const SmartAttribute& a) { return a.id == id; });
+  }
+  if (attribute == "reallocated_sectors") return s.reallocated_sectors.has_value();
+  if (attribute == "reported_uncorrectable") return s.reported_uncorrectable.has_value();
+  if (attribute == "command_timeouts") return s.command_timeouts.has_value();
+  if (attribute == "pending_sectors") return s.pending_sectors.has_value();
+  if (attribute == "offline_uncorrectable") return s.offline_uncorrectable.has_value();
+  if (attribute == "udma_crc_errors") return s.udma_crc_errors.has_value();
+  if (attribute == "temperature") return s.temperature_c.has_value();
+  if (attribute == "nvme_media_errors") return s.nvme && s.nvme->media_errors.has_value();
+  if (attribute == "nvme_critical_warning") return s.nvme && s.nvme->critical_warning.has_value();
+  if (attribute == "nvme_spare") return s.nvme && s.nvme->available_spare.has_value();
+  return true;  // health, self_test
+}
+
+std::vector<std::string> MissingAttributeWarnings(
+    const DriveOverride& o,
+    const std::vector<std::pair<Drive, std::optional<SmartSnapshot>>>& drives) {
+  std::vector<std::string> out;
+  if (o.attribute.empty()) return out;
+  const std::string attribute = CanonicalSmartAttribute(o.attribute).value_or(o.attribute);
+  for (const auto& [drive, latest] : drives) {
+    // No reading yet says nothing about what the drive carries.
+    if (!latest || !OverrideMatches(o, drive) || SnapshotCarries(*latest, attribute)) continue;
+    out.push_back("drive " + (drive.name.empty() ? drive.id : drive.name + " (" + drive.id + ")") +
+                  ": its latest SMART reading has no attribute " + attribute +
+                  ", so this override has nothing to act on until it reports one");
+  }
+  return out;
+}
+
 bool IsSmartctlDeviceType(std::string_view s) {
   if (s.empty() || s.size() > 32) return false;
   return std::all_of(s.begin(), s.end(), [](unsigned char c) {
@@ -93,9 +142,35 @@ bool IsSmartctlDeviceType(std::string_view s) {
 
 std::optional<std::pair<std::string, std::string>> OverrideProblem(const DriveOverride& o) {
   using P = std::pair<std::string, std::string>;
-  const int selectors = !o.drive_id.empty() + !o.serial.empty() + !o.model.empty();
+  const int selectors =
+      !o.drive_id.empty() + !o.serial.empty() + !o.model.empty() + !o.pool.empty();
   if (selectors != 1)
-    return P{"drive", "name exactly one of drive (a drive id), serial or model (a pattern)"};
+    return P{"drive", "name exactly one of drive (a drive id), serial, model (a pattern) or "
+                      "pool (a pool name pattern)"};
+  if (!o.kind.empty()) {
+    if (!KindByName(o.kind)) {
+      std::string known;
+      for (ConditionKind k : kConditionKinds)
+        known += (known.empty() ? "" : ", ") + std::string(ConditionKindName(k));
+      return P{"kind", "unknown alert kind '" + o.kind + "': expected one of " + known};
+    }
+    if (!o.attribute.empty())
+      return P{"kind", "give kind or attribute, not both (an attribute's alerts are of kind smart)"};
+    if (o.ignore || o.threshold || !o.device_type.empty())
+      return P{"kind", "kind narrows a mute: give mute_until, and no ignore, threshold or "
+                       "device_type"};
+    if (!o.mute_until) return P{"kind", "kind narrows a mute: give mute_until"};
+  }
+  if (!o.pool.empty()) {
+    if (!o.attribute.empty() || o.ignore || o.threshold || !o.device_type.empty() || !o.mute_until)
+      return P{"pool", "a pool override only mutes: give mute_until (and a kind: pool, scrub or "
+                       "zfs), nothing else"};
+    if (!o.kind.empty() && !IsPoolKind(o.kind))
+      return P{"kind", "a pool's alerts are of kind pool, scrub or zfs, not " + o.kind};
+  } else if (o.kind == ConditionKindName(ConditionKind::kPool) ||
+             o.kind == ConditionKindName(ConditionKind::kScrub)) {
+    return P{"kind", o.kind + " alerts belong to a pool, not a drive: select the pool with pool"};
+  }
   if (!o.attribute.empty() && !CanonicalSmartAttribute(o.attribute)) {
     std::string known;
     for (const auto& n : JudgedSmartAttributes()) known += (known.empty() ? "" : ", ") + n;
@@ -145,10 +220,12 @@ nlohmann::json DriveOverrideToJson(const DriveOverride& o, std::size_t config_in
   text("drive", o.drive_id);
   text("serial", o.serial);
   text("model", o.model);
+  text("pool", o.pool);
   text("attribute", o.attribute);
   j["ignore"] = o.ignore;
   if (o.threshold) j["threshold"] = *o.threshold;
   if (o.mute_until) j["mute_until"] = *o.mute_until;
+  text("kind", o.kind);
   text("device_type", o.device_type);
   j["reason"] = o.reason;
   j["who"] = o.who;
@@ -159,6 +236,7 @@ nlohmann::json DriveOverrideToJson(const DriveOverride& o, std::size_t config_in
 std::string OverrideSelector(const DriveOverride& o) {
   if (!o.drive_id.empty()) return "drive " + o.drive_id;
   if (!o.serial.empty()) return "serial " + o.serial;
+  if (!o.pool.empty()) return "pool " + o.pool;
   return "model " + o.model;
 }
 
@@ -181,6 +259,9 @@ std::optional<std::int64_t> ResolvedOverrides::MutedUntil(std::string_view condi
     for (const auto& [name, t] : attribute_muted_until)
       if (name == field && (!until || t > *until)) until = t;
   }
+  const std::string_view kind = ConditionKindName(ConditionKindOf(condition));
+  for (const auto& [name, t] : kind_muted_until)
+    if (name == kind && (!until || t > *until)) until = t;
   return until;
 }
 
@@ -200,7 +281,12 @@ ResolvedOverrides ResolveOverrides(const std::vector<DriveOverride>& overrides, 
       device_rank = Specificity(o);
     }
     if (o.mute_until && *o.mute_until > now) {
-      if (o.attribute.empty()) {
+      if (!o.kind.empty()) {
+        auto it = std::find_if(r.kind_muted_until.begin(), r.kind_muted_until.end(),
+                               [&](const auto& p) { return p.first == o.kind; });
+        if (it == r.kind_muted_until.end()) r.kind_muted_until.emplace_back(o.kind, *o.mute_until);
+        else it->second = std::max(it->second, *o.mute_until);
+      } else if (o.attribute.empty()) {
         if (!r.drive_muted_until || *o.mute_until > *r.drive_muted_until)
           r.drive_muted_until = o.mute_until;
       } else {
@@ -227,6 +313,32 @@ ResolvedOverrides ResolveOverrides(const std::vector<DriveOverride>& overrides, 
     r.attributes.emplace_back(CanonicalSmartAttribute(w->attribute).value_or(w->attribute), a);
   }
   return r;
+}
+
+std::string PoolOfCondition(std::string_view condition) {
+  const ConditionKind kind = ConditionKindOf(condition);
+  if (kind != ConditionKind::kPool && kind != ConditionKind::kScrub && kind != ConditionKind::kZfs)
+    return "";
+  const std::size_t colon = condition.find(':');
+  if (colon == std::string_view::npos) return "";
+  std::string_view rest = condition.substr(colon + 1);
+  return std::string(rest.substr(0, rest.find(':')));
+}
+
+std::optional<std::int64_t> PoolMutedUntil(const std::vector<DriveOverride>& overrides,
+                                           std::string_view condition, std::int64_t now) {
+  const std::string pool = PoolOfCondition(condition);
+  if (pool.empty()) return std::nullopt;
+  const std::string_view kind = ConditionKindName(ConditionKindOf(condition));
+  std::optional<std::int64_t> until;
+  for (const DriveOverride& o : overrides) {
+    if (o.pool.empty() || !o.mute_until || *o.mute_until <= now) continue;
+    if (!o.kind.empty() && o.kind != kind) continue;
+    // Pool names are case-sensitive in ZFS, so the pattern is too.
+    if (fnmatch(o.pool.c_str(), pool.c_str(), 0) != 0) continue;
+    if (!until || *o.mute_until > *until) until = o.mute_until;
+  }
+  return until;
 }
 
 }  // namespace dp

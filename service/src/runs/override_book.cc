@@ -1,5 +1,7 @@
 #include "runs/override_book.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 
 #include "base/log.h"
@@ -8,7 +10,7 @@ namespace dp {
 namespace {
 
 const char* SelectorKey(const DriveOverride& o) {
-  return !o.serial.empty() ? "serial" : !o.model.empty() ? "model" : "drive";
+  return !o.serial.empty() ? "serial" : !o.model.empty() ? "model" : !o.pool.empty() ? "pool" : "drive";
 }
 
 std::string Unknown(const DriveOverride& o) {
@@ -29,7 +31,9 @@ std::vector<std::string> UnknownDriveProblems(const std::vector<DriveOverride>& 
   std::vector<std::string> out;
   for (std::size_t i = 0; i < from_config.size(); ++i) {
     const DriveOverride& o = from_config[i];
-    if (AnyMatches(o, known)) continue;
+    // Pools are only known after the first discovery pass, and a pool that
+    // is exported for a while should not stop the daemon from starting.
+    if (!o.pool.empty() || AnyMatches(o, known)) continue;
     out.push_back(o.where + ": overrides[" + std::to_string(i) + "]." + SelectorKey(o) + ": " +
                   Unknown(o));
   }
@@ -68,15 +72,42 @@ Result<ResolvedOverrides> OverrideBook::For(const Drive& drive) {
 
 std::optional<std::int64_t> OverrideBook::MutedUntil(const std::string& drive_id,
                                                      const std::string& condition) {
-  if (drive_id.empty()) return std::nullopt;
-  auto drive = store_.GetDrive(drive_id);
-  if (!drive.ok() || !*drive) return std::nullopt;
-  auto resolved = For(**drive);
-  if (!resolved.ok()) {
-    LogWarning("overrides: " + resolved.status().ToString());
+  auto all = All();
+  if (!all.ok()) {
+    LogWarning("overrides: " + all.status().ToString());
     return std::nullopt;
   }
-  return resolved->MutedUntil(condition);
+  const std::int64_t now = ToUnixSeconds(clock_.Now());
+  std::optional<std::int64_t> until = PoolMutedUntil(*all, condition, now);
+  if (drive_id.empty()) return until;
+  auto drive = store_.GetDrive(drive_id);
+  if (!drive.ok() || !*drive) return until;
+  const std::optional<std::int64_t> drive_until =
+      ResolveOverrides(*all, **drive, now).MutedUntil(condition);
+  if (drive_until && (!until || *drive_until > *until)) until = drive_until;
+  return until;
+}
+
+Result<DriveReadings> OverrideBook::LatestReadings() {
+  DP_ASSIGN_OR_RETURN(std::vector<Drive> drives, store_.ListDrives());
+  DriveReadings out;
+  for (Drive& d : drives) {
+    DP_ASSIGN_OR_RETURN(std::optional<SmartSnapshot> latest, store_.LatestSmart(d.id));
+    out.emplace_back(std::move(d), std::move(latest));
+  }
+  return out;
+}
+
+void OverrideBook::LogMissingAttributes(const DriveReadings& drives) {
+  auto all = All();
+  if (!all.ok()) {
+    LogWarning("overrides: " + all.status().ToString());
+    return;
+  }
+  for (const DriveOverride& o : *all)
+    for (const std::string& w : MissingAttributeWarnings(o, drives))
+      LogWarning("overrides: " + (o.source == "config" ? o.where : "api override " + std::to_string(o.id)) +
+                 " (" + OverrideSelector(o) + ", " + o.attribute + "): " + w);
 }
 
 Result<DriveOverride> OverrideBook::Set(DriveOverride o, const std::string& who) {
@@ -91,14 +122,23 @@ Result<DriveOverride> OverrideBook::Set(DriveOverride o, const std::string& who)
   const std::int64_t now = ToUnixSeconds(clock_.Now());
   if (o.mute_until && *o.mute_until <= now)
     return InvalidArgument("mute_until: is in the past");
-  DP_ASSIGN_OR_RETURN(std::vector<Drive> known, store_.ListDrives());
-  if (!AnyMatches(o, known)) return InvalidArgument(std::string(SelectorKey(o)) + ": " + Unknown(o));
+  if (!o.pool.empty()) {
+    DP_ASSIGN_OR_RETURN(std::vector<Pool> pools, store_.LatestPools());
+    const bool known_pool = std::any_of(pools.begin(), pools.end(), [&](const Pool& p) {
+      return fnmatch(o.pool.c_str(), p.name.c_str(), 0) == 0;
+    });
+    if (!known_pool) return InvalidArgument("pool: pool pattern '" + o.pool + "' matches no known pool");
+  } else {
+    DP_ASSIGN_OR_RETURN(std::vector<Drive> known, store_.ListDrives());
+    if (!AnyMatches(o, known)) return InvalidArgument(std::string(SelectorKey(o)) + ": " + Unknown(o));
+  }
   if (!o.attribute.empty()) o.attribute = *CanonicalSmartAttribute(o.attribute);
   o.who = who;
   o.at = now;
   DP_ASSIGN_OR_RETURN(o.id, store_.InsertOverride(o));
   LogInfo("override " + std::to_string(o.id) + " set (" + OverrideSelector(o) +
-          (o.attribute.empty() ? "" : ", " + o.attribute) + ") by " + who +
+          (o.attribute.empty() ? "" : ", " + o.attribute) +
+          (o.kind.empty() ? "" : ", " + o.kind + " alerts") + ") by " + who +
           (o.reason.empty() ? "" : ": " + o.reason));
   if (on_change_) on_change_();
   return o;

@@ -159,6 +159,7 @@ Result<std::vector<Verdict>> RunEvaluator::EvaluateSmartRun(const Run& run) {
   std::optional<ResolvedOverrides> tuned;
   if (overrides_) {
     DP_ASSIGN_OR_RETURN(tuned, overrides_->For(*drive));
+    overrides_->LogMissingAttributes({{*drive, history[0].second}});
   }
   return detect::EvaluateSmart(drive->id, drive->name, previous, history[0].second,
                                history[0].first, config_, tuned ? &*tuned : nullptr);

@@ -413,6 +413,13 @@ CREATE TABLE peer_judged (
 );
 )sql";
 
+// Version 16: a mute narrowed to one kind of alert, and overrides that
+// select a pool (its own alerts have no drive to select).
+const char* const kSchemaV16 = R"sql(
+ALTER TABLE overrides ADD COLUMN pool TEXT NOT NULL DEFAULT '';
+ALTER TABLE overrides ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -432,6 +439,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {13, "overrides and their audit trail", kSchemaV13},
       {14, "runs recognised as interference", kSchemaV14},
       {15, "runs compared with their peers", kSchemaV15},
+      {16, "overrides by alert kind and by pool", kSchemaV16},
   };
   return kMigrations;
 }

@@ -6,7 +6,8 @@ namespace dp {
 namespace {
 
 const char* const kOverrideColumns =
-    "id, drive_id, serial, model, attribute, ignore, threshold, mute_until, reason, who, at";
+    "id, drive_id, serial, model, attribute, ignore, threshold, mute_until, reason, who, at, pool, "
+    "kind";
 
 DriveOverride ReadOverride(const Statement& st) {
   DriveOverride o;
@@ -22,6 +23,8 @@ DriveOverride ReadOverride(const Statement& st) {
   o.reason = st.Text(8);
   o.who = st.Text(9);
   o.at = st.Int(10);
+  o.pool = st.Text(11);
+  o.kind = st.Text(12);
   return o;
 }
 
@@ -43,8 +46,8 @@ Result<std::int64_t> Store::InsertOverride(const DriveOverride& o) {
   DP_RETURN_IF_ERROR(tx.status());
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("INSERT INTO overrides (drive_id, serial, model, attribute, "
-                                   "ignore, threshold, mute_until, reason, who, at) "
-                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"));
+                                   "ignore, threshold, mute_until, reason, who, at, pool, kind) "
+                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"));
   st.Bind(1, o.drive_id)
       .Bind(2, o.serial)
       .Bind(3, o.model)
@@ -54,7 +57,9 @@ Result<std::int64_t> Store::InsertOverride(const DriveOverride& o) {
       .Bind(7, o.mute_until)
       .Bind(8, o.reason)
       .Bind(9, o.who)
-      .Bind(10, o.at);
+      .Bind(10, o.at)
+      .Bind(11, o.pool)
+      .Bind(12, o.kind);
   DP_RETURN_IF_ERROR(st.Run());
   DriveOverride kept = o;
   kept.id = db_->LastInsertId();
