@@ -25,6 +25,7 @@
 #include "net/smtp_client.h"
 #include "net/url.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/temp_dir.h"
@@ -116,8 +117,9 @@ class SmtpMailTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (::access(kPython, X_OK) != 0 || !HaveAiosmtpd())
-      GTEST_SKIP() << "python3-aiosmtpd is not installed (scripts/setup.sh installs it with "
-                      "DP_SETUP_TEST_TOOLS=1)";
+      DP_SKIP_WITHOUT("python3-aiosmtpd",
+                      "python3-aiosmtpd is not installed (scripts/setup.sh installs it with "
+                      "DP_SETUP_TEST_TOOLS=1)");
     std::string why;
     ASSERT_TRUE(dp::testing::MakeSelfSignedCert(tmp_.path().string(), "127.0.0.1", cert_, key_, why))
         << why;

@@ -20,6 +20,7 @@
 
 #include "e2e/webhook_receiver_util.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/daemon_process.h"
 #include "support/eventually.h"
 #include "support/http_client.h"
@@ -132,7 +133,8 @@ class PresenceE2eTest : public ::testing::Test {
 };
 
 TEST_F(PresenceE2eTest, PulledDriveIsAlertedWithinTwoLooksAndTheGrace) {
-  if (Status s = AttachLoop(); !s.ok()) GTEST_SKIP() << "loop devices unavailable: " << s.message();
+  if (Status s = AttachLoop(); !s.ok())
+    DP_SKIP_WITHOUT("loop devices", "loop devices unavailable: " << s.message());
   constexpr int kGraceMinutes = 1;  // the default
   ASSERT_TRUE(StartDaemon(LoopPatch(kGraceMinutes)).ok()) << Dump();
   auto id = WaitForDrive(*store_, loop_->name());
@@ -199,7 +201,8 @@ TEST_F(PresenceE2eTest, DegradedPoolIsAlertedWithinTwoLooks) {
 }
 
 TEST_F(PresenceE2eTest, ExcludedDriveIsNeverMissing) {
-  if (Status s = AttachLoop(); !s.ok()) GTEST_SKIP() << "loop devices unavailable: " << s.message();
+  if (Status s = AttachLoop(); !s.ok())
+    DP_SKIP_WITHOUT("loop devices", "loop devices unavailable: " << s.message());
   // Known to the database first, then excluded by its owner: no grace, so a
   // missing alert would open at the first pass that does not list it.
   ASSERT_TRUE(StartDaemon(LoopPatch(0)).ok()) << Dump();

@@ -9,6 +9,7 @@
 #include "http/api.h"
 #include "http/server.h"
 #include "store/store.h"
+#include "support/capability.h"
 #include "support/temp_dir.h"
 #include "webui/browser_util.h"
 
@@ -22,8 +23,8 @@ using namespace std::chrono_literals;
 TEST(ExportPageTest, TheExportButtonsDownloadTheDrivesExportWithTheToken) {
   const std::string chromium = Browser::FindChromium();
   if (chromium.empty())
-    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it with "
-                    "DP_SETUP_BROWSER=1)";
+    DP_SKIP_WITHOUT("chromium", "chromium is not installed (scripts/setup.sh installs it with "
+                                "DP_SETUP_BROWSER=1)");
   TempDir tmp;
   auto store = Store::Open(tmp.Path("dp.db"));
   ASSERT_TRUE(store.ok()) << store.status().ToString();
