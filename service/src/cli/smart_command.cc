@@ -6,7 +6,10 @@
 // Exit: 0 read (or skipped: asleep) and not failing, 1 the drive reports
 // failing health or attributes at/below threshold now, 2 usage error or
 // smartctl could not be run/understood.
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <cerrno>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -141,6 +144,18 @@ int RunSmartCommand(const Args& args) {
     if (!text.ok()) return UsageError("smart", text.status().message());
     reading = ParseSmartctlOutput(*text);
   } else {
+    // A device path that is not there is said in our words, before smartctl
+    // answers "Unable to detect device type" for it (a recording replays a
+    // machine whose devices this one need not have).
+    struct stat st {};
+    if (options->replay_dir.empty() && !device.empty() && device[0] == '/' &&
+        ::stat(device.c_str(), &st) != 0 && errno == ENOENT) {
+      std::fprintf(stderr,
+                   "diskpulse smart: %s: no such device on this machine (the drives diskpulse "
+                   "sees: diskpulse drives)\n",
+                   device.c_str());
+      return 2;
+    }
     auto config = LoadLocalConfig(*options);
     if (!config.ok()) return UsageError("smart", config.status().message());
     auto runner = MakeLocalRunner(*options);

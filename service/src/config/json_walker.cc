@@ -1,6 +1,8 @@
 #include "config/json_walker.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "config/key_line.h"
@@ -40,14 +42,22 @@ std::string ConfigProblems::Where(const std::string& path) const {
 }
 
 void ConfigProblems::Add(const std::string& path, std::string_view what) {
-  lines_.push_back(Where(path) + ": " + path + ": " + std::string(what));
+  const int at = LineOfKeyPath(text_, path);
+  lines_.push_back(
+      {at > 0 ? at : std::numeric_limits<int>::max(), Where(path) + ": " + path + ": " + std::string(what)});
 }
 
+// In the file's order, as an editor walks them: keys are checked section by
+// section (and unknown keys only when a section is done), which is not the
+// order they are written in. Problems with no line of their own come last.
 std::string ConfigProblems::Joined() const {
+  std::vector<std::pair<int, std::string>> sorted = lines_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::string all;
-  for (const auto& line : lines_) {
+  for (const auto& [line, text] : sorted) {
     if (!all.empty()) all += '\n';
-    all += line;
+    all += text;
   }
   return all;
 }

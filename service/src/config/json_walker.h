@@ -49,7 +49,7 @@ class ConfigProblems {
  private:
   std::string_view text_;
   std::string_view file_;
-  std::vector<std::string> lines_;
+  std::vector<std::pair<int, std::string>> lines_;  // (line, or INT_MAX when unknown; text)
 };
 
 class JsonWalker {
