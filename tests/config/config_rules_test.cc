@@ -283,8 +283,8 @@ TEST(ConfigRulesTest, EnumeratedStringsSayWhatIsAllowed) {
   });
 }
 
-// Every section's problems at once, each on its own line, in the order the
-// sections are read; a section's unknown keys after its other problems.
+// Every section's problems at once, each on its own line, in the file's
+// line order (the checks run section by section, unknown keys last).
 TEST(ConfigRulesTest, EveryProblemOfEverySectionAtOnce) {
   ExpectRejected({{R"({
   "colour": 1,
@@ -299,16 +299,16 @@ TEST(ConfigRulesTest, EveryProblemOfEverySectionAtOnce) {
                   "band_sigmas": 99}
   }
 })",
+                   "/etc/diskpulse.json:2: colour: unknown key (misspelt?)\n"
                    "/etc/diskpulse.json:3: http.max_connections: expected a whole number, found "
                    "0.5\n"
                    "/etc/diskpulse.json:6: schedules[0].jitter: invalid duration '1y' (expected "
                    "e.g. 30s, 15m, 6h, 2d, 1w or 1h30m)\n"
                    "/etc/diskpulse.json:8: scheduler.busy_above: must be between 0 and 1, found "
                    "-1\n"
-                   "/etc/diskpulse.json:11: alerts.detection.band_sigmas: must be between 1 and "
-                   "20, found 99\n"
                    "/etc/diskpulse.json:10: alerts.detection.cusum: unknown key (misspelt?)\n"
-                   "/etc/diskpulse.json:2: colour: unknown key (misspelt?)"}});
+                   "/etc/diskpulse.json:11: alerts.detection.band_sigmas: must be between 1 and "
+                   "20, found 99"}});
 }
 
 }  // namespace

@@ -45,10 +45,13 @@ function showHealth(health, error) {
     return;
   }
   const ok = health.status === 'ok';
-  status.dataset.state = ok ? 'ok' : 'degraded';
-  text.textContent = ok
-    ? `ok · up ${formatDuration(health.uptime_seconds)}`
-    : `database: ${health.db}`;
+  // While the token is asked for, the status line says so (the asker set it).
+  if (document.getElementById('token-form').hidden) {
+    status.dataset.state = ok ? 'ok' : 'degraded';
+    text.textContent = ok
+      ? `ok · up ${formatDuration(health.uptime_seconds)}`
+      : `database: ${health.db}`;
+  }
   status.title = `status ${health.status}, database ${health.db}`;
   document.getElementById('version').textContent = `diskpulse ${health.version}`;
   // What discovery could not see (no drives passed into a container, SMART
@@ -135,15 +138,21 @@ async function refreshSchedule() {
 
 async function refresh() {
   clearTimeout(timer);
-  const [health, overview] = await Promise.allSettled([getHealth(), getOverview()]);
-  let down = false;
-  if (health.status === 'fulfilled') showHealth(health.value, null);
-  else if (health.reason && health.reason.body && health.reason.body.status) {
-    showHealth(health.reason.body, null);  // 503 still carries the health document
-  } else {
-    showHealth(null, health.reason);
-    down = true;
-  }
+  // Health needs no token: it is shown as soon as it answers, so its banner
+  // (a device not passed in, a failing sink) is there while the token is asked.
+  const healthShown = getHealth().then((value) => { showHealth(value, null); return value; },
+    (reason) => {
+      if (reason && reason.body && reason.body.status) {
+        showHealth(reason.body, null);  // 503 still carries the health document
+        return reason.body;
+      }
+      showHealth(null, reason);
+      return null;
+    });
+  const [health, overview] = await Promise.allSettled([healthShown, getOverview()]);
+  const down = health.status !== 'fulfilled' || !health.value;
+  // A token asked for meanwhile has been given: the status line is health's again.
+  if (!down) showHealth(health.value, null);
   if (down) {
     // Keep what is shown; try again soon.
     reveal('drives-card', 'pools-card');
