@@ -211,6 +211,37 @@ async function rebaseline(d, button, status, onChange) {
   }
 }
 
+// Retires a drive that is gone for good (replaced, sold): asks first, with a
+// reason, then every alert of it resolves as retired and its missing alert
+// stops. Offered only for a drive discovery no longer sees (the daemon
+// refuses a present one).
+function forgetButton(d, status, onChange) {
+  const button = el('button', { type: 'button', class: 'button', id: 'drive-forget',
+    title: 'Retire this drive: gone for good (replaced, sold); its history stays' }, 'Forget');
+  button.addEventListener('click', async () => {
+    const reason = window.prompt(`Forget ${d.name || d.id}?\n\nDo this only for a drive taken ` +
+      'out for good. Its alerts resolve as retired and no "missing" alert is raised for it any ' +
+      'more; its history is kept, and it is watched again if it ever comes back.\n\n' +
+      'Reason (e.g. replaced by serial ...):', '');
+    if (reason === null) return;  // cancelled
+    button.disabled = true;
+    status.textContent = 'forgetting…';
+    try {
+      const r = await postWithToken(`/api/v1/drives/${encodeURIComponent(d.id)}/forget`,
+        reason.trim() ? { reason: reason.trim() } : {});
+      const n = Array.isArray(r.resolved_alerts) ? r.resolved_alerts.length : 0;
+      status.textContent = `forgotten${n ? `, ${n} alert${n > 1 ? 's' : ''} resolved` : ''}`;
+      status.classList.remove('error');
+      if (onChange) onChange();
+    } catch (err) {
+      status.textContent = `not forgotten: ${err.message}`;
+      status.classList.add('error');
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
 // The drive's own flags on an attribute, and Backblaze's context for the five.
 function attributeStatus(a) {
   if (a.when_failed === 'now') return { cls: 'bad', text: 'failing now', why: 'the drive flags this attribute as failing now (value at or below its threshold)' };
@@ -403,7 +434,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
       el('span', { class: 'badge badge-watch', id: 'override-badge', hidden: true }),
       el('a', { href: '#', class: 'button', id: 'drive-close' }, 'Close')),
     el('div', { class: 'actions' }, ...runNowControls(d, onChange), rebase,
-      exportButton(d, 'csv', status), exportButton(d, 'json', status), status),
+      exportButton(d, 'csv', status), exportButton(d, 'json', status),
+      d.present || d.forgotten_at ? null : forgetButton(d, status, onChange), status),
     el('div', { class: 'facts' }, ...identityFacts(d), baselineFact(d), ...smartFacts(d.smart), ...poolFacts(d.pools)),
     paths.length ? el('details', { class: 'paths small' }, el('summary', {}, `Stable paths (${paths.length})`),
       el('ul', { class: 'mono' }, paths.map((p) => el('li', {}, p)))) : null,

@@ -446,7 +446,7 @@ std::vector<Verdict> EvaluateMissingDrives(const std::vector<Drive>& drives, std
                  ", has been missing for " +
                  (now - since >= kDay ? Days(now - since)
                                       : std::to_string((now - since) / 60) + " min") +
-                 "; `diskpulse forget " + d.id + "` if it was retired");
+                 "; if it was taken out for good, Forget it on its page (or `diskpulse forget " + d.id + "`)");
       }
     }
     out.push_back(std::move(v));
