@@ -8,7 +8,7 @@
 #include "base/fake_clock.h"
 #include "http/api.h"
 #include "http/openapi_record_util.h"
-#include "runs/health_checks.h"
+#include "watch/health_checks.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"
 #include "support/temp_dir.h"

@@ -22,7 +22,7 @@
 #include "base/replay_command_runner.h"
 #include "inventory/inventory.h"
 #include "replay/nas_recording_util.h"
-#include "runs/discovery.h"
+#include "watch/discovery.h"
 #include "runs/smart_jobs.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"

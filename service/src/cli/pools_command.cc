@@ -15,7 +15,7 @@
 #include "inventory/inventory.h"
 #include "inventory/zpool_status_parser.h"
 #include "model/pool_json.h"
-#include "runs/zfs_latency_sampler.h"
+#include "watch/zfs_latency_sampler.h"
 
 namespace dp::cli {
 namespace {

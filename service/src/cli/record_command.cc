@@ -17,7 +17,7 @@
 #include "inventory/file_tree_snapshot.h"
 #include "inventory/inventory.h"
 #include "runs/smart_jobs.h"
-#include "runs/zfs_latency_sampler.h"
+#include "watch/zfs_latency_sampler.h"
 
 namespace dp::cli {
 namespace {

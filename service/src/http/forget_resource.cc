@@ -9,7 +9,7 @@
 #include "http/api.h"
 #include "http/api_drive_json.h"
 #include "http/resource_json.h"
-#include "runs/health_checks.h"
+#include "watch/health_checks.h"
 #include "store/store.h"
 
 namespace dp::http {

@@ -4,7 +4,7 @@
 
 #include "alert/alert_dispatcher.h"
 #include "http/api.h"
-#include "runs/discovery.h"
+#include "watch/discovery.h"
 #include "store/store.h"
 
 namespace dp::http {

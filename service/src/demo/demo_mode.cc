@@ -1,4 +1,4 @@
-#include "app/demo_mode.h"
+#include "demo/demo_mode.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
 #include "base/log.h"
-#include "runs/health_checks.h"
+#include "watch/health_checks.h"
 #include "runs/run_evaluator.h"
 #include "runs/store_alert_repository.h"
 #include "store/store.h"

@@ -11,8 +11,8 @@
 #include <set>
 
 #include "app/daemon_args.h"
-#include "app/demo_executor.h"
-#include "app/demo_mode.h"
+#include "demo/demo_executor.h"
+#include "demo/demo_mode.h"
 #include "base/fake_clock.h"
 #include "store/store.h"
 #include "support/temp_dir.h"

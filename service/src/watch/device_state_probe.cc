@@ -1,4 +1,4 @@
-#include "runs/device_state_probe.h"
+#include "watch/device_state_probe.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include "runs/discovery.h"
+#include "watch/discovery.h"
 
 namespace dp {
 namespace {

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "app/demo_world.h"
+#include "demo/demo_world.h"
 #include "base/result.h"
 #include "config/config.h"
 

@@ -13,7 +13,7 @@
 #include <chrono>
 #include <memory>
 
-#include "app/demo_world.h"
+#include "demo/demo_world.h"
 #include "base/clock.h"
 #include "sched/deferral.h"
 #include "sched/job.h"

@@ -1,4 +1,4 @@
-#include "runs/presence_watch.h"
+#include "watch/presence_watch.h"
 
 #include <chrono>
 

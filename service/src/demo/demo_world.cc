@@ -1,11 +1,11 @@
-#include "app/demo_world.h"
+#include "demo/demo_world.h"
 
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <numbers>
 
-#include "app/demo_captures.h"
+#include "demo/demo_captures.h"
 #include "base/fake_clock.h"
 #include "bench/bench_options.h"
 #include "bench/bench_runner.h"

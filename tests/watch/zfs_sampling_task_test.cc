@@ -3,7 +3,7 @@
 // gave it pools, then samplings on its cadence that keep the histogram
 // memory between them, verdicts handed over, each warning logged once, and
 // a cadence of 0 never starting.
-#include "runs/zfs_sampling_task.h"
+#include "watch/zfs_sampling_task.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "app/demo_executor.h"
+#include "demo/demo_executor.h"
 
 #include <thread>
 

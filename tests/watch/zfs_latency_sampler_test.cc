@@ -6,7 +6,7 @@
 // a member OpenZFS 2.4 sits out opens a third, a zpool without sit_out says
 // nothing about it, and the disk wait histograms stored are the difference
 // between two samplings' cumulative counts.
-#include "runs/zfs_latency_sampler.h"
+#include "watch/zfs_latency_sampler.h"
 
 #include <gtest/gtest.h>
 

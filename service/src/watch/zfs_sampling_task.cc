@@ -1,4 +1,4 @@
-#include "runs/zfs_sampling_task.h"
+#include "watch/zfs_sampling_task.h"
 
 #include "base/log.h"
 

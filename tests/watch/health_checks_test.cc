@@ -3,7 +3,7 @@
 // the first pass it is back; a forgotten drive's alert closes and never
 // re-opens; a pool member that maps to no drive is named by the drive the
 // pool's history last saw at its path (a real degraded zpool capture).
-#include "runs/health_checks.h"
+#include "watch/health_checks.h"
 
 #include <gtest/gtest.h>
 

@@ -23,8 +23,8 @@
 #include "config/config.h"
 #include "model/pool.h"
 #include "model/verdict.h"
-#include "runs/tool_pass.h"
-#include "runs/zfs_latency_sampler.h"
+#include "watch/tool_pass.h"
+#include "watch/zfs_latency_sampler.h"
 #include "store/store.h"
 
 namespace dp {

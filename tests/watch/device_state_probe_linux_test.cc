@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "base/command_runner.h"
-#include "runs/device_state_probe.h"
+#include "watch/device_state_probe.h"
 #include "store/store.h"
 #include "support/capability.h"
 #include "support/foreign_load.h"

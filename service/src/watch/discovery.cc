@@ -1,4 +1,4 @@
-#include "runs/discovery.h"
+#include "watch/discovery.h"
 
 #include <cctype>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "runs/zfs_latency_sampler.h"
+#include "watch/zfs_latency_sampler.h"
 
 #include <cmath>
 #include <set>

@@ -1,4 +1,4 @@
-#include "runs/health_checks.h"
+#include "watch/health_checks.h"
 
 #include <map>
 

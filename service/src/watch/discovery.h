@@ -25,7 +25,7 @@
 #include "model/drive.h"
 #include "model/pool.h"
 #include "smart/smartctl_parser.h"
-#include "runs/tool_pass.h"
+#include "watch/tool_pass.h"
 #include "store/store.h"
 
 namespace dp {

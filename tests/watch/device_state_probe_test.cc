@@ -3,7 +3,7 @@
 // `zpool status` captures of a real pool, before and during its scrub), one
 // `zpool status` per pool answers for a minute, and where zpool cannot
 // answer the last discovery's record stands.
-#include "runs/device_state_probe.h"
+#include "watch/device_state_probe.h"
 
 #include <gtest/gtest.h>
 
