@@ -1,4 +1,4 @@
-// runs/health_checks.h over a real SQLite store and the real alert service:
+// watch/health_checks.h over a real SQLite store and the real alert service:
 // a drive that goes missing opens one alert after the grace and resolves on
 // the first pass it is back; a forgotten drive's alert closes and never
 // re-opens; a pool member that maps to no drive is named by the drive the

@@ -1,4 +1,4 @@
-// runs/presence_watch.h: what counts as a change between two looks, and a
+// watch/presence_watch.h: what counts as a change between two looks, and a
 // watch over a replayed `zpool status` (real captures of one pool before
 // and after a member failed) that reports the change once.
 #include "watch/presence_watch.h"

@@ -65,7 +65,7 @@ struct DaemonOptions {
   // ("serving URL; 4 drives, 1 pool; ...; next run 2026-01-04T03:00Z");
   // called on the discovery thread.
   std::function<void(const std::string&)> on_status;
-  // Demo mode (app/demo_mode.h) replaces the devices: runs go to this
+  // Demo mode (demo/demo_mode.h) replaces the devices: runs go to this
   // executor and the scheduler asks this probe; null = the real ones.
   std::function<std::unique_ptr<JobExecutor>(Store&, const Clock&)> make_executor;
   std::function<std::unique_ptr<DriveStateProbe>()> make_probe;
@@ -164,7 +164,7 @@ class Daemon {
   std::unique_ptr<Scheduler> scheduler_;
   // Discovery feeds the scheduler its inventory after every pass.
   std::unique_ptr<DiscoveryService> discovery_;
-  // The cheap look between discovery passes (runs/presence_watch.h): a disk
+  // The cheap look between discovery passes (watch/presence_watch.h): a disk
   // gone or a pool's state changed starts a discovery pass at once.
   std::unique_ptr<PresenceWatch> presence_;
   // Keeps the database small: thins old detail daily (retention.*).
@@ -175,7 +175,7 @@ class Daemon {
   // thread (ThreadSanitizer found that race).
   std::string url_;
   std::optional<FirstStartToken> first_token_;  // made or read at start (first_start_token.h)
-  // ZFS's own signals of the pool members (runs/zfs_sampling_task.h).
+  // ZFS's own signals of the pool members (watch/zfs_sampling_task.h).
   std::unique_ptr<ZfsSamplingTask> zfs_sampling_;
 
   // Builds the alert service and the scheduler (Create; nothing starts).

@@ -23,7 +23,7 @@ struct DaemonArgs {
   bool version = false;
   bool help = false;
   std::string replay_dir;     // --replay DIR: answer tools from a `diskpulse record` recording
-  bool demo = false;          // --demo: simulated drives in a temporary database (app/demo_mode.h)
+  bool demo = false;          // --demo: simulated drives in a temporary database (demo/demo_mode.h)
   int demo_weeks = 104;       // --demo-weeks N: weeks of seeded history (tests use fewer)
 };
 

@@ -48,7 +48,7 @@ bool IsPoolName(const std::string& s) {
   });
 }
 
-// zpool as runs/zfs_latency_sampler.cc calls it, for one pool:
+// zpool as watch/zfs_latency_sampler.cc calls it, for one pool:
 //   iostat -v -l -p -P -y POOL 5 1
 //   status -s -p -P POOL
 //   get -H -p sit_out POOL all-vdevs   (read-only: `get` never sets)

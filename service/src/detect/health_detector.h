@@ -63,7 +63,7 @@ std::vector<Verdict> EvaluateMissingDrives(const std::vector<Drive>& drives, std
 // Whether an inventory.exclude entry names the drive (see above).
 bool ExcludedDrive(const Drive& drive, const std::vector<std::string>& excluded);
 
-// What the store remembers of a pool (runs/health_checks.h fills it).
+// What the store remembers of a pool (watch/health_checks.h fills it).
 struct PoolMemory {
   std::optional<std::int64_t> first_seen;  // when the pool was first seen
   // A member path (or the "was PATH" of its note) -> the drive last seen

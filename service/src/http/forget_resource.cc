@@ -1,4 +1,4 @@
-// Retiring a drive that is gone for good (runs/health_checks.h ForgetDrive).
+// Retiring a drive that is gone for good (watch/health_checks.h ForgetDrive).
 //   POST /api/v1/drives/{id}/forget  body (optional): {"reason": "replaced by S/N X"}
 //        -> 200 {"drive": the drive as stored, with forgotten_at/forgotten_reason,
 //                "resolved_alerts": [every alert of the drive that was active]};

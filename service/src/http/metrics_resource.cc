@@ -250,7 +250,7 @@ class DbScrape {
     }
   }
 
-  // ZFS's newest sampling of the drive as a pool member (runs/zfs_latency_sampler.h).
+  // ZFS's newest sampling of the drive as a pool member (watch/zfs_latency_sampler.h).
   void AppendZfs(const Drive& d) {
     auto newest = store_.ZfsLatencyOfDrive(d.id, 1);
     if (!Ok(newest) || newest->empty()) return;

@@ -1,6 +1,6 @@
 // GET /api/v1/drives/{id}/zfs?limit=N
 // ZFS's own view of the drive as a pool member, between diskpulse's tests
-// (runs/zfs_latency_sampler.h): its samplings, newest last, at most N
+// (watch/zfs_latency_sampler.h): its samplings, newest last, at most N
 // (default 48, 1..1000), each beside the median of its vdev siblings in the
 // same sampling (the figure detection judges, detect/zfs_latency_peers.h):
 //   {"drive_id", "pool", "vdev", "member" (null without samples),
