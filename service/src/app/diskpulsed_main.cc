@@ -18,15 +18,15 @@
 #include "app/daemon.h"
 #include "app/daemon_args.h"
 #include "app/idle_memory.h"
-#include "demo/demo_executor.h"
-#include "demo/demo_mode.h"
 #include "app/service_notifier.h"
-#include "app/watchdog_feeder.h"
 #include "app/show_schedule.h"
 #include "app/signal_waiter.h"
+#include "app/watchdog_feeder.h"
 #include "base/log.h"
-#include "sched/scheduler.h"
 #include "config/config.h"
+#include "demo/demo_executor.h"
+#include "demo/demo_mode.h"
+#include "sched/scheduler.h"
 
 namespace {
 
@@ -37,129 +37,123 @@ int Fail(const dp::Status& status, bool detached = false) {
   return 1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  dp::LimitMallocArenas();
-  auto args = dp::ParseDaemonArgs(std::vector<std::string>(argv + 1, argv + argc));
-  if (!args.ok()) {
-    std::fprintf(stderr, "diskpulsed: %s\n%s", args.status().message().c_str(),
-                 dp::DaemonUsage().c_str());
-    return 2;
-  }
-  if (args->help) {
+// --help and --version answer without reading anything; nullopt: go on.
+std::optional<int> AnswerWithoutConfig(const dp::DaemonArgs& args) {
+  if (args.help) {
     std::fputs(dp::DaemonUsage().c_str(), stdout);
     return 0;
   }
-  if (args->version) {
+  if (args.version) {
     std::printf("diskpulsed %s\n", DP_VERSION);
     return 0;
   }
+  return std::nullopt;
+}
 
-  // 1. Configuration: one problem per line, "FILE:LINE: key: what is wrong".
-  auto config = dp::LoadConfigFile(args->config_path);
+// The configuration file with the command line's overrides; one problem per
+// line, "FILE:LINE: key: what is wrong", printed here.
+std::optional<dp::Config> LoadConfiguration(const dp::DaemonArgs& args) {
+  auto config = dp::LoadConfigFile(args.config_path);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().message().c_str());
-    if (config.status().code() == dp::StatusCode::kNotFound && args->config_path ==
-                                                                   dp::kDefaultConfigPath)
+    if (config.status().code() == dp::StatusCode::kNotFound &&
+        args.config_path == dp::kDefaultConfigPath)
       std::fprintf(stderr, "diskpulsed: give the configuration file with -c FILE\n");
-    return 1;
+    return std::nullopt;
   }
-  if (args->pidfile) config->pidfile = *args->pidfile;
-  if (args->check_config) {
+  if (args.pidfile) config->pidfile = *args.pidfile;
+  if (!args.replay_dir.empty()) config->replay_dir = args.replay_dir;
+  return std::move(config).value();
+}
+
+// --check-config and --show-schedule answer from the configuration and stop;
+// nullopt: go on and serve.
+std::optional<int> AnswerFromConfig(const dp::DaemonArgs& args, const dp::Config& config) {
+  if (args.check_config) {
     std::printf("configuration OK\n");
     return 0;
   }
-  if (!args->replay_dir.empty()) config->replay_dir = args->replay_dir;
-  if (args->show_schedule) {
-    auto text = dp::ShowSchedule(*config);
+  if (args.show_schedule) {
+    auto text = dp::ShowSchedule(config);
     if (!text.ok()) return Fail(text.status());
     std::fputs(text->c_str(), stdout);
     return 0;
   }
+  return std::nullopt;
+}
 
-  // Demo mode: the simulated NAS, seeded before the daemon opens its store.
-  std::optional<dp::DemoSetup> demo;
-  if (args->demo) {
-    std::printf("diskpulsed: demo: seeding %d weeks of simulated history...\n", args->demo_weeks);
-    std::fflush(stdout);
-    auto setup = dp::PrepareDemo(*config, dp::ToUnixSeconds(dp::SystemClock().Now()),
-                                 args->demo_weeks);
-    if (!setup.ok()) return Fail(setup.status());
-    demo = std::move(setup).value();
-    std::printf("diskpulsed: demo: %d runs, %d open alerts in %s (removed on exit); API token "
-                "'%s'\n", demo->seeded_runs, demo->alerts, demo->dir.c_str(),
-                config->api_token.c_str());
-  }
+// The simulated NAS, seeded before the daemon opens its store (it points the
+// configuration at the demo's temporary database).
+dp::Result<dp::DemoSetup> SeedDemo(dp::Config& config, int weeks) {
+  std::printf("diskpulsed: demo: seeding %d weeks of simulated history...\n", weeks);
+  std::fflush(stdout);
+  auto setup = dp::PrepareDemo(config, dp::ToUnixSeconds(dp::SystemClock().Now()), weeks);
+  if (!setup.ok()) return setup.status();
+  std::printf("diskpulsed: demo: %d runs, %d open alerts in %s (removed on exit); API token "
+              "'%s'\n", setup->seeded_runs, setup->alerts, setup->dir.c_str(),
+              config.api_token.c_str());
+  return setup;
+}
 
-  // Signals are taken synchronously by the main thread; block them before
-  // any thread exists so every thread inherits the mask.
-  dp::SignalWaiter signals;
-  ::signal(SIGPIPE, SIG_IGN);
-  dp::Daemon::ConfigureLogging(*config, dp::DaemonOptions{});  // stderr until detached
-  // systemd's notify socket and watchdog (Type=notify); off when not asked.
-  dp::ServiceNotifier notifier = dp::ServiceNotifier::FromProcessEnvironment();
+// How the daemon is built: the service manager's status line, and in demo
+// mode the simulated executor and probe instead of the devices, and no
+// discovery (the demo feeds its own inventory).
+dp::DaemonOptions WireOptions(const dp::DaemonArgs& args, dp::ServiceNotifier& notifier,
+                              const std::optional<dp::DemoSetup>& demo) {
   dp::DaemonOptions options;
-  options.foreground = args->foreground;
+  options.foreground = args.foreground;
   if (notifier.enabled())
     options.on_status = [&notifier](const std::string& line) { notifier.SetStatus(line); };
-  if (demo) {
-    auto world = demo->world;
-    options.make_executor = [world](dp::Store& store, const dp::Clock& clock) {
-      return std::unique_ptr<dp::JobExecutor>(std::make_unique<dp::DemoJobExecutor>(
-          world, store, clock, std::chrono::milliseconds(4000)));
-    };
-    options.make_probe = [world] {
-      return std::unique_ptr<dp::DriveStateProbe>(std::make_unique<dp::DemoStateProbe>(world));
-    };
-    options.discovery = false;
-  }
+  if (!demo) return options;
+  auto world = demo->world;
+  options.make_executor = [world](dp::Store& store, const dp::Clock& clock) {
+    return std::unique_ptr<dp::JobExecutor>(std::make_unique<dp::DemoJobExecutor>(
+        world, store, clock, std::chrono::milliseconds(4000)));
+  };
+  options.make_probe = [world] {
+    return std::unique_ptr<dp::DriveStateProbe>(std::make_unique<dp::DemoStateProbe>(world));
+  };
+  options.discovery = false;
+  return options;
+}
 
-  // 2. Root-only resources: database folder and locks, database, port.
-  auto daemon = dp::Daemon::Create(std::move(config).value(), options);
-  if (!daemon.ok()) {
-    if (demo) dp::RemoveDemo(*demo);
-    return Fail(daemon.status());
-  }
-  std::printf("diskpulsed: listening on %s\n", (*daemon)->url().c_str());
-  if (const auto& first = (*daemon)->first_start_token()) {
+// Where it listens, and the API token a first start made.
+void AnnounceListening(const dp::Daemon& daemon) {
+  std::printf("diskpulsed: listening on %s\n", daemon.url().c_str());
+  if (const auto& first = daemon.first_start_token()) {
     if (first->made_now)
       std::printf("diskpulsed: first start with no api_token, listening beyond loopback: made "
                   "an API token and kept it in %s\n"
                   "diskpulsed: open %s and give it this token: %s\n",
-                  first->path.c_str(), (*daemon)->url().c_str(), first->token.c_str());
+                  first->path.c_str(), daemon.url().c_str(), first->token.c_str());
     else
       std::printf("diskpulsed: API token: the one made at the first start, kept in %s\n",
                   first->path.c_str());
   }
   std::fflush(stdout);
+}
 
-  // 3. Detach unless told to stay (systemd and tests use --foreground).
-  if (!args->foreground) {
-    dp::Daemon::ConfigureLogging((*daemon)->config(), options);
-    if (::daemon(0, 0) != 0) return Fail(dp::ErrnoStatus(errno, "cannot detach"), true);
-  }
+// A part is stalled once it has made no progress for the manager's whole
+// watchdog timeout, and never sooner than the longest wait that is still
+// progress: the scheduler's probe waits on up to two tools (smartctl, zpool),
+// each killed after tools.timeout_seconds, and a database call on SQLite's
+// 10 s busy timeout.
+std::chrono::nanoseconds StallLimit(std::optional<std::chrono::microseconds> watchdog,
+                                    const dp::Config& config) {
+  return std::max<std::chrono::nanoseconds>(
+      watchdog ? *watchdog * 2 : std::chrono::seconds(0),
+      std::chrono::seconds(2 * config.tools.timeout_seconds + 15));
+}
 
-  // 4. Pidfile, privileges, threads (discovery's first pass starts here).
-  const std::string serving = "serving " + (*daemon)->url();
-  notifier.SetStatus(serving + "; discovering drives");
-  if (auto st = (*daemon)->Start(); !st.ok()) return Fail(st, !args->foreground);
-  notifier.Ready("");
-  if (demo) (*daemon)->scheduler()->UpdateInventory(demo->world->drives(), demo->world->pools());
-
-  // 5. Serve until told to stop, pinging the watchdog when one is set; at
-  // rest, hand start-up's and the last job's pages back (app/idle_memory.h):
-  // once start-up discovery is done, then every five minutes.
+// Serves until SIGTERM or SIGINT: SIGHUP reloads the configuration; the
+// watchdog is pinged while no part is stalled; at rest, start-up's and the
+// last job's pages are handed back (app/idle_memory.h), once start-up
+// discovery is done, then every five minutes.
+void Serve(dp::Daemon& daemon, dp::SignalWaiter& signals, dp::ServiceNotifier& notifier,
+           const std::string& serving) {
   const auto watchdog = notifier.watchdog_interval();
-  // A part is stalled once it has made no progress for the manager's whole
-  // timeout, and never sooner than the longest wait that is still progress:
-  // the scheduler's probe waits on up to two tools (smartctl, zpool), each
-  // killed after tools.timeout_seconds, and a database call on SQLite's
-  // 10 s busy timeout.
-  const std::chrono::nanoseconds stall_limit =
-      std::max<std::chrono::nanoseconds>(watchdog ? *watchdog * 2 : std::chrono::seconds(0),
-                                         std::chrono::seconds(2 * (*daemon)->config().tools.timeout_seconds + 15));
-  dp::WatchdogFeeder feeder(notifier, [&] { return (*daemon)->Stalled(stall_limit); });
+  const std::chrono::nanoseconds stall_limit = StallLimit(watchdog, daemon.config());
+  dp::WatchdogFeeder feeder(notifier, [&] { return daemon.Stalled(stall_limit); });
   if (watchdog)
     dp::LogInfo("service manager: watchdog ping every " + std::to_string(watchdog->count() / 1000) +
                 " ms while no part of the daemon has been stuck for " +
@@ -182,16 +176,77 @@ int main(int argc, char** argv) {
     if (sig == 0) continue;
     if (sig == SIGHUP) {
       notifier.Reloading();
-      if (auto st = (*daemon)->Reload(); st.ok())
-        dp::LogInfo("configuration reloaded from " + (*daemon)->config().source);
+      if (auto st = daemon.Reload(); st.ok())
+        dp::LogInfo("configuration reloaded from " + daemon.config().source);
       else
         dp::LogError("reload failed, keeping the current configuration:\n" + st.message());
       notifier.Ready(serving + "; configuration reloaded");
       continue;
     }
     dp::LogInfo(std::string("stopping on ") + (sig == SIGINT ? "SIGINT" : "SIGTERM"));
-    break;
+    return;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dp::LimitMallocArenas();
+  // 1. Arguments: a usage error exits 2; --help and --version answer.
+  auto args = dp::ParseDaemonArgs(std::vector<std::string>(argv + 1, argv + argc));
+  if (!args.ok()) {
+    std::fprintf(stderr, "diskpulsed: %s\n%s", args.status().message().c_str(),
+                 dp::DaemonUsage().c_str());
+    return 2;
+  }
+  if (auto done = AnswerWithoutConfig(*args)) return *done;
+
+  // 2. Configuration; --check-config and --show-schedule answer from it.
+  auto config = LoadConfiguration(*args);
+  if (!config) return 1;
+  if (auto done = AnswerFromConfig(*args, *config)) return *done;
+
+  // 3. Demo or real wiring. Signals are taken synchronously by the main
+  // thread: they are blocked before any thread exists so every thread
+  // inherits the mask.
+  std::optional<dp::DemoSetup> demo;
+  if (args->demo) {
+    auto setup = SeedDemo(*config, args->demo_weeks);
+    if (!setup.ok()) return Fail(setup.status());
+    demo = std::move(setup).value();
+  }
+  dp::SignalWaiter signals;
+  ::signal(SIGPIPE, SIG_IGN);
+  dp::Daemon::ConfigureLogging(*config, dp::DaemonOptions{});  // stderr until detached
+  // systemd's notify socket and watchdog (Type=notify); off when not asked.
+  dp::ServiceNotifier notifier = dp::ServiceNotifier::FromProcessEnvironment();
+  const dp::DaemonOptions options = WireOptions(*args, notifier, demo);
+
+  // 4. Root-only resources: database folder and locks, database, port.
+  auto daemon = dp::Daemon::Create(std::move(*config), options);
+  if (!daemon.ok()) {
+    if (demo) dp::RemoveDemo(*demo);
+    return Fail(daemon.status());
+  }
+  AnnounceListening(**daemon);
+
+  // 5. Detach unless told to stay (systemd and tests use --foreground).
+  if (!args->foreground) {
+    dp::Daemon::ConfigureLogging((*daemon)->config(), options);
+    if (::daemon(0, 0) != 0) return Fail(dp::ErrnoStatus(errno, "cannot detach"), true);
+  }
+
+  // 6. Pidfile, privileges, threads (discovery's first pass starts here).
+  const std::string serving = "serving " + (*daemon)->url();
+  notifier.SetStatus(serving + "; discovering drives");
+  if (auto st = (*daemon)->Start(); !st.ok()) return Fail(st, !args->foreground);
+  notifier.Ready("");
+  if (demo) (*daemon)->scheduler()->UpdateInventory(demo->world->drives(), demo->world->pools());
+
+  // 7. Serve until told to stop.
+  Serve(**daemon, signals, notifier, serving);
+
+  // 8. Shutdown: threads joined, the demo's database removed.
   notifier.Stopping();
   (*daemon)->Stop();
   if (demo) dp::RemoveDemo(*demo);
