@@ -109,6 +109,38 @@ TEST(ChangeDetector, OneRunOutsideNeedsConfirmationTwoConsecutiveIsSlowdown) {
   EXPECT_NE(second.summary.find("baseline 200 MB/s"), std::string::npos) << second.summary;
 }
 
+// The decision is typed before any sentence is made: the pair rule's figures
+// are fields, the summary is empty until ChangeSentence writes it, and
+// EvaluateChange is exactly the two together.
+TEST(ChangeDetector, DecisionCarriesTheRuleAndItsFiguresWithoutASentence) {
+  DetectionConfig cfg;
+  auto h = Series(kBase);
+  h.push_back(Sample{6, h.back().at + kWeek, 120});
+  h.push_back(Sample{7, h.back().at + 3600, 118});
+  const ChangeDecision d = DecideChange(Key(), h, cfg);
+  EXPECT_EQ(d.verdict.kind, VerdictKind::kSlowdown);
+  EXPECT_EQ(d.verdict.rule, Verdict::Rule::kPair);
+  EXPECT_TRUE(d.verdict.summary.empty());
+  EXPECT_DOUBLE_EQ(d.previous_value, 120);
+  EXPECT_NEAR(d.pair_mean, std::sqrt(120.0 * 118.0), 1e-9);
+  EXPECT_LT(d.pair_mean, d.pair_limit);  // a drop passes the pair band's low limit
+  EXPECT_NEAR(d.baseline_center, kCenter, 1e-9);
+  EXPECT_EQ(d.baseline_runs, 5);
+  EXPECT_EQ(d.segment_runs, 0u);  // the CUSUM's figures are not this rule's
+  const Verdict v = EvaluateChange(Key(), h, cfg);
+  EXPECT_EQ(v.summary, ChangeSentence(Key(), d));
+  EXPECT_NE(v.summary.find("120 and 118 MB/s in two consecutive runs"), std::string::npos)
+      << v.summary;
+
+  // A run that is not evidence names itself and why, as fields.
+  h.push_back(Sample{8, h.back().at + kWeek, 180});
+  h.back().contended = true;
+  const ChangeDecision skipped = DecideChange(Key(), h, cfg);
+  EXPECT_EQ(skipped.verdict.kind, VerdictKind::kInconclusive);
+  EXPECT_EQ(skipped.not_evidence_run, 8);
+  EXPECT_EQ(skipped.not_evidence_because, "contended");
+}
+
 // Both runs just below the band but their mean within the pair band: two
 // unlucky runs, not a slowdown; the latest still asks for a re-test.
 TEST(ChangeDetector, TwoRunsOutsideButPairMeanInsideIsNotASlowdown) {

@@ -26,7 +26,9 @@
 // evidence either way. Pure function, thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +60,43 @@ namespace dp::detect {
 // region makes it tens of times worse.
 double CriticalWorsePercent(std::string_view metric);
 
+// What the rule decided, before a sentence is made of it: the verdict with
+// every field but its summary (kind, rule, severity, evidence, details), and
+// the figures the summary quotes. Deciding and wording apart, so a test can
+// assert the decision by its fields and the wording can change alone.
+struct ChangeDecision {
+  Verdict verdict;  // summary left empty
+  // kInconclusive on a run: that run and why it is not evidence (failed,
+  // partial, contended, not a positive number); empty: no runs at all.
+  std::int64_t not_evidence_run = 0;
+  std::string not_evidence_because;
+  // kBaselining: good runs so far, of the number the baseline wants.
+  std::size_t good_runs = 0, wanted_runs = 0;
+  // Judged (kClear, kNeedsConfirmation, kSlowdown): the baseline the latest
+  // run was judged against and what its noise lets the series tell apart.
+  Band band;
+  double baseline_center = 0;
+  int baseline_runs = 0;
+  double noise_percent = 0;
+  int pooled_series = 0;   // series of the family pooled into the noise; 0: its own runs
+  int runs_to_detect = 0;  // runs a 15% drop (1.5x rise) takes to be seen; 0: not reliably
+  // kSlowdown by the pair rule: the run before the latest, the pair's mean and
+  // the limit it passed (both runs past it when pair_both).
+  double previous_value = 0, pair_mean = 0, pair_limit = 0;
+  bool pair_both = false;
+  // kSlowdown by the CUSUM rule: the open segment it summed.
+  std::size_t segment_runs = 0;
+  double cusum = 0, cusum_h = 0, segment_mean_percent = 0;
+};
+
+ChangeDecision DecideChange(const SeriesKey& key, std::vector<Sample> history,
+                            const DetectionConfig& cfg, std::int64_t baseline_since = 0,
+                            const SpreadPrior& prior = {});
+
+// The one-line summary of a decision (the verdict's `summary`).
+std::string ChangeSentence(const SeriesKey& key, const ChangeDecision& decision);
+
+// DecideChange with its sentence as the verdict's summary.
 Verdict EvaluateChange(const SeriesKey& key, std::vector<Sample> history,
                        const DetectionConfig& cfg, std::int64_t baseline_since = 0,
                        const SpreadPrior& prior = {});
