@@ -112,6 +112,46 @@ std::string SecondsText(std::chrono::milliseconds ms) {
   return s + " s";
 }
 
+// Starts spec.argv with stdin from in_pipe (or /dev/null), stdout and stderr
+// to their pipes, in its own process group (so a timeout kills grandchildren
+// too) with default signal dispositions and an empty mask, whatever the
+// daemon uses.
+Result<pid_t> Spawn(const CommandSpec& spec, Pipe& out_pipe, Pipe& err_pipe, Pipe& in_pipe) {
+  const std::string& tool = spec.argv[0];
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (spec.stdin_data) {
+    posix_spawn_file_actions_adddup2(&actions, in_pipe.read_fd(), 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
+  posix_spawn_file_actions_adddup2(&actions, out_pipe.write_fd(), 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe.write_fd(), 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t empty, all;
+  sigemptyset(&empty);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF);
+
+  std::vector<char*> argv;
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, tool.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc == ENOENT) return NotFound(tool + " not found");
+  if (rc == EACCES) return PermissionDenied(tool + ": not executable");
+  if (rc != 0) return ErrnoStatus(rc, "cannot run " + tool);
+  return pid;
+}
+
 }  // namespace
 
 // Whether `tool` names an executable: the path itself, or a file in $PATH
@@ -155,40 +195,10 @@ Result<CommandOutput> PosixCommandRunner::Run(const CommandSpec& spec) {
   Pipe out_pipe, err_pipe, in_pipe;
   if (!out_pipe.ok() || !err_pipe.ok() || !in_pipe.ok()) return ErrnoStatus(errno, "pipe");
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (spec.stdin_data) {
-    posix_spawn_file_actions_adddup2(&actions, in_pipe.read_fd(), 0);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  }
-  posix_spawn_file_actions_adddup2(&actions, out_pipe.write_fd(), 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe.write_fd(), 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Own process group, so a timeout kills grandchildren too; default signal
-  // dispositions and an empty mask, whatever the daemon uses.
-  sigset_t empty, all;
-  sigemptyset(&empty);
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attr, &empty);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
-
-  std::vector<char*> argv;
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
   auto start = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, tool.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc == ENOENT) return NotFound(tool + " not found");
-  if (rc == EACCES) return PermissionDenied(tool + ": not executable");
-  if (rc != 0) return ErrnoStatus(rc, "cannot run " + tool);
+  auto spawned = Spawn(spec, out_pipe, err_pipe, in_pipe);
+  if (!spawned.ok()) return spawned.status();
+  const pid_t pid = *spawned;
   out_pipe.CloseWrite();
   err_pipe.CloseWrite();
   in_pipe.CloseRead();

@@ -46,6 +46,44 @@ Workload Sequential(const char* test, std::uint32_t bs, std::uint32_t qd, std::u
   return w;
 }
 
+// The seek test: three strokes (full, half, quarter of the device) read in
+// pairs, and a short stride each way from the middle.
+void PlanSeek(std::uint64_t size, std::uint32_t bs, std::vector<Workload>& pts,
+              std::vector<double>& weights) {
+  std::uint64_t end = AlignDown(size, bs);
+  auto stroke = [&](const char* label, double fraction) {
+    Workload w;
+    w.test = "seek";
+    w.stroke = label;
+    w.pattern = AccessPattern::kStroke;
+    w.block_size = bs;
+    w.queue_depth = 1;
+    w.region_end = end;
+    w.stroke_bytes = AlignDown(static_cast<std::uint64_t>(size * fraction), bs);
+    // Creep a little each pair so no read is answered from the drive's cache.
+    w.stride =
+        static_cast<std::int64_t>(std::max<std::uint64_t>(bs, AlignDown(size / 4096, bs)));
+    pts.push_back(w);
+    weights.push_back(1);
+  };
+  stroke("full", 0.97);
+  stroke("half", 0.5);
+  stroke("quarter", 0.25);
+  for (int dir : {1, -1}) {
+    Workload w;
+    w.test = "seek";
+    w.stroke = dir > 0 ? "short_forward" : "short_backward";
+    w.pattern = AccessPattern::kStride;
+    w.block_size = bs;
+    w.queue_depth = 1;
+    w.region_end = end;
+    w.start = AlignDown(size / 2, bs);
+    w.stride = dir * static_cast<std::int64_t>(std::max<std::uint32_t>(bs, kMiB));
+    pts.push_back(w);
+    weights.push_back(1);
+  }
+}
+
 }  // namespace
 
 Result<std::vector<Workload>> PlanReadTest(BenchTest test, const DeviceInfo& dev,
@@ -94,38 +132,7 @@ Result<std::vector<Workload>> PlanReadTest(BenchTest test, const DeviceInfo& dev
     }
     case BenchTest::kSeek: {
       std::uint32_t bs = o.block_size ? o.block_size : small;
-      std::uint64_t end = AlignDown(size, bs);
-      auto stroke = [&](const char* label, double fraction) {
-        Workload w;
-        w.test = "seek";
-        w.stroke = label;
-        w.pattern = AccessPattern::kStroke;
-        w.block_size = bs;
-        w.queue_depth = 1;
-        w.region_end = end;
-        w.stroke_bytes = AlignDown(static_cast<std::uint64_t>(size * fraction), bs);
-        // Creep a little each pair so no read is answered from the drive's cache.
-        w.stride =
-            static_cast<std::int64_t>(std::max<std::uint64_t>(bs, AlignDown(size / 4096, bs)));
-        pts.push_back(w);
-        weights.push_back(1);
-      };
-      stroke("full", 0.97);
-      stroke("half", 0.5);
-      stroke("quarter", 0.25);
-      for (int dir : {1, -1}) {
-        Workload w;
-        w.test = "seek";
-        w.stroke = dir > 0 ? "short_forward" : "short_backward";
-        w.pattern = AccessPattern::kStride;
-        w.block_size = bs;
-        w.queue_depth = 1;
-        w.region_end = end;
-        w.start = AlignDown(size / 2, bs);
-        w.stride = dir * static_cast<std::int64_t>(std::max<std::uint32_t>(bs, kMiB));
-        pts.push_back(w);
-        weights.push_back(1);
-      }
+      PlanSeek(size, bs, pts, weights);
       break;
     }
     case BenchTest::kRandom: {

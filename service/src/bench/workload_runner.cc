@@ -90,6 +90,32 @@ struct JobRun {
   LatencyHistogram warmup_latency;
 };
 
+// After the engine itself failed: reads still in flight would go on writing
+// into the buffers; try to collect them, and if that fails too, give the
+// buffers up (a leak, never memory the heap reuses under the kernel).
+void CollectOrAbandon(IoEngine& engine, std::vector<IoCompletion>& done,
+                      std::vector<AlignedBuffer>& buffers) {
+  for (int i = 0; i < 10 && engine.in_flight() > 0; ++i) {
+    done.clear();
+    (void)engine.Reap(engine.in_flight(), std::chrono::seconds(1), done);
+  }
+  if (engine.in_flight() > 0)
+    for (AlignedBuffer& b : buffers) b.Release();
+}
+
+// The job's progress, the larger of its time and its bytes spent, reported
+// in steps of at least 1%.
+void ReportProgress(const ProgressFn& progress, MonoTime now, const JobContext& c,
+                    double& last_progress) {
+  const double f = std::min(1.0, std::max(std::chrono::duration<double>(now - c.t0) /
+                                              std::chrono::duration<double>(c.budget),
+                                          c.shared.UsedFraction()));
+  if (f - last_progress >= 0.01) {
+    progress(f);
+    last_progress = f;
+  }
+}
+
 // One job: keeps w.queue_depth reads of its own slice `w` in flight.
 Result<JobRun> RunJob(IoEngine& engine, const Workload& w, const JobContext& c,
                       const ProgressFn& progress) {
@@ -154,18 +180,11 @@ Result<JobRun> RunJob(IoEngine& engine, const Workload& w, const JobContext& c,
     done.clear();
     auto reaped = engine.Reap(1, std::chrono::milliseconds(100), done);
     if (!reaped.ok()) {
-      // The engine itself failed. Reads still in flight would go on writing
-      // into these buffers: try to collect them, and if that fails too, give
-      // the buffers up (a leak, never memory the heap reuses under the kernel).
+      // The engine itself failed (CollectOrAbandon).
       r.error = reaped.status();
       r.partial = true;
       c.stop.store(true, kRelaxed);
-      for (int i = 0; i < 10 && engine.in_flight() > 0; ++i) {
-        done.clear();
-        (void)engine.Reap(engine.in_flight(), std::chrono::seconds(1), done);
-      }
-      if (engine.in_flight() > 0)
-        for (AlignedBuffer& b : buffers) b.Release();
+      CollectOrAbandon(engine, done, buffers);
       break;
     }
     const MonoTime now = c.clock.Monotonic();
@@ -212,16 +231,7 @@ Result<JobRun> RunJob(IoEngine& engine, const Workload& w, const JobContext& c,
       submitting = false;
       if (r.error.ok()) r.error = Cancelled("cancelled");
     }
-    if (progress) {
-      double f = std::max(std::chrono::duration<double>(now - c.t0) /
-                              std::chrono::duration<double>(c.budget),
-                          c.shared.UsedFraction());
-      f = std::min(1.0, f);
-      if (f - last_progress >= 0.01) {
-        progress(f);
-        last_progress = f;
-      }
-    }
+    if (progress) ReportProgress(progress, now, c, last_progress);
   }
   return run;
 }

@@ -113,12 +113,76 @@ void InstallSignalHandlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
+// A progress line on the terminal: the whole percent, rewritten in place
+// when it changes; last_pct keeps the one shown (-1: none yet).
+ProgressFn PercentOnStderr(int& last_pct) {
+  return [&last_pct](double f) {
+    int pct = static_cast<int>(f * 100);
+    if (pct != last_pct) {
+      last_pct = pct;
+      std::fprintf(stderr, "\r  %3d%%", pct);
+      std::fflush(stderr);
+    }
+  };
+}
+
+// The tests --test names, "all" standing for every read test that suits
+// this many targets.
+Result<std::vector<BenchTest>> TestsNamed(const std::vector<std::string>& names,
+                                          std::size_t targets) {
+  std::vector<BenchTest> tests;
+  bool all = false;
+  for (const std::string& name : names) {
+    if (name == "all") {
+      all = true;
+      continue;
+    }
+    auto t = ParseBenchTest(name);
+    if (!t.ok()) return InvalidArgument("--test: " + t.status().message());
+    tests.push_back(*t);
+  }
+  if (all) {
+    for (BenchTest t : AllReadTests(targets))
+      if (std::find(tests.begin(), tests.end(), t) == tests.end()) tests.push_back(t);
+  }
+  return tests;
+}
+
+// The reports as text or JSON; a partial one is named on stderr. Exit status:
+// 130 cancelled, 1 when any report is partial, else 0.
+int PrintReports(const std::vector<BenchReport>& reports, bool json) {
+  bool partial = false;
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const BenchReport& r : reports) out.push_back(BenchReportToJson(r));
+    std::string text = reports.size() == 1 ? out[0].dump(2) : out.dump(2);
+    std::printf("%s\n", text.c_str());
+  } else {
+    bool first = true;
+    for (const BenchReport& r : reports) {
+      if (!first) std::fputs("\n", stdout);
+      first = false;
+      std::fputs(FormatBenchReport(r).c_str(), stdout);
+    }
+  }
+  for (const BenchReport& r : reports) {
+    if (r.partial) {
+      partial = true;
+      std::fprintf(stderr, "diskpulse bench: %s: partial: %s\n", r.target.c_str(),
+                   r.error.empty() ? "ended early" : r.error.c_str());
+    }
+  }
+  std::fflush(stdout);
+  if (g_cancel.load()) return 130;
+  return partial ? 1 : 0;
+}
+
 }  // namespace
 
 int RunBenchCommand(const Args& args) {
   BenchRequest req;
   BenchOptions& o = req.options;
-  bool json = false, tests_given = false, all = false;
+  bool json = false, tests_given = false;
   bool seconds_set = false, bytes_set = false, engine_set = false, free_set = false;
   bool jobs_set = false;
   std::string config_path;
@@ -210,20 +274,9 @@ int RunBenchCommand(const Args& args) {
     if (!jobs_set) o.jobs = d.jobs;
     o.busy_threshold = d.busy_threshold;
   }
-  o.tests.clear();
-  for (const std::string& name : test_names) {
-    if (name == "all") {
-      all = true;
-      continue;
-    }
-    auto t = ParseBenchTest(name);
-    if (!t.ok()) return UsageError("--test: " + t.status().message());
-    o.tests.push_back(*t);
-  }
-  if (all) {
-    for (BenchTest t : AllReadTests(req.targets.size()))
-      if (std::find(o.tests.begin(), o.tests.end(), t) == o.tests.end()) o.tests.push_back(t);
-  }
+  auto tests = TestsNamed(test_names, req.targets.size());
+  if (!tests.ok()) return UsageError(tests.status().message());
+  o.tests = std::move(tests).value();
   if (Status s = o.Validate(); !s.ok()) return UsageError(s.message());
 
   InstallSignalHandlers();
@@ -231,17 +284,7 @@ int RunBenchCommand(const Args& args) {
   PosixDeviceOpener opener;
   const bool show_progress = !json && ::isatty(STDERR_FILENO);
   int last_pct = -1;
-  ProgressFn progress;
-  if (show_progress) {
-    progress = [&last_pct](double f) {
-      int pct = static_cast<int>(f * 100);
-      if (pct != last_pct) {
-        last_pct = pct;
-        std::fprintf(stderr, "\r  %3d%%", pct);
-        std::fflush(stderr);
-      }
-    };
-  }
+  const ProgressFn progress = show_progress ? PercentOnStderr(last_pct) : ProgressFn();
   auto reports = RunBench(req, {&clock, &opener}, &g_cancel, progress);
   if (show_progress && last_pct >= 0) std::fputs("\r       \r", stderr);
   if (!reports.ok()) {
@@ -249,30 +292,7 @@ int RunBenchCommand(const Args& args) {
     return g_cancel.load() ? 130 : 2;
   }
 
-  bool partial = false;
-  if (json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const BenchReport& r : *reports) out.push_back(BenchReportToJson(r));
-    std::string text = reports->size() == 1 ? out[0].dump(2) : out.dump(2);
-    std::printf("%s\n", text.c_str());
-  } else {
-    bool first = true;
-    for (const BenchReport& r : *reports) {
-      if (!first) std::fputs("\n", stdout);
-      first = false;
-      std::fputs(FormatBenchReport(r).c_str(), stdout);
-    }
-  }
-  for (const BenchReport& r : *reports) {
-    if (r.partial) {
-      partial = true;
-      std::fprintf(stderr, "diskpulse bench: %s: partial: %s\n", r.target.c_str(),
-                   r.error.empty() ? "ended early" : r.error.c_str());
-    }
-  }
-  std::fflush(stdout);
-  if (g_cancel.load()) return 130;
-  return partial ? 1 : 0;
+  return PrintReports(*reports, json);
 }
 
 }  // namespace dp::cli

@@ -604,20 +604,30 @@ bool SpreadOutgrowsBaseline(const std::vector<Sample>& history, const std::vecto
   return FUpperTail(spread * spread / (base_sd * base_sd), m - 1, b.runs - 1) < alpha;
 }
 
-}  // namespace
+// One pass over a series (ReplaySeries): what each run leaves for the next
+// (the baseline's runs, the open segment and its CUSUM), and the steps a run
+// goes through.
+struct Replayer {
+  Replayer(const std::vector<Sample>& history, const DetectionConfig& cfg, Direction direction,
+           double tail_df, const SpreadPrior& prior)
+      : history(history), cfg(cfg), direction(direction), tail_df(tail_df), prior(prior),
+        acc(history, prior, cfg.baseline_max_runs),
+        wanted(static_cast<std::size_t>(std::max(cfg.baseline_runs, 1))) {}
 
-Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
-                    const DetectionConfig& cfg, std::int64_t since, Direction direction,
-                    double tail_df, const SpreadPrior& prior) {
+  const std::vector<Sample>& history;
+  const DetectionConfig& cfg;
+  const Direction direction;
+  const double tail_df;
+  const SpreadPrior& prior;
   Replay r;
-  Accumulator acc(history, prior, cfg.baseline_max_runs);
+  Accumulator acc;
   std::vector<std::size_t> first;
   // Every first run in order, the dropped ones too: a step's first runs are
   // dropped as gross before the runs after them show it is a level.
   std::vector<std::size_t> seen;
   int dropped = 0;
   bool formed = false;
-  const std::size_t wanted = static_cast<std::size_t>(std::max(cfg.baseline_runs, 1));
+  const std::size_t wanted;
   Baseline b;            // the baseline as it stands for the run being judged (light)
   int judged_with = 0;   // admitted runs when the last good run was judged
   Waiting judged_waiting;  // and the waiting runs' scatter then
@@ -629,22 +639,25 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
   std::size_t pending = 0;  // segment runs from here on are not in the baseline yet
   bool signalled = false;   // the open segment has met a slowdown rule
   int clear_since = 0;      // judged runs in a row since, neither outside nor a rule
-  auto refresh = [&] {
+
+  void Refresh() {
     b = acc.Light(cfg, formed, tail_df);
     const double q = QuantileOf(1 - kScreenTail, b);
     screen = std::max(q * b.log_sigma * std::sqrt(1 + 1.0 / std::max(1, b.runs)),
                       LowFloor(cfg.min_band_percent));
-  };
-  auto admit = [&](std::size_t i, double deviation) {
+  }
+
+  bool Admit(std::size_t i, double deviation) {
     if (history[i].interfered || std::fabs(deviation) > screen) return false;
     acc.Add(i);
     return true;
-  };
+  }
+
   // The scatter of the segment's waiting runs about their own mean widens
   // the spread (see header): all but the newest, so a re-test is never judged
   // against a spread that holds the run it re-tests; frozen while the segment
   // has signalled. True when it changed.
-  auto update_waiting = [&] {
+  bool UpdateWaiting() {
     if (signalled) return false;
     Waiting w;
     const std::size_t to = r.segment.empty() ? 0 : r.segment.size() - 1;
@@ -659,34 +672,36 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
     if (w.df == was.df && w.ss == was.ss) return false;
     acc.SetWaiting(w);
     return true;
-  };
-  // The open segment's waiting runs join the baseline and the CUSUM restarts;
-  // true when the baseline changed.
-  // A step's runs that join it leave the step's scatter (they are then in
-  // the admitted runs' own).
-  auto drop_step = [&] {
+  }
+
+  // A step's runs that join the baseline leave the step's scatter (they are
+  // then in the admitted runs' own).
+  bool DropStep() {
     if (acc.step().df <= 0 && step_runs == 0) return false;
     acc.SetStep({});
     step_runs = 0;
     return true;
-  };
-  auto fold_segment = [&] {
-    bool grew = drop_step();
+  }
+
+  // The open segment's waiting runs join the baseline and the CUSUM restarts;
+  // true when the baseline changed.
+  bool FoldSegment() {
+    bool grew = DropStep();
     grew = acc.waiting().df > 0 || grew;
     acc.SetWaiting({});
     for (std::size_t k = pending; k < r.segment.size(); ++k)
-      grew = admit(r.segment[k].index, r.segment[k].deviation) || grew;
+      grew = Admit(r.segment[k].index, r.segment[k].deviation) || grew;
     r.segment.clear();
     r.cusum = 0;
     pending = 0;
     signalled = false;
     clear_since = 0;
     return grew;
-  };
+  }
 
   // Judges good run i against the baseline as it stands, and lets it into
   // the baseline or its open segment.
-  auto judge = [&](std::size_t i) {
+  void Judge(std::size_t i) {
     const Sample& s = history[i];
     JudgedRun run;
     run.index = i;
@@ -708,7 +723,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         // baseline's spread is what was wrong (a tight start), not the
         // drive. They join it, and the scores summed against the old
         // spread no longer mean anything.
-        if (fold_segment()) refresh();
+        if (FoldSegment()) Refresh();
         return;
       }
       const bool rule = RulesOf(r.segment, r.cusum, b, cfg, direction).Any();
@@ -724,7 +739,7 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
         // segment joins the baseline and the CUSUM restarts. A real change
         // keeps its runs out: it is seldom back inside the band three runs
         // in a row, and a level shift leaves the robust spread alone.
-        if (fold_segment()) refresh();
+        if (FoldSegment()) Refresh();
         return;
       }
       // Resolved without that evidence of a tight start, but with more runs
@@ -745,81 +760,95 @@ Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
       // every run in. The lag keeps a fresh change out of its own reference
       // for the runs it needs to signal; once it has, nothing of it enters.
       while (!signalled && r.segment.size() - pending > kAdmitLag) {
-        grew = drop_step() || grew;
-        grew = admit(r.segment[pending].index, r.segment[pending].deviation) || grew;
+        grew = DropStep() || grew;
+        grew = Admit(r.segment[pending].index, r.segment[pending].deviation) || grew;
         ++pending;
       }
     } else {
       // The segment closed: its runs (and this one) were ordinary after all.
-      grew = fold_segment();
-      grew = admit(i, run.deviation) || grew;
+      grew = FoldSegment();
+      grew = Admit(i, run.deviation) || grew;
     }
-    grew = update_waiting() || grew;
-    if (grew) refresh();
-  };
+    grew = UpdateWaiting() || grew;
+    if (grew) Refresh();
+  }
 
+  // Good run i while the baseline is still forming: it joins the first runs;
+  // once there are enough of them, a step among them or a gross one is set
+  // apart, and the baseline forms.
+  void Form(std::size_t i) {
+    const Sample& s = history[i];
+    if (s.interfered) return;
+    first.push_back(i);
+    seen.push_back(i);
+    r.last_judged = false;
+    if (first.size() < wanted) return;
+    const double pair_floor = direction == Direction::kHigherIsBetter
+                                  ? LowFloor(cfg.confirm_min_percent)
+                                  : HighFloor(cfg.confirm_min_percent);
+    if (const auto step =
+            StepInFirstRuns(history, seen, pair_floor, direction, tail_df, prior)) {
+      // A level shift among the first runs is a change to report, not
+      // noise to learn (see header): the baseline forms on the runs before
+      // it, and those after it are judged against it, in order, like any
+      // later run.
+      for (std::size_t k = 0; k < step->at; ++k) acc.Add(seen[k]);
+      acc.SetStep(step->after);
+      formed = cfg.baseline_runs > 0;
+      Refresh();
+      for (std::size_t k = step->at; k < seen.size(); ++k) {
+        Judge(seen[k]);
+        if (acc.step().df > 0 && !r.segment.empty() && r.segment.back().index == seen[k] &&
+            r.segment.size() == step_runs + 1)
+          ++step_runs;
+      }
+      return;
+    }
+    if (dropped < kMaxFirstDrops) {
+      // Gross means further off than the pair floor: interference makes a
+      // run 10-60% worse, while at 3% noise one of five ordinary runs is
+      // 6% off four that agreed often enough (field model: dropping such a
+      // run left a baseline of CV 1% where the series' noise was 3%, and
+      // two ordinary runs later made a pair against it).
+      const std::size_t worst =
+          WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent), prior);
+      if (worst != std::string::npos) {
+        first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
+        ++dropped;
+        return;
+      }
+    }
+    for (std::size_t j : first) acc.Add(j);
+    formed = cfg.baseline_runs > 0;
+    Refresh();
+  }
+};
+
+}  // namespace
+
+Replay ReplaySeries(const std::vector<Sample>& history, std::size_t end,
+                    const DetectionConfig& cfg, std::int64_t since, Direction direction,
+                    double tail_df, const SpreadPrior& prior) {
+  Replayer p(history, cfg, direction, tail_df, prior);
+  Replay& r = p.r;
   for (std::size_t i = 0; i < history.size() && i < end; ++i) {
     const Sample& s = history[i];
     if (s.at < since || !s.Good()) continue;
     ++r.good_runs;
-    if (!formed) {
-      if (s.interfered) continue;
-      first.push_back(i);
-      seen.push_back(i);
-      r.last_judged = false;
-      if (first.size() < wanted) continue;
-      const double pair_floor = direction == Direction::kHigherIsBetter
-                                    ? LowFloor(cfg.confirm_min_percent)
-                                    : HighFloor(cfg.confirm_min_percent);
-      if (const auto step =
-              StepInFirstRuns(history, seen, pair_floor, direction, tail_df, prior)) {
-        // A level shift among the first runs is a change to report, not
-        // noise to learn (see header): the baseline forms on the runs before
-        // it, and those after it are judged against it, in order, like any
-        // later run.
-        for (std::size_t k = 0; k < step->at; ++k) acc.Add(seen[k]);
-        acc.SetStep(step->after);
-        formed = cfg.baseline_runs > 0;
-        refresh();
-        for (std::size_t k = step->at; k < seen.size(); ++k) {
-          judge(seen[k]);
-          if (acc.step().df > 0 && !r.segment.empty() && r.segment.back().index == seen[k] &&
-              r.segment.size() == step_runs + 1)
-            ++step_runs;
-        }
-        continue;
-      }
-      if (dropped < kMaxFirstDrops) {
-        // Gross means further off than the pair floor: interference makes a
-        // run 10-60% worse, while at 3% noise one of five ordinary runs is
-        // 6% off four that agreed often enough (field model: dropping such a
-        // run left a baseline of CV 1% where the series' noise was 3%, and
-        // two ordinary runs later made a pair against it).
-        const std::size_t worst =
-            WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent), prior);
-        if (worst != std::string::npos) {
-          first.erase(first.begin() + static_cast<std::ptrdiff_t>(worst));
-          ++dropped;
-          continue;
-        }
-      }
-      for (std::size_t j : first) acc.Add(j);
-      formed = cfg.baseline_runs > 0;
-      refresh();
-      continue;
-    }
-    judge(i);
+    if (!p.formed) p.Form(i);
+    else p.Judge(i);
   }
-  if (!formed) {
+  Accumulator& acc = p.acc;
+  if (!p.formed) {
     // Still forming: report what there is, not ready.
-    for (std::size_t j : first) acc.Add(j);
+    for (std::size_t j : p.first) acc.Add(j);
     r.baseline = acc.Full(cfg, false, tail_df, acc.total(), {}, {});
     return r;
   }
   r.baseline = acc.Full(cfg, true, tail_df, acc.total(), acc.waiting(), acc.step());
-  r.segment_pending = pending;
+  r.segment_pending = p.pending;
   if (r.last_judged)
-    r.last_baseline = acc.Full(cfg, true, tail_df, judged_with, judged_waiting, judged_step);
+    r.last_baseline = acc.Full(cfg, true, tail_df, p.judged_with, p.judged_waiting, p.judged_step);
   return r;
 }
 

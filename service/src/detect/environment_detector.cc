@@ -127,12 +127,8 @@ std::optional<double> CommonStep(const std::vector<std::vector<TimedDeviation>>&
   return best;
 }
 
-}  // namespace
-
-Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
-                            std::vector<PeerHistory> siblings, const std::string& group,
-                            const std::string& owner_drive_id, const DetectionConfig& cfg,
-                            std::int64_t baseline_since, const Verdict* own_slowdown) {
+Verdict StartEnvironment(const SeriesKey& self, const std::string& group,
+                         const std::string& owner_drive_id) {
   Verdict v;
   v.drive_id = owner_drive_id;
   v.condition = JoinCondition({"environment", group, self.test, self.series, self.metric});
@@ -141,6 +137,47 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   v.metric = self.metric;
   v.unit = UnitOf(self.metric);
   v.kind = VerdictKind::kInconclusive;
+  return v;
+}
+
+// The good, uninterfered sample nearest `at` within `window` seconds of it;
+// samples.size() when there is none.
+std::size_t NearestInWindow(const std::vector<Sample>& samples, std::int64_t at,
+                            std::int64_t window) {
+  std::size_t best = samples.size();
+  std::int64_t best_gap = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    if (!s.Good() || s.interfered) continue;
+    const std::int64_t gap = std::llabs(s.at - at);
+    if (gap > window) continue;
+    if (best == samples.size() || gap < best_gap) {
+      best = i;
+      best_gap = gap;
+    }
+  }
+  return best;
+}
+
+// A sibling's run against the sibling's baseline as it is now: once the
+// vdev's siblings have absorbed a shift they no longer look worse, and a
+// drive that then drops alone is its own slowdown (judged against their old
+// level, every later drop of any member was "shared" and absorbed again). A
+// baseline re-formed and not ready yet: its old one.
+std::optional<Judged> JudgeSiblingNow(const PeerHistory& sib, std::size_t i,
+                                      const DetectionConfig& cfg, Direction dir, double tail_df) {
+  auto j = JudgeAt(sib.samples, i, cfg, sib.baseline_since, dir, tail_df);
+  if (!j && sib.baseline_since > 0) j = JudgeAt(sib.samples, i, cfg, 0, dir, tail_df);
+  return j;
+}
+
+}  // namespace
+
+Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_history,
+                            std::vector<PeerHistory> siblings, const std::string& group,
+                            const std::string& owner_drive_id, const DetectionConfig& cfg,
+                            std::int64_t baseline_since, const Verdict* own_slowdown) {
+  Verdict v = StartEnvironment(self, group, owner_drive_id);
   const Direction dir = DirectionOf(self.metric);
   SortByTime(self_history);
   std::size_t last = self_history.size();
@@ -176,27 +213,9 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
     // the week's order): the vdev's shift is theirs too.
     v.siblings_since.push_back({sib.drive_id, sib.baseline_since});
     SortByTime(sib.samples);
-    std::size_t best = sib.samples.size();
-    std::int64_t best_gap = 0;
-    for (std::size_t i = 0; i < sib.samples.size(); ++i) {
-      const Sample& s = sib.samples[i];
-      if (!s.Good() || s.interfered) continue;
-      const std::int64_t gap = std::llabs(s.at - latest.at);
-      if (gap > cfg.peer_window_seconds) continue;
-      if (best == sib.samples.size() || gap < best_gap) {
-        best = i;
-        best_gap = gap;
-      }
-    }
+    const std::size_t best = NearestInWindow(sib.samples, latest.at, cfg.peer_window_seconds);
     if (best == sib.samples.size()) continue;
-    // Against the sibling's baseline as it is now: once the vdev's siblings
-    // have absorbed a shift they no longer look worse, and a drive that then
-    // drops alone is its own slowdown (judged against their old level,
-    // every later drop of any member was "shared" and absorbed again). A
-    // baseline re-formed and not ready yet: its old one.
-    auto j = JudgeAt(sib.samples, best, cfg, sib.baseline_since, dir, TailDfOf(self.metric));
-    if (!j && sib.baseline_since > 0)
-      j = JudgeAt(sib.samples, best, cfg, 0, dir, TailDfOf(self.metric));
+    auto j = JudgeSiblingNow(sib, best, cfg, dir, TailDfOf(self.metric));
     if (!j) continue;
     ++measured;
     if (j->outside) ++worse;

@@ -38,6 +38,20 @@ std::string SeriesKeyOf(const std::string& test, const MeasurementSample& s) {
   return key.empty() ? "all" : key;
 }
 
+// A series' points for the chart, with what kept each out of the evidence.
+nlohmann::json SamplesJson(const std::vector<detect::Sample>& list) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const detect::Sample& s : list)
+    points.push_back({{"run_id", s.run_id},
+                      {"at", s.at},
+                      {"value", s.value},
+                      {"contended", s.contended},
+                      {"partial", s.partial},
+                      {"unwritten", s.unwritten},
+                      {"interfered", s.interfered}});
+  return points;
+}
+
 Response History(const ApiContext& ctx, const Request& request, const PathParams& params) {
   auto drive = DriveByRef(*ctx.store, params.at("id"));
   if (!drive.ok()) return StatusResponse(drive.status());
@@ -112,18 +126,6 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
              {{"change_percent", probe},
               {"runs", detect::RunsToDetect(b, ctx.detection, probe, direction)}}}};
   };
-  auto samples_json = [](const std::vector<detect::Sample>& list) {
-    nlohmann::json points = nlohmann::json::array();
-    for (const detect::Sample& s : list)
-      points.push_back({{"run_id", s.run_id},
-                        {"at", s.at},
-                        {"value", s.value},
-                        {"contended", s.contended},
-                        {"partial", s.partial},
-                        {"unwritten", s.unwritten},
-                        {"interfered", s.interfered}});
-    return points;
-  };
   // Every sample of the query for the chart; the judged ones for the band.
   std::vector<std::vector<detect::Sample>> joint_all;
   for (std::size_t i = 0; i < order.size(); ++i) {
@@ -137,7 +139,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"variant", first.variant},
                       {"block_size", first.block_size},
                       {"queue_depth", first.queue_depth},
-                      {"samples", samples_json(all)},
+                      {"samples", SamplesJson(all)},
                       {"baseline", baseline_json(bands->series[i])}});
   }
   // The joint series the judge reads beside them, with the name its alerts
@@ -149,7 +151,7 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"variant", ""},
                       {"block_size", 0},
                       {"queue_depth", 0},
-                      {"samples", samples_json(detect::JointSamples(joint_all))},
+                      {"samples", SamplesJson(detect::JointSamples(joint_all))},
                       {"baseline", baseline_json(*bands->joint)}});
   }
   return JsonResponse({{"drive_id", drive->id},

@@ -161,6 +161,22 @@ Result<std::pair<nlohmann::json, nlohmann::json>> ReadFigure(const ApiContext& c
   return std::make_pair(nlohmann::json(nullptr), std::move(trend));
 }
 
+// Each drive's places in the pools: pool, its state, vdev, role, and the
+// member's own state.
+std::map<std::string, nlohmann::json> MembershipsOf(const std::vector<Pool>& pools) {
+  std::map<std::string, nlohmann::json> member_of;
+  for (const Pool& p : pools)
+    for (const Vdev& v : p.vdevs)
+      for (const PoolMember& m : v.members)
+        if (!m.container && !m.drive_id.empty())
+          member_of[m.drive_id].push_back({{"pool", p.name},
+                                           {"pool_state", p.state},
+                                           {"vdev", v.name},
+                                           {"role", v.role},
+                                           {"state", m.state}});
+  return member_of;
+}
+
 Response Overview(const ApiContext& ctx) {
   Store& store = *ctx.store;
   auto drives = store.ListDrives();
@@ -178,16 +194,7 @@ Response Overview(const ApiContext& ctx) {
     alerts_of[a.drive_id].push_back(&a);
     (a.state == "acknowledged" ? acked : open) += 1;
   }
-  std::map<std::string, nlohmann::json> member_of;
-  for (const Pool& p : *pools)
-    for (const Vdev& v : p.vdevs)
-      for (const PoolMember& m : v.members)
-        if (!m.container && !m.drive_id.empty())
-          member_of[m.drive_id].push_back({{"pool", p.name},
-                                           {"pool_state", p.state},
-                                           {"vdev", v.name},
-                                           {"role", v.role},
-                                           {"state", m.state}});
+  std::map<std::string, nlohmann::json> member_of = MembershipsOf(*pools);
   std::map<std::string, std::string> names;
 
   std::vector<Row> rows;

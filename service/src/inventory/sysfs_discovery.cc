@@ -118,13 +118,13 @@ std::string ControllerFromSysfsPath(const std::string& p) {
   return last;
 }
 
-Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
-  DiscoveredDevices out;
-  fs::path block = fs::path(config.sysfs_root) / "block";
-  std::error_code ec;
-  if (!fs::is_directory(block, ec)) return NotFound(block.string() + ": no sysfs block directory");
+namespace {
 
-  // Symlinks under DEV/disk/* and DEV/mapper: the aliases pool members use.
+// The symlinks under DEV/disk/* and DEV/mapper into `aliases`; returns each
+// kernel name's /dev/disk/by-id paths.
+std::map<std::string, std::vector<std::string>> ReadDevAliases(const InventoryConfig& config,
+                                                               DeviceAliases& aliases) {
+  std::error_code ec;
   std::map<std::string, std::vector<std::string>> by_id;  // kernel name -> by-id paths
   fs::path disk_dir = fs::path(config.dev_root) / "disk";
   if (fs::is_directory(disk_dir, ec)) {
@@ -136,7 +136,7 @@ Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
         std::string target = fs::read_symlink(link.path(), ec).filename().string();
         if (ec || target.empty()) continue;
         std::string alias = "/dev/disk/" + kind + "/" + link.path().filename().string();
-        out.aliases.Add(alias, target);
+        aliases.Add(alias, target);
         if (kind == "by-id") by_id[target].push_back(alias);
       }
     }
@@ -146,9 +146,22 @@ Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
     for (const auto& link : fs::directory_iterator(mapper, ec)) {
       if (!fs::is_symlink(link.symlink_status())) continue;
       std::string target = fs::read_symlink(link.path(), ec).filename().string();
-      if (!ec && !target.empty()) out.aliases.Add("/dev/mapper/" + link.path().filename().string(), target);
+      if (!ec && !target.empty()) aliases.Add("/dev/mapper/" + link.path().filename().string(), target);
     }
   }
+  return by_id;
+}
+
+}  // namespace
+
+Result<DiscoveredDevices> DiscoverSysfsDrives(const InventoryConfig& config) {
+  DiscoveredDevices out;
+  fs::path block = fs::path(config.sysfs_root) / "block";
+  std::error_code ec;
+  if (!fs::is_directory(block, ec)) return NotFound(block.string() + ": no sysfs block directory");
+
+  // Symlinks under DEV/disk/* and DEV/mapper: the aliases pool members use.
+  std::map<std::string, std::vector<std::string>> by_id = ReadDevAliases(config, out.aliases);
 
   std::vector<fs::path> entries;
   for (const auto& e : fs::directory_iterator(block, ec)) entries.push_back(e.path());
