@@ -9,7 +9,7 @@ namespace dp {
 AlertDispatcher::~AlertDispatcher() { Stop(); }
 
 void AlertDispatcher::AddSink(std::unique_ptr<AlertSink> sink, SinkPolicy policy) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto lane = std::make_unique<Lane>();
   lane->stats.name = sink->name();
   lane->sink = std::move(sink);
@@ -22,7 +22,7 @@ void AlertDispatcher::AddSink(std::unique_ptr<AlertSink> sink, SinkPolicy policy
 }
 
 void AlertDispatcher::SetOutbox(NotificationOutbox* outbox) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   outbox_ = outbox;
 }
 
@@ -61,7 +61,7 @@ void AlertDispatcher::RestoreFromOutbox() {
   }
   std::vector<std::int64_t> remove;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (OutboxEntry& e : *pending) {
       auto lane = std::find_if(lanes_.begin(), lanes_.end(),
                                [&](const auto& l) { return l->stats.name == e.sink; });
@@ -92,11 +92,11 @@ void AlertDispatcher::RestoreFromOutbox() {
 
 void AlertDispatcher::Start() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (started_) return;
   }
   RestoreFromOutbox();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (started_) return;
   started_ = true;
   stopping_ = false;
@@ -108,14 +108,21 @@ void AlertDispatcher::Start() {
 
 void AlertDispatcher::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!started_) return;
     stopping_ = true;
   }
   cv_.notify_all();
-  for (auto& lane : lanes_)
+  // Joined without the lock, which the workers take to finish; the lanes
+  // themselves stay (unique_ptr), so their addresses outlive a later AddSink.
+  std::vector<Lane*> lanes;
+  {
+    MutexLock lock(mu_);
+    for (auto& lane : lanes_) lanes.push_back(lane.get());
+  }
+  for (Lane* lane : lanes)
     if (lane->worker.joinable()) lane->worker.join();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (auto& lane : lanes_) {
     const auto kept = static_cast<std::size_t>(
         std::count_if(lane->queue.begin(), lane->queue.end(),
@@ -140,7 +147,7 @@ void AlertDispatcher::Submit(const Notification& n) {
   std::vector<Lane*> targets;
   NotificationOutbox* outbox = nullptr;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (auto& lane : lanes_)
       if (n.kind == NotifyKind::kTest || sev >= lane->policy.min_severity)
         targets.push_back(lane.get());
@@ -167,7 +174,7 @@ void AlertDispatcher::Submit(const Notification& n) {
   }
   std::vector<std::int64_t> pushed_out;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (std::size_t i = 0; i < targets.size(); ++i)
       if (std::int64_t out = PushLocked(*targets[i], {n, ids[i]}); out != 0)
         pushed_out.push_back(out);
@@ -177,9 +184,9 @@ void AlertDispatcher::Submit(const Notification& n) {
 }
 
 void AlertDispatcher::Work(Lane* lane) {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   while (true) {
-    cv_.wait(lock, [&] { return stopping_ || !lane->queue.empty(); });
+    lock.Wait(cv_, [&]() REQUIRES(mu_) { return stopping_ || !lane->queue.empty(); });
     if (stopping_) return;
     Queued q = std::move(lane->queue.front());
     lane->queue.pop_front();
@@ -187,9 +194,9 @@ void AlertDispatcher::Work(Lane* lane) {
     lane->busy = true;
     auto backoff = lane->policy.retry_initial;
     for (int attempt = 1;; ++attempt) {
-      lock.unlock();
+      lock.Unlock();
       Status st = lane->sink->Send(n);
-      lock.lock();
+      lock.Lock();
       if (st.ok()) {
         ++lane->stats.sent;
         lane->stats.last_error.clear();
@@ -209,7 +216,7 @@ void AlertDispatcher::Work(Lane* lane) {
       LogWarning("alert sink " + lane->stats.name + ": attempt " + std::to_string(attempt) +
                  " failed: " + st.ToString() + "; retrying in " + std::to_string(backoff.count()) +
                  " ms");
-      if (cv_.wait_for(lock, backoff, [&] { return stopping_; })) {
+      if (lock.WaitFor(cv_, backoff, [this]() REQUIRES(mu_) { return stopping_; })) {
         // Stopped while waiting to retry: kept for the next start when in
         // the outbox, lost otherwise.
         if (q.outbox_id == 0) lane->stats.dropped += 1;
@@ -222,9 +229,9 @@ void AlertDispatcher::Work(Lane* lane) {
     // Delivered or given up: either way no longer owed. Removed before the
     // lane reports idle, so a caller that waited for idleness sees it gone.
     if (q.outbox_id != 0) {
-      lock.unlock();
+      lock.Unlock();
       RemoveFromOutbox(q.outbox_id);
-      lock.lock();
+      lock.Lock();
     }
     lane->busy = false;
     idle_cv_.notify_all();
@@ -234,7 +241,7 @@ void AlertDispatcher::Work(Lane* lane) {
 std::vector<SinkTestResult> AlertDispatcher::SendTest(const Notification& n) {
   std::vector<AlertSink*> sinks;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (auto& lane : lanes_) sinks.push_back(lane->sink.get());
   }
   std::vector<SinkTestResult> out;
@@ -243,7 +250,7 @@ std::vector<SinkTestResult> AlertDispatcher::SendTest(const Notification& n) {
 }
 
 std::vector<SinkStats> AlertDispatcher::Stats() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<SinkStats> out;
   for (const auto& lane : lanes_) {
     SinkStats s = lane->stats;
@@ -255,8 +262,8 @@ std::vector<SinkStats> AlertDispatcher::Stats() const {
 }
 
 bool AlertDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
-  std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, timeout, [&] {
+  MutexLock lock(mu_);
+  return lock.WaitFor(idle_cv_, timeout, [this]() REQUIRES(mu_) {
     return std::all_of(lanes_.begin(), lanes_.end(),
                        [](const auto& l) { return l->queue.empty() && !l->busy; });
   });

@@ -32,6 +32,7 @@
 #include "alert/alert_sink.h"
 #include "alert/notification.h"
 #include "alert/notification_outbox.h"
+#include "base/thread_annotations.h"
 #include "model/verdict.h"
 
 namespace dp {
@@ -106,13 +107,13 @@ class AlertDispatcher final : public Notifier {
   void RestoreFromOutbox();
   void RemoveFromOutbox(std::int64_t id);
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;       // queue changes, stop
   std::condition_variable idle_cv_;  // a lane went idle
-  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<std::unique_ptr<Lane>> lanes_ GUARDED_BY(mu_);
   NotificationOutbox* outbox_ = nullptr;
-  bool started_ = false;
-  bool stopping_ = false;
+  bool started_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace dp

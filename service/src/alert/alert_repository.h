@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/thread_annotations.h"
 #include "model/alert.h"
 #include "model/rebaseline_mark.h"
 
@@ -53,9 +54,9 @@ class InMemoryAlertRepository final : public AlertRepository {
   std::vector<RebaselineMark> Rebaselines() const;  // every mark, oldest first
 
  private:
-  mutable std::mutex mu_;
-  std::vector<Alert> alerts_;
-  std::vector<RebaselineMark> marks_;
+  mutable Mutex mu_;
+  std::vector<Alert> alerts_ GUARDED_BY(mu_);
+  std::vector<RebaselineMark> marks_ GUARDED_BY(mu_);
 };
 
 }  // namespace dp

@@ -116,23 +116,24 @@ Status AlertService::OnVerdicts(const std::vector<Verdict>& verdicts) {
 }
 
 Status AlertService::ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   AlertLookup lookup;
-  lookup.find = [this](const std::string& drive_id, const std::string& condition) {
+  lookup.find = [this](const std::string& drive_id, const std::string& condition) REQUIRES(mu_) {
     return repo_.OpenAlertFor(drive_id, condition);
   };
-  lookup.last_resolved = [this](const std::string& drive_id, const std::string& condition) {
+  lookup.last_resolved = [this](const std::string& drive_id,
+                                const std::string& condition) REQUIRES(mu_) {
     return repo_.LastResolvedFor(drive_id, condition);
   };
   // A drive slower while a SMART alert of it is active is no housekeeping.
-  lookup.urgent = [this](const std::string& drive_id) -> Result<bool> {
+  lookup.urgent = [this](const std::string& drive_id) REQUIRES(mu_) -> Result<bool> {
     DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());
     return std::any_of(active.begin(), active.end(), [&](const Alert& a) {
       return a.drive_id == drive_id && ConditionKindOf(a.condition) == ConditionKind::kSmart;
     });
   };
   return ApplyVerdicts(verdicts, lookup, clock_.Now(), options_.policy,
-                       [this, last](AlertDecision d) -> Status {
+                       [this, last](AlertDecision d) REQUIRES(mu_) -> Status {
                          // The alert as stored, for a held notification's
                          // counters (only looked up when one is held).
                          std::optional<Alert> before;
@@ -148,7 +149,7 @@ Status AlertService::ApplyLocked(const std::vector<Verdict>& verdicts, std::opti
 }
 
 Status AlertService::CheckReminders() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   DP_ASSIGN_OR_RETURN(std::vector<Alert> active, repo_.ActiveAlerts());
   Status first;
   for (const auto& a : active) {
@@ -171,7 +172,7 @@ Status AlertService::CheckReminders() {
 }
 
 Result<Alert> AlertService::Acknowledge(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   DP_ASSIGN_OR_RETURN(std::optional<Alert> a, repo_.GetAlert(id));
   if (!a) return NotFound("alert " + std::to_string(id) + " does not exist");
   DP_ASSIGN_OR_RETURN(AlertDecision d, dp::Acknowledge(*a, clock_.Now()));
@@ -185,7 +186,7 @@ Result<Alert> AlertService::Acknowledge(std::int64_t id) {
 Result<std::vector<Alert>> AlertService::ResolveActive(
     const std::function<bool(const Alert&)>& match, const std::string& resolution,
     std::int64_t at) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto resolved = ResolveActiveAlerts(repo_, match, resolution, at);
   // Even a failure may have resolved some of them.
   Changed();
@@ -212,7 +213,7 @@ bool ClosedByRebaseline(const Alert& a, const std::string& test) {
 }
 
 Result<RebaselineOutcome> AlertService::Rebaseline(RebaselineMark mark) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (mark.reason.empty()) mark.reason = "re-baseline requested";
   RebaselineOutcome out;
   DP_ASSIGN_OR_RETURN(mark.id, repo_.InsertRebaseline(mark));

@@ -16,6 +16,7 @@
 #include "alert/alert_repository.h"
 #include "alert/notification.h"
 #include "base/clock.h"
+#include "base/thread_annotations.h"
 #include "model/rebaseline_mark.h"
 
 namespace dp {
@@ -98,13 +99,15 @@ class AlertService {
 
  private:
   // before: the alert as it was (for a held notification's counters).
-  Result<std::optional<Alert>> Apply(AlertDecision d, const std::optional<Alert>& before);
-  Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last);
+  Result<std::optional<Alert>> Apply(AlertDecision d, const std::optional<Alert>& before)
+      REQUIRES(mu_);
+  Status ApplyLocked(const std::vector<Verdict>& verdicts, std::optional<Alert>* last)
+      EXCLUDES(mu_);
   std::optional<std::int64_t> MutedUntil(const Alert& a) const;
   void Changed() const;
 
-  std::mutex mu_;
-  AlertRepository& repo_;
+  Mutex mu_;  // one change of the alerts at a time, so they keep their order
+  AlertRepository& repo_ GUARDED_BY(mu_);
   Notifier* notifier_;
   const Clock& clock_;
   AlertServiceOptions options_;

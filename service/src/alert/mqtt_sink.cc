@@ -211,7 +211,7 @@ Status MqttSink::PublishState(const MqttSnapshot& snapshot) {
   messages.insert(messages.end(), pools.begin(), pools.end());
   std::vector<std::string> removing;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     // A forgotten drive that came back is published again, and removed again
     // when it is forgotten again.
     for (const MqttDriveState& d : snapshot.drives) removed_.erase(d.id);
@@ -224,7 +224,7 @@ Status MqttSink::PublishState(const MqttSnapshot& snapshot) {
   }
   if (messages.empty()) return Status::Ok();
   DP_RETURN_IF_ERROR(connection_->Publish(messages));
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   removed_.insert(removing.begin(), removing.end());
   return Status::Ok();
 }
@@ -237,7 +237,7 @@ Status MqttSink::PublishDriveStates(const std::vector<MqttDriveState>& drives) {
 
 Status MqttSink::RemoveDrive(const std::string& drive_id) {
   DP_RETURN_IF_ERROR(connection_->Publish(RemovalMessages(drive_id)));
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   removed_.insert(drive_id);
   return Status::Ok();
 }

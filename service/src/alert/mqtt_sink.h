@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "alert/alert_sink.h"
+#include "base/thread_annotations.h"
 #include "config/alerts_config.h"
 #include "model/alert.h"
 #include "net/mqtt_client.h"
@@ -100,8 +101,8 @@ class MqttSink final : public AlertSink {
   std::string host_;
   std::string status_topic_;
   std::unique_ptr<net::MqttConnection> connection_;
-  std::mutex mu_;
-  std::set<std::string> removed_;  // retired drives already removed by this process
+  Mutex mu_;
+  std::set<std::string> removed_ GUARDED_BY(mu_);  // retired drives already removed by this process
 };
 
 // An AlertSink for the dispatcher that sends through a sink shared with the

@@ -12,21 +12,21 @@ MqttStatePublisher::MqttStatePublisher(std::vector<std::shared_ptr<MqttSink>> si
 MqttStatePublisher::~MqttStatePublisher() { Stop(); }
 
 void MqttStatePublisher::Start() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (thread_.joinable() || sinks_.empty()) return;
   stop_ = false;
   thread_ = std::thread([this] { Run(); });
 }
 
 void MqttStatePublisher::Changed() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   stale_ = true;
   cv_.notify_all();
 }
 
 void MqttStatePublisher::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!thread_.joinable()) return;
     stop_ = true;
     cv_.notify_all();
@@ -35,7 +35,7 @@ void MqttStatePublisher::Stop() {
 }
 
 int MqttStatePublisher::published() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return published_;
 }
 
@@ -57,23 +57,23 @@ bool MqttStatePublisher::PublishOnce() {
 }
 
 void MqttStatePublisher::Run() {
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   for (;;) {
-    cv_.wait(lock, [&] { return stale_ || stop_; });
+    lock.Wait(cv_, [this]() REQUIRES(mu_) { return stale_ || stop_; });
     if (!stale_) return;  // stopping with nothing owed
     // The rest of the burst arrives meanwhile and is in the same snapshot.
-    if (!stop_) cv_.wait_for(lock, debounce_, [&] { return stop_; });
+    if (!stop_) lock.WaitFor(cv_, debounce_, [this]() REQUIRES(mu_) { return stop_; });
     stale_ = false;
     const bool stopping = stop_;
-    lock.unlock();
+    lock.Unlock();
     const bool ok = PublishOnce();
-    lock.lock();
+    lock.Lock();
     if (ok) {
       ++published_;
     } else {
       stale_ = true;
       if (stopping) return;  // the broker is away: the next start publishes
-      cv_.wait_for(lock, retry_, [&] { return stop_; });
+      lock.WaitFor(cv_, retry_, [this]() REQUIRES(mu_) { return stop_; });
     }
     if (stopping && !stale_) return;
   }

@@ -19,6 +19,7 @@
 
 #include "alert/mqtt_sink.h"
 #include "base/status.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -43,11 +44,11 @@ class MqttStatePublisher {
   std::vector<std::shared_ptr<MqttSink>> sinks_;
   SnapshotFn snapshot_;
   std::chrono::milliseconds debounce_, retry_;
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  bool stale_ = false;
-  bool stop_ = false;
-  int published_ = 0;
+  bool stale_ GUARDED_BY(mu_) = false;
+  bool stop_ GUARDED_BY(mu_) = false;
+  int published_ GUARDED_BY(mu_) = 0;
   std::thread thread_;
 };
 

@@ -9,19 +9,19 @@ namespace dp {
 
 Result<std::int64_t> InMemoryNotificationOutbox::Add(const std::string& sink,
                                                      const std::string& body) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   entries_.push_back({next_id_, sink, body});
   return next_id_++;
 }
 
 Status InMemoryNotificationOutbox::Remove(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::erase_if(entries_, [&](const OutboxEntry& e) { return e.id == id; });
   return Status::Ok();
 }
 
 Result<std::vector<OutboxEntry>> InMemoryNotificationOutbox::Pending() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return entries_;
 }
 

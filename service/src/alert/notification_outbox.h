@@ -25,6 +25,7 @@
 
 #include "alert/notification.h"
 #include "base/result.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -52,9 +53,9 @@ class InMemoryNotificationOutbox final : public NotificationOutbox {
   Result<std::vector<OutboxEntry>> Pending() override;
 
  private:
-  std::mutex mu_;
-  std::int64_t next_id_ = 1;
-  std::vector<OutboxEntry> entries_;
+  Mutex mu_;
+  std::int64_t next_id_ GUARDED_BY(mu_) = 1;
+  std::vector<OutboxEntry> entries_ GUARDED_BY(mu_);
 };
 
 std::string EncodeNotification(const Notification& n);

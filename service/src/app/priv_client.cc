@@ -8,13 +8,13 @@
 namespace dp {
 
 void PrivChannel::Attach(int fd) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
 }
 
 void PrivChannel::Close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
@@ -27,7 +27,7 @@ Result<priv::Reply> PrivChannel::Call(const priv::Request& request) {
 }
 
 Result<priv::Reply> PrivChannel::CallRaw(const std::string& bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (fd_ < 0) return Unavailable("the privileged helper is not running");
   DP_RETURN_IF_ERROR(priv::SendRequest(fd_, bytes));
   return priv::ReceiveReply(fd_);

@@ -16,6 +16,7 @@
 #include "app/priv_protocol.h"
 #include "app/priv_tool_policy.h"
 #include "base/command_runner.h"
+#include "base/thread_annotations.h"
 #include "bench/block_device.h"
 
 namespace dp {
@@ -38,8 +39,8 @@ class PrivChannel {
   Result<priv::Reply> CallRaw(const std::string& bytes);
 
  private:
-  std::mutex mu_;
-  int fd_ = -1;
+  Mutex mu_;
+  int fd_ GUARDED_BY(mu_) = -1;
 };
 
 // Runs the helper's tools (ToolPolicy ids) by asking it; argv[0] is the

@@ -19,7 +19,7 @@ void RetentionTask::Start() {
 void RetentionTask::Stop() { thread_.Stop(); }
 
 int RetentionTask::passes() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return passes_;
 }
 
@@ -30,7 +30,7 @@ void RetentionTask::Pass() {
   else
     LogError("retention: " + report.status().ToString() + " (retried in " +
              std::to_string(config_.interval_hours) + " h)");
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   ++passes_;
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "base/periodic_thread.h"
+#include "base/thread_annotations.h"
 #include "config/retention_config.h"
 
 namespace dp {
@@ -34,8 +35,8 @@ class RetentionTask {
   Store& store_;
   const Clock& clock_;
   const RetentionConfig config_;
-  mutable std::mutex mu_;
-  int passes_ = 0;
+  mutable Mutex mu_;
+  int passes_ GUARDED_BY(mu_) = 0;
   PeriodicThread thread_;
 };
 

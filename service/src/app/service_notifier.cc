@@ -135,7 +135,7 @@ bool ServiceNotifier::Send(const std::string& message) {
   if (!address_) return false;
   Status s = SendNotifyDatagram(*address_, message);
   if (s.ok()) return true;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (!failed_logged_ && warn_)
     warn_("service manager: cannot notify " + std::string(address_->abstract ? "@" : "") +
           address_->path + ": " + s.message() + " (further failures are not logged)");

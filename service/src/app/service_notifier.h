@@ -29,6 +29,7 @@
 
 #include "base/result.h"
 #include "base/status.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -63,7 +64,9 @@ class ServiceNotifier {
   static ServiceNotifier FromProcessEnvironment();
 
   ServiceNotifier(ServiceNotifier&& other) noexcept;
-  ServiceNotifier& operator=(ServiceNotifier&& other) noexcept;
+  // Moved only before any thread uses it (main builds it first): the flag is
+  // copied without either lock.
+  ServiceNotifier& operator=(ServiceNotifier&& other) noexcept NO_THREAD_SAFETY_ANALYSIS;
 
   bool enabled() const { return address_.has_value(); }
   // How often to send WATCHDOG=1 (half the manager's timeout); nullopt: never.
@@ -82,8 +85,8 @@ class ServiceNotifier {
   std::optional<NotifyAddress> address_;
   std::optional<std::chrono::microseconds> watchdog_;
   Logger warn_;
-  std::mutex mu_;
-  bool failed_logged_ = false;
+  Mutex mu_;
+  bool failed_logged_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace dp

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "base/clock.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -14,30 +15,30 @@ class FakeClock final : public Clock {
       : now_(start), mono_(MonoTime{} + std::chrono::hours(1)) {}
 
   SysTime Now() const override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     return now_;
   }
   MonoTime Monotonic() const override {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     return mono_;
   }
   void SleepFor(std::chrono::nanoseconds d) override { Advance(d); }
 
   void Advance(std::chrono::nanoseconds d) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     now_ += std::chrono::duration_cast<SysTime::duration>(d);
     mono_ += std::chrono::duration_cast<MonoTime::duration>(d);
   }
   // Jumps the wall clock only (a clock step); monotonic time does not move.
   void Set(SysTime t) {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     now_ = t;
   }
 
  private:
-  mutable std::mutex mu_;
-  SysTime now_;
-  MonoTime mono_;
+  mutable Mutex mu_;
+  SysTime now_ GUARDED_BY(mu_);
+  MonoTime mono_ GUARDED_BY(mu_);
 };
 
 }  // namespace dp

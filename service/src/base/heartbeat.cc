@@ -6,31 +6,31 @@ Heartbeat::Heartbeat(std::string name, const Clock& clock) : name_(std::move(nam
 
 void Heartbeat::Beat() {
   const MonoTime now = clock_.Monotonic();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   last_beat_ = now;
 }
 
 void Heartbeat::Begin() {
   const MonoTime now = clock_.Monotonic();
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (calls_++ == 0) busy_since_ = now;
 }
 
 void Heartbeat::End() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (calls_ > 0) --calls_;
 }
 
 Heartbeat::Quiet::Quiet(Heartbeat* h) : h_(h) {
   if (!h_) return;
-  std::lock_guard lock(h_->mu_);
+  MutexLock lock(h_->mu_);
   ++h_->quiet_;
 }
 
 Heartbeat::Quiet::~Quiet() {
   if (!h_) return;
   const MonoTime now = h_->clock_.Monotonic();
-  std::lock_guard lock(h_->mu_);
+  MutexLock lock(h_->mu_);
   --h_->quiet_;
   // The long call is judged afresh from here on.
   if (h_->calls_ > 0) h_->busy_since_ = now;
@@ -38,7 +38,7 @@ Heartbeat::Quiet::~Quiet() {
 }
 
 std::optional<std::chrono::nanoseconds> Heartbeat::SinceProgress(MonoTime now) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (quiet_ > 0) return std::nullopt;
   std::optional<std::chrono::nanoseconds> worst;
   if (last_beat_) worst = now - *last_beat_;
@@ -47,7 +47,7 @@ std::optional<std::chrono::nanoseconds> Heartbeat::SinceProgress(MonoTime now) c
 }
 
 Heartbeat& HeartbeatBoard::Add(std::string name) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   parts_.push_back(std::make_unique<Heartbeat>(std::move(name), clock_));
   return *parts_.back();
 }
@@ -55,7 +55,7 @@ Heartbeat& HeartbeatBoard::Add(std::string name) {
 std::vector<std::string> HeartbeatBoard::Stalled(std::chrono::nanoseconds limit) const {
   const MonoTime now = clock_.Monotonic();
   std::vector<std::string> out;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (const auto& part : parts_) {
     auto since = part->SinceProgress(now);
     if (since && *since > limit)

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -52,11 +53,11 @@ class Heartbeat {
  private:
   const std::string name_;
   const Clock& clock_;
-  mutable std::mutex mu_;
-  std::optional<MonoTime> last_beat_;
-  int calls_ = 0;
-  MonoTime busy_since_{};
-  int quiet_ = 0;
+  mutable Mutex mu_;
+  std::optional<MonoTime> last_beat_ GUARDED_BY(mu_);
+  int calls_ GUARDED_BY(mu_) = 0;
+  MonoTime busy_since_ GUARDED_BY(mu_) = {};
+  int quiet_ GUARDED_BY(mu_) = 0;
 };
 
 // The daemon's parts, each with its heartbeat (addresses stay valid).
@@ -69,20 +70,20 @@ class HeartbeatBoard {
 
  private:
   const Clock& clock_;
-  mutable std::mutex mu_;
-  std::deque<std::unique_ptr<Heartbeat>> parts_;
+  mutable Mutex mu_;
+  std::deque<std::unique_ptr<Heartbeat>> parts_ GUARDED_BY(mu_);
 };
 
 // A BasicLockable mutex whose holder counts as a call of `heartbeat` (set
 // before other threads use it): a lock held longer than the limit is a
 // stalled part, however the holder got stuck.
-class WatchedMutex {
+class CAPABILITY("mutex") WatchedMutex {
  public:
-  void lock() {
+  void lock() ACQUIRE() {
     mu_.lock();
     if (heartbeat_) heartbeat_->Begin();
   }
-  void unlock() {
+  void unlock() RELEASE() {
     if (heartbeat_) heartbeat_->End();
     mu_.unlock();
   }
@@ -90,8 +91,20 @@ class WatchedMutex {
   Heartbeat* heartbeat() const { return heartbeat_; }
 
  private:
-  std::mutex mu_;
+  Mutex mu_;
   Heartbeat* heartbeat_ = nullptr;
+};
+
+// Holds a WatchedMutex for its scope.
+class SCOPED_CAPABILITY WatchedLock {
+ public:
+  explicit WatchedLock(WatchedMutex& mu) ACQUIRE(mu) : mu_(mu) { mu_.lock(); }
+  ~WatchedLock() RELEASE() { mu_.unlock(); }
+  WatchedLock(const WatchedLock&) = delete;
+  WatchedLock& operator=(const WatchedLock&) = delete;
+
+ private:
+  WatchedMutex& mu_;
 };
 
 }  // namespace dp

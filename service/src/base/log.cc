@@ -10,14 +10,15 @@
 #include <mutex>
 
 #include "base/strings.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 namespace {
 
 std::atomic<int> g_min_level{static_cast<int>(LogLevel::kInfo)};
 std::atomic<bool> g_syslog{false};
-std::mutex g_write_mu;
-std::string g_ident = "diskpulsed";
+Mutex g_write_mu;
+std::string g_ident GUARDED_BY(g_write_mu) = "diskpulsed";
 
 int SyslogPriority(LogLevel level) {
   switch (level) {
@@ -51,7 +52,7 @@ std::string_view LogLevelName(LogLevel level) {
 }
 
 void ConfigureLogging(LogLevel min_level, LogTarget target, std::string_view ident) {
-  std::lock_guard lock(g_write_mu);
+  MutexLock lock(g_write_mu);
   g_min_level = static_cast<int>(min_level);
   g_ident = std::string(ident);
   if (target == LogTarget::kSyslog) {
@@ -71,7 +72,7 @@ void Log(LogLevel level, std::string_view message) {
   auto now = std::chrono::system_clock::now();
   const std::string ts =
       FormatLocalTime(std::chrono::system_clock::to_time_t(now), "%Y-%m-%d %H:%M:%S");
-  std::lock_guard lock(g_write_mu);
+  MutexLock lock(g_write_mu);
   std::fprintf(stderr, "%s %s[%d] %s: %.*s\n", ts.c_str(), g_ident.c_str(), static_cast<int>(getpid()),
                std::string(LogLevelName(level)).c_str(), static_cast<int>(message.size()),
                message.data());

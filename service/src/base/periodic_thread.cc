@@ -7,7 +7,7 @@ namespace dp {
 PeriodicThread::~PeriodicThread() { Stop(); }
 
 void PeriodicThread::Start(std::chrono::milliseconds period, std::function<void()> pass) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (thread_.joinable()) return;
   stop_ = false;
   wake_ = false;
@@ -16,7 +16,7 @@ void PeriodicThread::Start(std::chrono::milliseconds period, std::function<void(
 
 void PeriodicThread::Wake() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     wake_ = true;
   }
   cv_.notify_all();
@@ -24,7 +24,7 @@ void PeriodicThread::Wake() {
 
 void PeriodicThread::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
@@ -34,8 +34,8 @@ void PeriodicThread::Stop() {
 void PeriodicThread::Loop(std::chrono::milliseconds period, const std::function<void()>& pass) {
   while (true) {
     pass();
-    std::unique_lock lock(mu_);
-    cv_.wait_for(lock, period, [this] { return stop_ || wake_; });
+    MutexLock lock(mu_);
+    lock.WaitFor(cv_, period, [this]() REQUIRES(mu_) { return stop_ || wake_; });
     if (stop_) return;
     wake_ = false;
   }

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "base/thread_annotations.h"
+
 namespace dp {
 
 class PeriodicThread {
@@ -33,10 +35,10 @@ class PeriodicThread {
  private:
   void Loop(std::chrono::milliseconds period, const std::function<void()>& pass);
 
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;
-  bool wake_ = false;
+  bool stop_ GUARDED_BY(mu_) = false;
+  bool wake_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

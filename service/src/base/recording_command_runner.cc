@@ -13,19 +13,19 @@ Result<CommandOutput> RecordingCommandRunner::Run(const CommandSpec& spec) {
   capture.argv = spec.argv;
   if (result.ok()) capture.output = result.value();
   else capture.error = result.status();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Status s = WriteCapture(dir_, ++count_, capture);
   if (!s.ok()) write_errors_.push_back(s);
   return result;
 }
 
 std::vector<Status> RecordingCommandRunner::write_errors() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return write_errors_;
 }
 
 int RecordingCommandRunner::count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return count_;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/command_runner.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -27,9 +28,9 @@ class RecordingCommandRunner final : public CommandRunner {
  private:
   CommandRunner& inner_;
   std::string dir_;
-  mutable std::mutex mu_;
-  int count_ = 0;
-  std::vector<Status> write_errors_;
+  mutable Mutex mu_;
+  int count_ GUARDED_BY(mu_) = 0;
+  std::vector<Status> write_errors_ GUARDED_BY(mu_);
 };
 
 }  // namespace dp

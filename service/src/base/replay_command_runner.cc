@@ -19,7 +19,7 @@ Result<std::unique_ptr<ReplayCommandRunner>> ReplayCommandRunner::Load(const std
 }
 
 void ReplayCommandRunner::Add(CommandCapture capture) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   entries_[Key(capture.argv)].captures.push_back(std::move(capture));
 }
 
@@ -42,7 +42,7 @@ void ReplayCommandRunner::AddError(std::vector<std::string> argv, Status error) 
 
 Result<CommandOutput> ReplayCommandRunner::Run(const CommandSpec& spec) {
   if (spec.argv.empty() || spec.argv[0].empty()) return InvalidArgument("empty command");
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   calls_.push_back(spec.argv);
   auto it = entries_.find(Key(spec.argv));
   if (it == entries_.end() || it->second.captures.empty()) {
@@ -56,7 +56,7 @@ Result<CommandOutput> ReplayCommandRunner::Run(const CommandSpec& spec) {
 }
 
 std::vector<std::vector<std::string>> ReplayCommandRunner::calls() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return calls_;
 }
 

@@ -19,6 +19,7 @@
 
 #include "base/command_capture.h"
 #include "base/command_runner.h"
+#include "base/thread_annotations.h"
 
 namespace dp {
 
@@ -47,9 +48,9 @@ class ReplayCommandRunner final : public CommandRunner {
   static std::vector<std::string> Key(const std::vector<std::string>& argv);
 
   std::string source_ = "the replay captures";
-  mutable std::mutex mu_;
-  std::map<std::vector<std::string>, Entry> entries_;
-  std::vector<std::vector<std::string>> calls_;
+  mutable Mutex mu_;
+  std::map<std::vector<std::string>, Entry> entries_ GUARDED_BY(mu_);
+  std::vector<std::vector<std::string>> calls_ GUARDED_BY(mu_);
 };
 
 }  // namespace dp

@@ -9,14 +9,15 @@
 // it taken: guarded state uses dp::Mutex and dp::MutexLock (dp::SharedMutex
 // with ReaderLock / WriterLock for reader-writer state), thin annotated
 // wrappers over the standard types. A condition variable waits through the
-// lock (MutexLock::Wait); its predicate is written as a loop around the wait
-// in the function that holds the lock, where the analysis can see it held.
+// lock (MutexLock::Wait*); a predicate that reads guarded state says so:
+// `[this]() REQUIRES(mu_) { return stop_; }`.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 
 #if defined(__clang__)
 #define DP_THREAD_ANNOTATION(x) __attribute__((x))
@@ -67,16 +68,22 @@ class SCOPED_CAPABILITY MutexLock {
   void Unlock() RELEASE() { lock_.unlock(); }
   void Lock() ACQUIRE() { lock_.lock(); }
 
-  void Wait(std::condition_variable& cv) { cv.wait(lock_); }
-  template <class Rep, class Period>
-  std::cv_status WaitFor(std::condition_variable& cv,
-                         const std::chrono::duration<Rep, Period>& d) {
-    return cv.wait_for(lock_, d);
+  // The waits of std::condition_variable, on this lock. The analysis does
+  // not follow the lock into the standard library: the predicate says what
+  // it needs (REQUIRES) and is called here with the lock held.
+  template <class Pred>
+  void Wait(std::condition_variable& cv, Pred pred) NO_THREAD_SAFETY_ANALYSIS {
+    cv.wait(lock_, std::move(pred));
   }
-  template <class Clock, class Duration>
-  std::cv_status WaitUntil(std::condition_variable& cv,
-                           const std::chrono::time_point<Clock, Duration>& t) {
-    return cv.wait_until(lock_, t);
+  template <class Rep, class Period, class Pred>
+  bool WaitFor(std::condition_variable& cv, const std::chrono::duration<Rep, Period>& d,
+               Pred pred) NO_THREAD_SAFETY_ANALYSIS {
+    return cv.wait_for(lock_, d, std::move(pred));
+  }
+  template <class Clock, class Duration, class Pred>
+  bool WaitUntil(std::condition_variable& cv, const std::chrono::time_point<Clock, Duration>& t,
+                 Pred pred) NO_THREAD_SAFETY_ANALYSIS {
+    return cv.wait_until(lock_, t, std::move(pred));
   }
 
  private:

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "base/thread_annotations.h"
 #include "bench/aligned_buffer.h"
 #include "bench/device_counters.h"
 
@@ -18,9 +19,9 @@ std::string SysfsBlockDir(const std::string& maj_min) {
   std::error_code ec;
   if (std::filesystem::exists(direct + "/dev", ec)) return direct;
   // Found once per device: the contention guard reads the counters often.
-  static std::mutex mu;
-  static std::map<std::string, std::string> found;
-  std::lock_guard<std::mutex> lock(mu);
+  static Mutex mu;
+  static std::map<std::string, std::string> found GUARDED_BY(mu);
+  MutexLock lock(mu);
   if (auto it = found.find(maj_min); it != found.end()) return it->second;
   for (const auto& entry : std::filesystem::directory_iterator("/sys/class/block", ec)) {
     std::ifstream dev(entry.path() / "dev");

@@ -19,7 +19,7 @@ PreadEngine::PreadEngine(int fd, std::uint32_t queue_depth, const Clock& clock)
 
 PreadEngine::~PreadEngine() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
   work_cv_.notify_all();
@@ -36,7 +36,7 @@ Status PreadEngine::Submit(const IoRequest& request) {
     return Status::Ok();
   }
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     queue_.push_back(request);
   }
   work_cv_.notify_one();
@@ -57,15 +57,15 @@ Result<std::size_t> PreadEngine::Reap(std::size_t min_complete, std::chrono::nan
     in_flight_ = 0;
     return std::size_t{1};
   }
-  std::unique_lock lock(mu_);
+  MutexLock lock(mu_);
   if (done_.size() < min_complete) {
     want_ = min_complete;
-    done_cv_.wait_for(lock, timeout, [&] { return done_.size() >= min_complete; });
+    lock.WaitFor(done_cv_, timeout, [&]() REQUIRES(mu_) { return done_.size() >= min_complete; });
   }
   std::size_t n = done_.size();
   out.insert(out.end(), done_.begin(), done_.end());
   done_.clear();
-  lock.unlock();
+  lock.Unlock();
   in_flight_ -= static_cast<std::uint32_t>(n);
   return n;
 }
@@ -100,8 +100,8 @@ void PreadEngine::Worker() {
   for (;;) {
     IoRequest r;
     {
-      std::unique_lock lock(mu_);
-      work_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      MutexLock lock(mu_);
+      lock.Wait(work_cv_, [this]() REQUIRES(mu_) { return stop_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stop_ and nothing left
       r = queue_.front();
       queue_.pop_front();
@@ -111,7 +111,7 @@ void PreadEngine::Worker() {
     --executing_;
     bool wake = false;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       done_.push_back(c);
       wake = done_.size() >= want_;
     }

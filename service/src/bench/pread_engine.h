@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "base/clock.h"
+#include "base/thread_annotations.h"
 #include "bench/io_engine.h"
 
 namespace dp {
@@ -47,13 +48,13 @@ class PreadEngine final : public IoEngine {
   const bool inline_ = false;    // queue depth 1: reads run on the runner thread
   IoRequest pending_{};          // inline_: the read queued by Submit
 
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable work_cv_;  // workers wait for requests
   std::condition_variable done_cv_;  // the runner waits for completions
-  std::deque<IoRequest> queue_;
-  std::vector<IoCompletion> done_;
-  std::size_t want_ = 1;  // completions the runner waits for; workers notify at this many
-  bool stop_ = false;
+  std::deque<IoRequest> queue_ GUARDED_BY(mu_);
+  std::vector<IoCompletion> done_ GUARDED_BY(mu_);
+  std::size_t want_ GUARDED_BY(mu_) = 1;  // completions the runner waits for; workers notify at this many
+  bool stop_ GUARDED_BY(mu_) = false;
   std::atomic<std::uint32_t> executing_{0};
   std::atomic<std::uint32_t> max_concurrency_{0};
   std::vector<std::thread> workers_;

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/thread_annotations.h"
 #include "bench/aligned_buffer.h"
 #include "bench/unwritten_region.h"
 
@@ -314,7 +315,7 @@ Result<WorkloadResult> RunJobs(const EngineFactory& make_engine, const Workload&
                                std::uint64_t warmup_bytes, std::size_t alignment,
                                const Clock& clock, SharedBudget& shared,
                                const std::atomic<bool>* cancel, const ProgressFn& progress) {
-  std::mutex factory_mu;
+  Mutex factory_mu;
   std::atomic<bool> stop{false};
   const JobContext ctx{clock,
                        alignment,
@@ -332,7 +333,7 @@ Result<WorkloadResult> RunJobs(const EngineFactory& make_engine, const Workload&
   auto job = [&](std::uint32_t j) {
     Result<std::unique_ptr<IoEngine>> engine = Internal("no engine");
     {
-      std::lock_guard lock(factory_mu);
+      MutexLock lock(factory_mu);
       engine = make_engine(w.queue_depth);
     }
     if (!engine.ok()) {

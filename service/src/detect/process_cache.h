@@ -4,7 +4,7 @@
 // thread, the student_t tables and the bands' quantiles were rebuilt for
 // every run, ~300 ms of CPU against ~5 ms once built (benchmarks/judge_cost).
 //
-// Readers share a std::shared_mutex; an insertion takes it alone. Entries are
+// Readers share a SharedMutex; an insertion takes it alone. Entries are
 // never removed (a full cache stops taking new keys instead), so a pointer
 // handed out stays valid for the life of the process and no reader can see a
 // value freed under it. A miss is computed outside the lock, so a slow
@@ -15,9 +15,9 @@
 
 #include <cstddef>
 #include <map>
-#include <mutex>
-#include <shared_mutex>
 #include <utility>
+
+#include "base/thread_annotations.h"
 
 namespace dp::detect {
 
@@ -30,7 +30,7 @@ class ProcessCache {
 
   // The cached value of key, or nullptr.
   const Value* Find(const Key& key) const {
-    std::shared_lock lock(mutex_);
+    ReaderLock lock(mutex_);
     const auto it = values_.find(key);
     return it == values_.end() ? nullptr : &it->second;
   }
@@ -38,7 +38,7 @@ class ProcessCache {
   // Keeps value for key unless the key is there already (the kept one is
   // returned) or the cache is full (nullptr: the caller uses its own).
   const Value* Insert(const Key& key, Value value) {
-    std::unique_lock lock(mutex_);
+    WriterLock lock(mutex_);
     if (const auto it = values_.find(key); it != values_.end()) return &it->second;
     if (values_.size() >= capacity_) return nullptr;
     return &values_.emplace(key, std::move(value)).first->second;
@@ -54,14 +54,14 @@ class ProcessCache {
   }
 
   std::size_t size() const {
-    std::shared_lock lock(mutex_);
+    ReaderLock lock(mutex_);
     return values_.size();
   }
 
  private:
   const std::size_t capacity_;
-  mutable std::shared_mutex mutex_;
-  std::map<Key, Value> values_;
+  mutable SharedMutex mutex_;
+  std::map<Key, Value> values_ GUARDED_BY(mutex_);
 };
 
 }  // namespace dp::detect

@@ -3,7 +3,7 @@
 namespace dp::http {
 
 ConnectionSlots::Id ConnectionSlots::Open(int cap) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (static_cast<int>(open_.size()) >= cap) {
     if (waiting_.empty()) return 0;
     Id oldest = waiting_.front();
@@ -20,7 +20,7 @@ ConnectionSlots::Id ConnectionSlots::Open(int cap) {
 }
 
 void ConnectionSlots::Waiting(Id id, Evictable* who) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = open_.find(id);
   if (it == open_.end()) return;  // evicted meanwhile
   StopWaiting(it->second);
@@ -29,13 +29,13 @@ void ConnectionSlots::Waiting(Id id, Evictable* who) {
 }
 
 void ConnectionSlots::Busy(Id id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = open_.find(id);
   if (it != open_.end()) StopWaiting(it->second);
 }
 
 void ConnectionSlots::Close(Id id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = open_.find(id);
   if (it == open_.end()) return;
   StopWaiting(it->second);
@@ -43,12 +43,12 @@ void ConnectionSlots::Close(Id id) {
 }
 
 int ConnectionSlots::open() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return static_cast<int>(open_.size());
 }
 
 long ConnectionSlots::evicted() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return evicted_;
 }
 

@@ -20,6 +20,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "base/thread_annotations.h"
+
 namespace dp::http {
 
 class ConnectionSlots {
@@ -55,13 +57,13 @@ class ConnectionSlots {
     Evictable* who = nullptr;                 // set while waiting
     std::list<Id>::iterator in_waiting_order; // valid while waiting
   };
-  void StopWaiting(Entry& e);  // mu_ held
+  void StopWaiting(Entry& e) REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  Id next_id_ = 1;
-  std::unordered_map<Id, Entry> open_;  // guarded by mu_
-  std::list<Id> waiting_;               // oldest first; guarded by mu_
-  long evicted_ = 0;                    // guarded by mu_
+  mutable Mutex mu_;
+  Id next_id_ GUARDED_BY(mu_) = 1;
+  std::unordered_map<Id, Entry> open_ GUARDED_BY(mu_);
+  std::list<Id> waiting_ GUARDED_BY(mu_);  // oldest first
+  long evicted_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace dp::http

@@ -24,6 +24,7 @@
 
 #include "base/log.h"
 #include "base/strings.h"
+#include "base/thread_annotations.h"
 #include "net/beast_names.h"
 #include "http/beast_request.h"
 #include "http/connection_slots.h"
@@ -51,16 +52,16 @@ std::string HostPort(const std::string& host, std::uint16_t port) {
 // State shared by the server and its sessions; sessions keep it alive while
 // the io_context destroys them.
 struct Shared {
-  mutable std::mutex mu;
-  std::shared_ptr<const Router> router;  // guarded by mu
-  HttpLimits limits;                     // guarded by mu
+  mutable Mutex mu;
+  std::shared_ptr<const Router> router GUARDED_BY(mu);
+  HttpLimits limits GUARDED_BY(mu);
   ConnectionSlots slots;
   std::unique_ptr<ssl::context> tls;     // null: plain HTTP
   // Where handlers run (owned by Server::Impl; used only while it runs).
   asio::thread_pool* handlers = nullptr;
 
   std::pair<std::shared_ptr<const Router>, HttpLimits> Snapshot() const {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     return {router, limits};
   }
 };
@@ -365,8 +366,11 @@ Server::~Server() { Stop(); }
 Result<std::unique_ptr<Server>> Server::Bind(const ServerOptions& options,
                                              std::shared_ptr<const Router> router) {
   auto impl = std::make_unique<Impl>();
-  impl->shared->router = std::move(router);
-  impl->shared->limits = FitToDescriptorLimit(options.limits);
+  {
+    MutexLock lock(impl->shared->mu);
+    impl->shared->router = std::move(router);
+    impl->shared->limits = FitToDescriptorLimit(options.limits);
+  }
   impl->host = options.host;
   std::string where = HostPort(options.host, options.port);
 
@@ -446,7 +450,7 @@ void Server::Stop() {
 
 void Server::Reconfigure(std::shared_ptr<const Router> router, const HttpLimits& limits) {
   HttpLimits fitted = FitToDescriptorLimit(limits);
-  std::lock_guard lock(impl_->shared->mu);
+  MutexLock lock(impl_->shared->mu);
   impl_->shared->router = std::move(router);
   impl_->shared->limits = fitted;
 }

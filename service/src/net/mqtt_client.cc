@@ -1,4 +1,5 @@
 #include "net/mqtt_client.h"
+#include "base/thread_annotations.h"
 
 #if DP_HAVE_MOSQUITTO
 #include <mosquitto.h>
@@ -55,23 +56,23 @@ struct MqttConnection::Impl {
   MqttOptions options;
   std::unique_ptr<mosquitto, void (*)(mosquitto*)> m{nullptr, mosquitto_destroy};
   std::thread thread;
-  std::mutex mu;
+  Mutex mu;
   std::condition_variable cv;
-  bool started = false;
-  bool stop = false;
-  bool connected = false;   // the broker accepted the login on the open socket
-  bool retry_now = false;   // a publisher waits: skip the backoff
-  std::uint64_t failures = 0;  // attempts that ended without a connection
-  Status last_error;
-  std::set<int> acked;      // message ids the broker acknowledged, until claimed
+  bool started GUARDED_BY(mu) = false;
+  bool stop GUARDED_BY(mu) = false;
+  bool connected GUARDED_BY(mu) = false;   // the broker accepted the login on the open socket
+  bool retry_now GUARDED_BY(mu) = false;   // a publisher waits: skip the backoff
+  std::uint64_t failures GUARDED_BY(mu) = 0;  // attempts that ended without a connection
+  Status last_error GUARDED_BY(mu);
+  std::set<int> acked GUARDED_BY(mu);      // message ids the broker acknowledged, until claimed
 
-  Status StartLocked();
+  Status StartLocked() REQUIRES(mu);
   void Run();
   void Failed(Status why);
 };
 
 void MqttConnection::Impl::Failed(Status why) {
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   connected = false;
   last_error = std::move(why);
   ++failures;
@@ -100,14 +101,14 @@ Status MqttConnection::Impl::StartLocked() {
       mosquitto_publish(mosq, nullptr, self->options.status_topic.c_str(),
                         static_cast<int>(std::char_traits<char>::length(kMqttOnline)), kMqttOnline,
                         1, true);
-    std::lock_guard lock(self->mu);
+    MutexLock lock(self->mu);
     self->connected = true;
     self->last_error = Status::Ok();
     self->cv.notify_all();
   });
   mosquitto_publish_callback_set(m.get(), [](mosquitto*, void* p, int mid) {
     auto* self = static_cast<Impl*>(p);
-    std::lock_guard lock(self->mu);
+    MutexLock lock(self->mu);
     // Ids of publishers that gave up are never claimed: bounded all the same.
     if (self->acked.size() > 4096) self->acked.clear();
     self->acked.insert(mid);
@@ -132,7 +133,7 @@ void MqttConnection::Impl::Run() {
   auto backoff = std::chrono::seconds(1);
   for (;;) {
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       if (stop) break;
     }
     if (!open) {
@@ -143,8 +144,8 @@ void MqttConnection::Impl::Run() {
       } else {
         Failed(Lost(options, rc));
         if (rc == MOSQ_ERR_INVAL) ever = false;
-        std::unique_lock lock(mu);
-        cv.wait_for(lock, backoff, [&] { return stop || retry_now; });
+        MutexLock lock(mu);
+        lock.WaitFor(cv, backoff, [&]() REQUIRES(mu) { return stop || retry_now; });
         retry_now = false;
         backoff = std::min(backoff * 2, std::chrono::seconds(30));
         continue;
@@ -153,15 +154,15 @@ void MqttConnection::Impl::Run() {
     int rc = mosquitto_loop(m.get(), 100, 1);
     bool refused;
     {
-      std::lock_guard lock(mu);
+      MutexLock lock(mu);
       if (connected) backoff = std::chrono::seconds(1);
       refused = last_error.code() == StatusCode::kPermissionDenied;
     }
     if (rc != MOSQ_ERR_SUCCESS) {
       open = false;
       if (!refused) Failed(Lost(options, rc));
-      std::unique_lock lock(mu);
-      cv.wait_for(lock, backoff, [&] { return stop || retry_now; });
+      MutexLock lock(mu);
+      lock.WaitFor(cv, backoff, [&]() REQUIRES(mu) { return stop || retry_now; });
       retry_now = false;
       backoff = std::min(backoff * 2, std::chrono::seconds(30));
     }
@@ -182,7 +183,7 @@ Status MqttConnection::Publish(const std::vector<MqttMessage>& messages) {
   const MqttOptions& o = s.options;
   const auto deadline = std::chrono::steady_clock::now() + o.timeout;
   {
-    std::unique_lock lock(s.mu);
+    MutexLock lock(s.mu);
     if (s.stop) return Unavailable("mqtt: the connection to " + Where(o) + " is closed");
     DP_RETURN_IF_ERROR(s.StartLocked());
     if (!s.connected) {
@@ -191,7 +192,9 @@ Status MqttConnection::Publish(const std::vector<MqttMessage>& messages) {
       const std::uint64_t before = s.failures;
       s.retry_now = true;
       s.cv.notify_all();
-      s.cv.wait_until(lock, deadline, [&] { return s.connected || s.stop || s.failures != before; });
+      lock.WaitUntil(s.cv, deadline, [&]() REQUIRES(s.mu) {
+        return s.connected || s.stop || s.failures != before;
+      });
       if (!s.connected) {
         if (!s.last_error.ok()) return s.last_error;
         return Timeout("the MQTT broker at " + Where(o) + " did not answer in " +
@@ -212,13 +215,13 @@ Status MqttConnection::Publish(const std::vector<MqttMessage>& messages) {
     if (rc != MOSQ_ERR_SUCCESS && rc != MOSQ_ERR_NO_CONN) return Lost(o, rc);
     mids.push_back(mid);
   }
-  std::unique_lock lock(s.mu);
-  auto all_acked = [&] {
+  MutexLock lock(s.mu);
+  auto all_acked = [&]() REQUIRES(s.mu) {
     for (int mid : mids)
       if (!s.acked.count(mid)) return false;
     return true;
   };
-  bool done = s.cv.wait_until(lock, deadline, [&] { return s.stop || all_acked(); });
+  bool done = lock.WaitUntil(s.cv, deadline, [&]() REQUIRES(s.mu) { return s.stop || all_acked(); });
   for (int mid : mids) s.acked.erase(mid);
   if (done && !s.stop) return Status::Ok();
   if (!s.last_error.ok()) return s.last_error;
@@ -230,7 +233,7 @@ void MqttConnection::Close() {
   Impl& s = *impl_;
   bool goodbye;
   {
-    std::lock_guard lock(s.mu);
+    MutexLock lock(s.mu);
     if (!s.started || s.stop) {
       s.stop = true;
       return;
@@ -241,7 +244,7 @@ void MqttConnection::Close() {
     (void)Publish({{s.options.status_topic, kMqttOffline, true}});
   }
   {
-    std::lock_guard lock(s.mu);
+    MutexLock lock(s.mu);
     s.stop = true;
     s.cv.notify_all();
   }

@@ -63,7 +63,7 @@ class RunEvaluator::Effects final : public detect::JudgementEffects {
                     [&](const Run& run) { return run.trigger == trigger; }))
       return Status::Ok();
     {
-      std::lock_guard lock(e_.mu_);
+      MutexLock lock(e_.mu_);
       if (e_.asked_.size() > 4096) e_.asked_.erase(e_.asked_.begin());
       if (!e_.asked_.insert(r.of_run).second) return Status::Ok();
     }
@@ -117,7 +117,7 @@ Result<std::vector<Verdict>> RunEvaluator::Evaluate(const Run& run) {
 
 Result<std::vector<Verdict>> RunEvaluator::JudgePeers(const std::string& test, std::int64_t now,
                                                       const std::string& ran) {
-  std::lock_guard lock(peers_mu_);
+  MutexLock lock(peers_mu_);
   std::vector<Verdict> out;
   for (const TestInfo& info : TestCatalog()) {
     if (!info.judged || (!test.empty() && info.name != test)) continue;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "alert/alert_service.h"
+#include "base/thread_annotations.h"
 #include "config/alerts_config.h"
 #include "detect/judgement.h"
 #include "model/bench_result.h"
@@ -74,9 +75,9 @@ class RunEvaluator {
   OverrideBook* overrides_;
   // One peer judgement at a time: the scheduler's threads and the periodic
   // pass would otherwise compare one run twice.
-  std::mutex peers_mu_;
-  std::mutex mu_;
-  std::set<std::int64_t> asked_;  // runs a re-test was asked for (guarded by mu_)
+  Mutex peers_mu_;
+  Mutex mu_;
+  std::set<std::int64_t> asked_ GUARDED_BY(mu_);  // runs a re-test was asked for
 };
 
 }  // namespace dp

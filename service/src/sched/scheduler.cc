@@ -85,7 +85,7 @@ Scheduler::~Scheduler() { Stop(); }
 
 void Scheduler::UpdateInventory(std::vector<Drive> drives, std::vector<Pool> pools) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     drives_ = std::move(drives);
     pools_ = std::move(pools);
     wake_ = true;
@@ -109,7 +109,7 @@ Status Scheduler::Start() {
     DP_RETURN_IF_ERROR(
         store_.UpdateRun(r).WithContext("scheduler: closing run " + std::to_string(r.id)));
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   if (loop_.joinable() || stopped_) return FailedPrecondition("scheduler already started");
   loop_ = std::thread([this] { Loop(); });
   return Status::Ok();
@@ -118,20 +118,20 @@ Status Scheduler::Start() {
 void Scheduler::Loop() {
   while (true) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (stopping_) return;
     }
     if (options_.heartbeat) options_.heartbeat->Beat();
     Tick();
-    std::unique_lock lock(mu_);
-    cv_.wait_for(lock, options_.tick, [this] { return stopping_ || wake_; });
+    MutexLock lock(mu_);
+    lock.WaitFor(cv_, options_.tick, [this]() REQUIRES(mu_) { return stopping_ || wake_; });
     wake_ = false;
   }
 }
 
 void Scheduler::Stop() {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (stopped_) return;
     stopping_ = true;
     for (auto& [id, e] : entries_) {
@@ -143,11 +143,11 @@ void Scheduler::Stop() {
   }
   cv_.notify_all();
   if (loop_.joinable()) loop_.join();
-  std::lock_guard tick_lock(tick_mu_);  // a Tick from another thread ends first
+  MutexLock tick_lock(tick_mu_);  // a Tick from another thread ends first
   WaitIdle();
   std::vector<Run> done;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     // Slots whose jobs never started are given back: caught up after restart.
     for (auto& [key, p] : pairs_) {
       if (p.pending > 0 && !p.slot_started) {
@@ -166,8 +166,8 @@ void Scheduler::Stop() {
 
 void Scheduler::WaitIdle() {
   {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return running_ == 0; });
+    MutexLock lock(mu_);
+    lock.Wait(cv_, [this]() REQUIRES(mu_) { return running_ == 0; });
   }
   JoinFinished();
 }
@@ -175,7 +175,7 @@ void Scheduler::WaitIdle() {
 void Scheduler::JoinFinished() {
   std::vector<std::thread> done;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     done.swap(finished_);
   }
   for (auto& t : done)
@@ -183,10 +183,10 @@ void Scheduler::JoinFinished() {
 }
 
 void Scheduler::Tick() {
-  std::lock_guard tick_lock(tick_mu_);
+  MutexLock tick_lock(tick_mu_);
   JoinFinished();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (stopping_) return;
   }
   const SysTime now = clock_.Now();
@@ -211,10 +211,10 @@ void Scheduler::QueueStateLocked(const std::string& key, const DueState& state) 
 }
 
 void Scheduler::FlushWrites() {
-  std::lock_guard store_lock(store_mu_);
+  MutexLock store_lock(store_mu_);
   std::vector<Write> batch;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     batch.swap(writes_);
   }
   if (batch.empty()) return;
@@ -231,7 +231,7 @@ void Scheduler::FlushWrites() {
     if (w.ends_run) stored_final.push_back(w.run->id);
   }
   if (stored_final.empty()) return;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (std::int64_t id : stored_final) unflushed_.erase(id);
 }
 
@@ -260,7 +260,7 @@ void Scheduler::EnqueueDue(SysTime now) {
 
 std::vector<Scheduler::Due> Scheduler::DueTargets() const {
   std::vector<Due> targets;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (const auto& s : schedules_) {
     if (!s.enabled) continue;
     for (auto& target : ExpandSchedule(s, drives_, pools_)) {
@@ -276,7 +276,7 @@ std::map<std::string, DueState> Scheduler::LoadUnknownStates(
   std::map<std::string, DueState> loaded;
   std::set<std::string> unknown;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     for (const Due& d : targets)
       if (!pairs_.count(d.key)) unknown.insert(d.key);
   }
@@ -293,7 +293,7 @@ std::vector<Scheduler::Slot> Scheduler::TakeDueSlots(std::vector<Due>& targets,
                                                      std::map<std::string, DueState>& loaded,
                                                      SysTime now) {
   std::vector<Slot> slots;
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   for (Due& d : targets) {
     const ScheduleConfig& s = *d.schedule;
     auto it = pairs_.find(d.key);
@@ -358,7 +358,7 @@ void Scheduler::StoreSlotRuns(std::vector<Slot>& slots, SysTime now) {
       e->pair = slot.key;
       stored.push_back(std::move(e));
     }
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     Pair& p = pairs_[slot.key];
     p.pending = static_cast<int>(stored.size());
     if (p.pending == 0) p.state = p.before_slot;  // nothing could be stored: retry later
@@ -380,7 +380,7 @@ std::vector<const Job*> Scheduler::RunningJobsLocked() const {
 void Scheduler::StartEligible(SysTime now) {
   std::vector<std::int64_t> order;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     std::vector<const Entry*> waiting;
     for (const auto& [id, e] : entries_)
       if (!e->running && (!e->next_attempt || *e->next_attempt <= now)) waiting.push_back(e.get());
@@ -395,7 +395,7 @@ void Scheduler::StartEligible(SysTime now) {
   for (std::int64_t id : order) {
     Job job;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       if (stopping_) return;
       auto it = entries_.find(id);
       if (it == entries_.end() || it->second->running) continue;  // cancelled meanwhile
@@ -410,7 +410,7 @@ void Scheduler::StartEligible(SysTime now) {
     std::vector<Run> done;
     bool start = false;
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       auto it = entries_.find(id);
       if (it == entries_.end() || stopping_) continue;
       start = ApplyAdmissionLocked(*it->second, Admit(job, probed, drives_, pools_, config_, now),
@@ -420,7 +420,7 @@ void Scheduler::StartEligible(SysTime now) {
     // The worker starts once its run is stored as running, so none of the
     // worker's own writes can be queued before that one.
     if (start) {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       entries_.at(id)->worker = std::thread([this, id] { Execute(id); });
     }
     Notify(done);
@@ -471,7 +471,7 @@ void Scheduler::Execute(std::int64_t id) {
   Job job;
   std::shared_ptr<JobCancel> cancel;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     Entry& e = *entries_.at(id);
     job = e.job;
     cancel = e.cancel;
@@ -480,7 +480,7 @@ void Scheduler::Execute(std::int64_t id) {
     if (!(p >= 0)) p = 0;  // NaN too
     p = std::min(p, 1.0);
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(mu_);
       auto it = entries_.find(id);
       if (it == entries_.end()) return;
       Entry& e = *it->second;
@@ -497,7 +497,7 @@ void Scheduler::Execute(std::int64_t id) {
     FlushWrites();
     // Shown live only once stored: whoever sees this progress through
     // GetRun finds it in the store too.
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it != entries_.end()) it->second->run.progress = p;
   };
@@ -505,7 +505,7 @@ void Scheduler::Execute(std::int64_t id) {
 
   std::vector<Run> done;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     Entry& e = *entries_.at(id);
     RunOutcome outcome;
     std::string reason;
@@ -533,7 +533,7 @@ void Scheduler::Execute(std::int64_t id) {
   FlushWrites();
   {
     // Idle (WaitIdle, Stop) only once the final state is stored.
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     --running_;
   }
   cv_.notify_all();
@@ -564,7 +564,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   if (!IsKnownTest(req.test)) return InvalidArgument("unknown test '" + req.test + "'");
   Job job;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (stopping_) return Unavailable("the scheduler is shutting down");
     if (req.test == "pool-write" || req.test == "parallel") {
       ScheduleConfig adhoc;
@@ -603,7 +603,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
   e->run = run;
   std::vector<Run> done;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     Entry& added = *(entries_[run.id] = std::move(e));
     // Stop began while the run was being stored: it is cancelled like every
     // other queued run at shutdown rather than left queued in the store.
@@ -618,7 +618,7 @@ Result<std::int64_t> Scheduler::RunNow(const RunRequest& req) {
 
 Result<Run> Scheduler::GetRun(std::int64_t id) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it != entries_.end()) return it->second->run;
     auto f = unflushed_.find(id);
@@ -633,7 +633,7 @@ Status Scheduler::Cancel(std::int64_t id) {
   std::vector<Run> done;
   std::optional<Run> finished;  // not tracked any more, or never this daemon's
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it == entries_.end()) {
       auto f = unflushed_.find(id);
@@ -666,7 +666,7 @@ Status Scheduler::Cancel(std::int64_t id) {
 }
 
 std::vector<Run> Scheduler::ActiveRuns() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<Run> out;
   for (const auto& [id, e] : entries_) out.push_back(e->run);
   return out;
@@ -680,11 +680,13 @@ DueState Scheduler::StateForPreviewLocked(const std::string& schedule, const std
 }
 
 std::vector<PlannedTarget> Scheduler::Upcoming(int count) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   const SysTime now = clock_.Now();
   return PlanSchedule(
       schedules_, drives_, pools_,
-      [&](const std::string& s, const std::string& t) { return StateForPreviewLocked(s, t, now); },
+      [&](const std::string& s, const std::string& t) REQUIRES(mu_) {
+        return StateForPreviewLocked(s, t, now);
+      },
       now, count);
 }
 

@@ -29,6 +29,7 @@
 #include "base/clock.h"
 #include "base/heartbeat.h"
 #include "base/result.h"
+#include "base/thread_annotations.h"
 #include "config/schedule_config.h"
 #include "model/drive.h"
 #include "model/pool.h"
@@ -129,22 +130,23 @@ class Scheduler {
   void StartEligible(SysTime now);
   // Starts, defers or skips a waiting entry as Admit decided; true when it
   // is to start (its worker is created once its state is stored). mu_ held.
-  bool ApplyAdmissionLocked(Entry& e, const DeferDecision& d, SysTime now, std::vector<Run>& done);
+  bool ApplyAdmissionLocked(Entry& e, const DeferDecision& d, SysTime now, std::vector<Run>& done)
+      REQUIRES(mu_);
   void Execute(std::int64_t id);
-  // Records a pending entry's final outcome, drops it; mu_ held. The run is
-  // appended to `done` for the observer.
+  // Records a pending entry's final outcome, drops it. The run is appended to
+  // `done` for the observer.
   void FinishLocked(Entry& e, RunOutcome outcome, std::string reason, SysTime now,
-                    std::vector<Run>& done);
+                    std::vector<Run>& done) REQUIRES(mu_);
   void Notify(const std::vector<Run>& done);
   // Store writes are queued under mu_ and made by FlushWrites once it is
   // released (scheduler.cc says why and how their order is kept).
-  void QueueRunLocked(const Run& run, std::string what, bool ends_run = false);
-  void QueueStateLocked(const std::string& key, const DueState& state);
-  void FlushWrites();  // never with mu_ held
+  void QueueRunLocked(const Run& run, std::string what, bool ends_run = false) REQUIRES(mu_);
+  void QueueStateLocked(const std::string& key, const DueState& state) REQUIRES(mu_);
+  void FlushWrites() EXCLUDES(mu_);
   void JoinFinished();
-  std::vector<const Job*> RunningJobsLocked() const;
+  std::vector<const Job*> RunningJobsLocked() const REQUIRES(mu_);
   DueState StateForPreviewLocked(const std::string& schedule, const std::string& target,
-                                 SysTime now) const;
+                                 SysTime now) const REQUIRES(mu_);
 
   Clock& clock_;
   SchedulerStore& store_;
@@ -154,21 +156,21 @@ class Scheduler {
   const SchedulerConfig config_;
   const SchedulerOptions options_;
 
-  std::mutex tick_mu_;   // one Tick at a time
-  std::mutex store_mu_;  // one FlushWrites at a time, so writes keep their order
-  mutable std::mutex mu_;
+  Mutex tick_mu_;   // one Tick at a time
+  Mutex store_mu_;  // one FlushWrites at a time, so writes keep their order
+  mutable Mutex mu_;
   std::condition_variable cv_;  // wakes the loop, WaitIdle and Stop
-  bool wake_ = false;
-  bool stopping_ = false;
-  bool stopped_ = false;
-  std::vector<Drive> drives_;
-  std::vector<Pool> pools_;
-  std::map<std::int64_t, std::unique_ptr<Entry>> entries_;  // pending and running, by run id
-  std::map<std::string, Pair> pairs_;                       // by DueStateKey
-  std::vector<Write> writes_;                               // decided, not yet made
-  std::map<std::int64_t, Run> unflushed_;  // finished, their final state not yet stored
-  int running_ = 0;
-  std::vector<std::thread> finished_;  // workers that ended, to be joined
+  bool wake_ GUARDED_BY(mu_) = false;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool stopped_ GUARDED_BY(mu_) = false;
+  std::vector<Drive> drives_ GUARDED_BY(mu_);
+  std::vector<Pool> pools_ GUARDED_BY(mu_);
+  std::map<std::int64_t, std::unique_ptr<Entry>> entries_ GUARDED_BY(mu_);  // pending and running, by run id
+  std::map<std::string, Pair> pairs_ GUARDED_BY(mu_);                       // by DueStateKey
+  std::vector<Write> writes_ GUARDED_BY(mu_);                               // decided, not yet made
+  std::map<std::int64_t, Run> unflushed_ GUARDED_BY(mu_);  // finished, their final state not yet stored
+  int running_ GUARDED_BY(mu_) = 0;
+  std::vector<std::thread> finished_ GUARDED_BY(mu_);  // workers that ended, to be joined
   std::thread loop_;
 };
 

@@ -3,7 +3,7 @@
 namespace dp {
 
 Result<std::int64_t> MemorySchedulerStore::InsertRun(const Run& run) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Run r = run;
   r.id = next_id_++;
   runs_[r.id] = r;
@@ -11,7 +11,7 @@ Result<std::int64_t> MemorySchedulerStore::InsertRun(const Run& run) {
 }
 
 Status MemorySchedulerStore::UpdateRun(const Run& run) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = runs_.find(run.id);
   if (it == runs_.end()) return NotFound("run " + std::to_string(run.id));
   it->second = run;
@@ -19,14 +19,14 @@ Status MemorySchedulerStore::UpdateRun(const Run& run) {
 }
 
 Result<std::optional<Run>> MemorySchedulerStore::GetRun(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = runs_.find(id);
   if (it == runs_.end()) return std::optional<Run>();
   return std::optional<Run>(it->second);
 }
 
 Result<std::vector<Run>> MemorySchedulerStore::UnfinishedRuns() {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<Run> out;
   for (const auto& [id, r] : runs_) {
     if (r.outcome == RunOutcome::kQueued || r.outcome == RunOutcome::kDeferred ||
@@ -37,20 +37,20 @@ Result<std::vector<Run>> MemorySchedulerStore::UnfinishedRuns() {
 }
 
 Status MemorySchedulerStore::SetState(const std::string& key, const std::string& value) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   state_[key] = value;
   return Status::Ok();
 }
 
 Result<std::optional<std::string>> MemorySchedulerStore::GetState(const std::string& key) {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   auto it = state_.find(key);
   if (it == state_.end()) return std::optional<std::string>();
   return std::optional<std::string>(it->second);
 }
 
 std::vector<Run> MemorySchedulerStore::AllRuns() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   std::vector<Run> out;
   for (const auto& [id, r] : runs_) out.push_back(r);
   return out;

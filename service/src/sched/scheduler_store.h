@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "base/thread_annotations.h"
 #include "model/run.h"
 
 namespace dp {
@@ -43,10 +44,10 @@ class MemorySchedulerStore final : public SchedulerStore {
   std::vector<Run> AllRuns() const;
 
  private:
-  mutable std::mutex mu_;
-  std::map<std::int64_t, Run> runs_;
-  std::map<std::string, std::string> state_;
-  std::int64_t next_id_ = 1;
+  mutable Mutex mu_;
+  std::map<std::int64_t, Run> runs_ GUARDED_BY(mu_);
+  std::map<std::string, std::string> state_ GUARDED_BY(mu_);
+  std::int64_t next_id_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace dp

@@ -80,7 +80,7 @@ Status Explain(SqliteDb& db, const Status& s, const Alert& a) {
 
 Result<std::int64_t> Store::InsertAlert(const Alert& alert) {
   DP_RETURN_IF_ERROR(Validate(alert));
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("INSERT INTO alerts (drive_id, condition, severity, state, summary, evidence, "
@@ -97,7 +97,7 @@ Result<std::int64_t> Store::InsertAlert(const Alert& alert) {
 
 Status Store::UpdateAlert(const Alert& alert) {
   DP_RETURN_IF_ERROR(Validate(alert));
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("UPDATE alerts SET drive_id = ?1, condition = ?2, severity = ?3, state = ?4, "
@@ -115,7 +115,7 @@ Status Store::UpdateAlert(const Alert& alert) {
 
 Result<std::optional<Alert>> Store::OpenAlertFor(const std::string& drive_id,
                                                  const std::string& condition) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kAlertColumns +
                                                  " FROM alerts WHERE ifnull(drive_id, '') = ?1 "
                                                  "AND condition = ?2 AND state <> 'resolved' "
@@ -133,7 +133,7 @@ Result<std::vector<Alert>> Store::ListAlerts(const AlertFilter& f) {
   if (!f.drive_id.empty()) sql += " AND drive_id = ?2";
   sql += " ORDER BY opened_at DESC, id DESC LIMIT ?3";
 
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(sql));
   if (!f.state.empty() && f.state != "active") st.Bind(1, f.state);
   if (!f.drive_id.empty()) st.Bind(2, f.drive_id);
@@ -144,7 +144,7 @@ Result<std::vector<Alert>> Store::ListAlerts(const AlertFilter& f) {
 }
 
 Result<std::optional<Alert>> Store::GetAlert(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kAlertColumns +
                                                  " FROM alerts WHERE id = ?1"));
   st.Bind(1, id);

@@ -19,7 +19,7 @@ Result<std::string> Store::BackupBytes(int pages_per_step) {
 
   sqlite3_backup* backup = nullptr;
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     backup = sqlite3_backup_init(copy.get(), "main", db_->handle(), "main");
     if (!backup) return Internal(std::string("backup: ") + sqlite3_errmsg(copy.get()));
   }
@@ -33,7 +33,7 @@ Result<std::string> Store::BackupBytes(int pages_per_step) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   while (true) {
     {
-      std::lock_guard lock(mu_);
+      WatchedLock lock(mu_);
       const bool late = std::chrono::steady_clock::now() >= deadline;
       rc = sqlite3_backup_step(backup, late ? -1 : pages_per_step);
     }
@@ -46,7 +46,7 @@ Result<std::string> Store::BackupBytes(int pages_per_step) {
   }
   int finished;
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     finished = sqlite3_backup_finish(backup);
   }
   if (rc != SQLITE_DONE || finished != SQLITE_OK)

@@ -164,7 +164,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& path, StoreOptions
 }
 
 Result<std::string> Store::QuickCheck() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("PRAGMA quick_check(20)"));
   std::string out;
   while (true) {
@@ -177,13 +177,13 @@ Result<std::string> Store::QuickCheck() {
 }
 
 int Store::SchemaVersion() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   auto v = db_->QueryInt("PRAGMA user_version");
   return v.ok() ? static_cast<int>(*v) : -1;
 }
 
 Status Store::WriteFailure() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   return db_->write_failure();
 }
 

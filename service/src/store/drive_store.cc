@@ -42,7 +42,7 @@ Drive ReadDrive(const Statement& st) {
 
 Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
   if (d.id.empty()) return InvalidArgument("UpsertDrive: the drive has no id");
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare(
@@ -83,7 +83,7 @@ Status Store::UpsertDrive(const Drive& d, std::int64_t seen_at) {
 }
 
 Status Store::MarkMissingExcept(const std::vector<std::string>& present_ids, std::int64_t at) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   // The ids travel as one bound JSON array, expanded by json_each.
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("UPDATE drives SET present = 0, "
@@ -97,7 +97,7 @@ Status Store::MarkMissingExcept(const std::vector<std::string>& present_ids, std
 Result<Drive> Store::ForgetDrive(const std::string& id, std::int64_t at,
                                  const std::string& reason) {
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT present FROM drives WHERE id = ?1"));
     st.Bind(1, id);
     DP_ASSIGN_OR_RETURN(std::optional<std::int64_t> present,
@@ -118,7 +118,7 @@ Result<Drive> Store::ForgetDrive(const std::string& id, std::int64_t at,
 }
 
 Result<std::vector<Drive>> Store::ListDrives() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kDriveColumns +
                                                  " FROM drives ORDER BY present DESC, name, id"));
   std::vector<Drive> out;
@@ -127,7 +127,7 @@ Result<std::vector<Drive>> Store::ListDrives() {
 }
 
 Result<std::optional<Drive>> Store::GetDrive(const std::string& id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kDriveColumns +
                                                  " FROM drives WHERE id = ?1"));
   st.Bind(1, id);

@@ -60,7 +60,7 @@ void ApplyMetric(BenchPoint& p, const std::string& name, double v) {
 }  // namespace
 
 Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>& points) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
 
@@ -157,7 +157,7 @@ Status Store::AddMeasurements(std::int64_t run_id, const std::vector<BenchPoint>
 }
 
 Result<std::vector<BenchPoint>> Store::RunPoints(std::int64_t run_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   std::vector<BenchPoint> points;
   std::vector<std::int64_t> ids;
   {
@@ -228,7 +228,7 @@ MeasurementSample SampleOfRow(const Statement& row) {
 Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
   if (q.drive_id.empty() || q.test.empty() || q.metric.empty())
     return InvalidArgument("History: drive_id, test and metric are required");
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   // One range scan of measurements_history (drive_id, test, metric, at, ...),
   // which holds every column read here, so no table row is fetched per
   // sample; newest first so LIMIT keeps the most recent samples (or oldest
@@ -261,7 +261,7 @@ Result<std::vector<MeasurementSample>> Store::History(const HistoryQuery& q) {
 }
 
 Status Store::MarkInterference(std::int64_t run_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("UPDATE measurements SET interfered = 1 WHERE run_id = ?1"));
   st.Bind(1, run_id);
@@ -272,7 +272,7 @@ Status Store::MarkInterference(std::int64_t run_id) {
 }
 
 Status Store::MarkPeerJudged(std::int64_t run_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("INSERT OR IGNORE INTO peer_judged (run_id) VALUES (?1)"));
   st.Bind(1, run_id);
@@ -280,7 +280,7 @@ Status Store::MarkPeerJudged(std::int64_t run_id) {
 }
 
 Result<bool> Store::PeerJudged(std::int64_t run_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT 1 FROM peer_judged WHERE run_id = ?1"));
   st.Bind(1, run_id);
   bool found = false;
@@ -290,7 +290,7 @@ Result<bool> Store::PeerJudged(std::int64_t run_id) {
 
 Result<std::set<std::int64_t>> Store::PeerJudgedSince(const std::string& drive_id,
                                                       std::int64_t since) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("SELECT p.run_id FROM peer_judged p JOIN runs r ON r.id = p.run_id "
                                    "WHERE r.drive_id = ?1 AND r.started_at >= ?2"));
@@ -302,7 +302,7 @@ Result<std::set<std::int64_t>> Store::PeerJudgedSince(const std::string& drive_i
 }
 
 Result<std::vector<DriveMeasurement>> Store::DriveMeasurements(const std::string& drive_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("SELECT run_id, at, value, contended, partial, zone, stroke, variant, "

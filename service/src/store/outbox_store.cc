@@ -6,7 +6,7 @@ namespace dp {
 
 Result<std::int64_t> Store::AddOutboxEntry(const std::string& sink, const std::string& body,
                                            std::int64_t created_at) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("INSERT INTO notification_outbox (sink, created_at, body) "
                                    "VALUES (?1, ?2, ?3)"));
@@ -16,14 +16,14 @@ Result<std::int64_t> Store::AddOutboxEntry(const std::string& sink, const std::s
 }
 
 Status Store::RemoveOutboxEntry(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("DELETE FROM notification_outbox WHERE id = ?1"));
   st.Bind(1, id);
   return st.Run();
 }
 
 Result<std::vector<StoredOutboxEntry>> Store::ListOutbox() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare("SELECT id, sink, body, created_at FROM "
                                                  "notification_outbox ORDER BY id"));
   std::vector<StoredOutboxEntry> out;

@@ -41,7 +41,7 @@ Status InsertAudit(SqliteDb& db, std::int64_t at, const std::string& action,
 }  // namespace
 
 Result<std::int64_t> Store::InsertOverride(const DriveOverride& o) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   DP_ASSIGN_OR_RETURN(Statement st,
@@ -70,7 +70,7 @@ Result<std::int64_t> Store::InsertOverride(const DriveOverride& o) {
 }
 
 Result<std::vector<DriveOverride>> Store::ListOverrides() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kOverrideColumns +
                                                  " FROM overrides ORDER BY id"));
   std::vector<DriveOverride> out;
@@ -80,7 +80,7 @@ Result<std::vector<DriveOverride>> Store::ListOverrides() {
 
 Status Store::DeleteOverride(std::int64_t id, const std::string& action, const std::string& who,
                              const std::string& reason, std::int64_t at) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   DP_ASSIGN_OR_RETURN(Statement get, db_->Prepare(std::string("SELECT ") + kOverrideColumns +
@@ -96,7 +96,7 @@ Status Store::DeleteOverride(std::int64_t id, const std::string& action, const s
 }
 
 Result<std::vector<OverrideAudit>> Store::ListOverrideAudit(int limit) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("SELECT id, at, action, override_id, who, reason, override_json "
                                    "FROM override_audit ORDER BY at DESC, id DESC LIMIT ?1"));

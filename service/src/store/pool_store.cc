@@ -50,7 +50,7 @@ PoolMember ReadMember(const Statement& row) {
 }  // namespace
 
 Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   DP_RETURN_IF_ERROR(
@@ -143,7 +143,7 @@ Status Store::RecordPools(const std::vector<Pool>& pools, std::int64_t at) {
 }
 
 Result<Store::PoolRecall> Store::RecallPool(const std::string& kind, const std::string& name) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   PoolRecall out;
   DP_ASSIGN_OR_RETURN(Statement first,
                       db_->Prepare("SELECT first_seen FROM pools WHERE kind = ?1 AND name = ?2"));
@@ -164,7 +164,7 @@ Result<Store::PoolRecall> Store::RecallPool(const std::string& kind, const std::
 }
 
 Result<std::vector<Pool>> Store::LatestPools() {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   std::vector<Pool> pools;
   std::vector<std::int64_t> pool_ids;
   {

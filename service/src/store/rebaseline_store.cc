@@ -22,7 +22,7 @@ RebaselineMark ReadMark(const Statement& st) {
 
 Result<std::int64_t> Store::InsertRebaseline(const RebaselineMark& mark) {
   if (mark.drive_id.empty()) return InvalidArgument("re-baseline: no drive given");
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("INSERT INTO rebaselines (drive_id, test, at, reason, who) "
                                    "VALUES (?1, ?2, ?3, ?4, ?5)"));
@@ -43,7 +43,7 @@ Result<std::int64_t> Store::InsertRebaseline(const RebaselineMark& mark) {
 
 Result<std::optional<RebaselineMark>> Store::LatestRebaseline(const std::string& drive_id,
                                                               const std::string& test) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare(std::string("SELECT ") + kMarkColumns +
@@ -54,7 +54,7 @@ Result<std::optional<RebaselineMark>> Store::LatestRebaseline(const std::string&
 }
 
 Result<std::vector<RebaselineMark>> Store::ListRebaselines(const std::string& drive_id, int limit) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kMarkColumns +
                                                  " FROM rebaselines WHERE drive_id = ?1 "
                                                  "ORDER BY at DESC, id DESC LIMIT ?2"));

@@ -110,7 +110,7 @@ std::string RetentionReport::Summary() const {
 }
 
 Status Store::PruneBefore(std::int64_t at) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   {
@@ -128,7 +128,7 @@ Status Store::PruneBefore(std::int64_t at) {
 
 Status Store::ThinSnapshotsOfDrive(const std::string& drive_id, std::int64_t full_cutoff,
                                    std::int64_t daily_cutoff, std::int64_t& thinned) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   struct Row {
@@ -176,7 +176,7 @@ Status Store::ThinSnapshotsOfDrive(const std::string& drive_id, std::int64_t ful
 }
 
 Result<std::int64_t> Store::CompressRawBatch(int batch) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   std::int64_t done = 0;
@@ -220,7 +220,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
   auto batches = [this](const std::string& sql, std::int64_t cutoff,
                         std::int64_t& count) -> Status {
     while (true) {
-      std::lock_guard lock(mu_);
+      WatchedLock lock(mu_);
       DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(sql));
       st.Bind(1, cutoff).Bind(2, kBatch);
       DP_RETURN_IF_ERROR(st.Run());
@@ -232,7 +232,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
 
   // smartctl's output: beyond the full window only each drive's latest.
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     Transaction tx(*db_);
     DP_RETURN_IF_ERROR(tx.status());
     DP_ASSIGN_OR_RETURN(rep.raw_outputs_dropped, DropRawOutputs(*db_, full_cutoff));
@@ -242,7 +242,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
   // SMART snapshots: one a day, then one a week, plus the evidence.
   std::vector<std::string> drives;
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     DP_ASSIGN_OR_RETURN(Statement st,
                         db_->Prepare("SELECT DISTINCT drive_id FROM smart_snapshots"));
     DP_RETURN_IF_ERROR(
@@ -263,7 +263,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
   // Snapshots an older diskpulse stored without their attribute values
   // alone: the SMART charts read those rows' whole lists until then.
   while (true) {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     Transaction tx(*db_);
     DP_RETURN_IF_ERROR(tx.status());
     DP_ASSIGN_OR_RETURN(int n, FillAttributeValues(*db_, 200, options_.compress));
@@ -299,7 +299,7 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
 
   // Give the freed pages back to the file system.
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     DP_ASSIGN_OR_RETURN(std::int64_t mode, db_->QueryInt("PRAGMA auto_vacuum"));
     if (mode != 2) {
       // A file made before incremental vacuum was turned on: converting it
@@ -313,13 +313,13 @@ Result<RetentionReport> Store::ApplyRetention(const RetentionConfig& cfg, std::i
     }
   }
   while (true) {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     DP_ASSIGN_OR_RETURN(std::int64_t free_pages, db_->QueryInt("PRAGMA freelist_count"));
     if (free_pages == 0) break;
     DP_RETURN_IF_ERROR(db_->Exec("PRAGMA incremental_vacuum(2048)"));
   }
   {
-    std::lock_guard lock(mu_);
+    WatchedLock lock(mu_);
     DP_RETURN_IF_ERROR(db_->Exec("PRAGMA wal_checkpoint(TRUNCATE)"));
   }
   rep.bytes_after = FileBytes(path_);

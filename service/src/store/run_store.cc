@@ -51,7 +51,7 @@ Status UnknownDrive(const Run& r) {
 
 Result<std::int64_t> Store::InsertRun(const Run& run) {
   if (run.test.empty()) return InvalidArgument("InsertRun: the run has no test");
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("INSERT INTO runs (drive_id, test, trigger, started_at, ended_at, outcome, "
@@ -64,7 +64,7 @@ Result<std::int64_t> Store::InsertRun(const Run& run) {
 }
 
 Status Store::UpdateRun(const Run& run) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare("UPDATE runs SET drive_id = ?1, test = ?2, trigger = ?3, started_at = ?4, "
@@ -79,7 +79,7 @@ Status Store::UpdateRun(const Run& run) {
 }
 
 Result<std::optional<Run>> Store::GetRun(std::int64_t id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(std::string("SELECT ") + kRunColumns +
                                                  " FROM runs WHERE id = ?1"));
   st.Bind(1, id);
@@ -95,7 +95,7 @@ Result<std::vector<Run>> Store::ListRuns(const RunFilter& f) {
   if (f.outcome) sql += " AND outcome = ?4";
   sql += " ORDER BY started_at DESC, id DESC LIMIT ?5";
 
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st, db_->Prepare(sql));
   st.Bind(1, f.since);
   if (!f.drive_id.empty()) st.Bind(2, f.drive_id);

@@ -6,7 +6,7 @@ namespace dp {
 
 Status Store::SetSchedulerState(const std::string& key, const std::string& value) {
   if (key.empty()) return InvalidArgument("SetSchedulerState: empty key");
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("INSERT INTO scheduler_state (key, value) VALUES (?1, ?2) "
                                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"));
@@ -15,7 +15,7 @@ Status Store::SetSchedulerState(const std::string& key, const std::string& value
 }
 
 Result<std::optional<std::string>> Store::GetSchedulerState(const std::string& key) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare("SELECT value FROM scheduler_state WHERE key = ?1"));
   st.Bind(1, key);

@@ -110,7 +110,7 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
   const auto raw = stored(s.raw_json);
   const auto attribute_values = stored(SmartAttributeValuesToJson(s.attributes));
 
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   // The drive's previous output, wherever its bytes are kept.
@@ -194,7 +194,7 @@ Result<std::int64_t> Store::InsertSmartSnapshot(const std::string& drive_id, std
 }
 
 Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   // The columns are unqualified in kSmartColumns: only `s` has them all
   // (`r` is joined for its raw_json alone, under another name).
   DP_ASSIGN_OR_RETURN(
@@ -212,7 +212,7 @@ Result<std::optional<SmartSnapshot>> Store::LatestSmart(const std::string& drive
 }
 
 Result<std::optional<SmartSnapshot>> Store::LatestSmartFigures(const std::string& drive_id) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare(std::string("SELECT at, ") + kFigureColumns +
                                    " FROM smart_snapshots WHERE drive_id = ?1 "
@@ -227,7 +227,7 @@ Result<std::optional<SmartSnapshot>> Store::LatestSmartFigures(const std::string
 
 Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
     const std::string& drive_id, std::int64_t since, int limit) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare(std::string("SELECT ") + kSmartColumns +
                                    " FROM smart_snapshots WHERE drive_id = ?1 AND at >= ?2 "
@@ -241,7 +241,7 @@ Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistory(
 
 Result<std::vector<std::pair<std::int64_t, SmartSnapshot>>> Store::SmartHistorySpread(
     const std::string& drive_id, std::int64_t since, int max_points) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   std::vector<std::pair<std::int64_t, SmartSnapshot>> out;
   DP_ASSIGN_OR_RETURN(Statement range,
                       db_->Prepare("SELECT min(at), max(at), count(*) FROM smart_snapshots "

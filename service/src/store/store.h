@@ -32,6 +32,7 @@
 #include "base/heartbeat.h"
 #include "base/result.h"
 #include "base/status.h"
+#include "base/thread_annotations.h"
 #include "config/retention_config.h"
 #include "model/alert.h"
 #include "model/bench_result.h"
@@ -332,17 +333,18 @@ class Store {
  private:
   Store(std::string path, std::unique_ptr<SqliteDb> db, StoreOptions options);
 
-  // One batch of ApplyRetention (retention.cc), under mu_.
+  // One batch of ApplyRetention (retention.cc); each takes mu_ for itself, so
+  // other callers wait at most one batch.
   Status ThinSnapshotsOfDrive(const std::string& drive_id, std::int64_t full_cutoff,
-                              std::int64_t daily_cutoff, std::int64_t& thinned);
-  Result<std::int64_t> CompressRawBatch(int batch);
+                              std::int64_t daily_cutoff, std::int64_t& thinned) EXCLUDES(mu_);
+  Result<std::int64_t> CompressRawBatch(int batch) EXCLUDES(mu_);
 
   const std::string path_;
   const StoreOptions options_;
   // Guards db_ and every statement in it; its holder is the store's call in
   // progress for the watchdog (WatchWith).
   WatchedMutex mu_;
-  std::unique_ptr<SqliteDb> db_;
+  std::unique_ptr<SqliteDb> db_ GUARDED_BY(mu_);
 };
 
 }  // namespace dp

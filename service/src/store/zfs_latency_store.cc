@@ -35,7 +35,7 @@ ZfsLatencySample ReadZfsSample(const Statement& st) {
 
 Status Store::AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples) {
   if (samples.empty()) return Status::Ok();
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   Transaction tx(*db_);
   DP_RETURN_IF_ERROR(tx.status());
   const std::string sql = std::string("INSERT INTO zfs_latency_samples (") + kZfsColumns +
@@ -68,7 +68,7 @@ Status Store::AddZfsLatencySamples(const std::vector<ZfsLatencySample>& samples)
 Result<std::vector<ZfsLatencySample>> Store::ZfsLatencyOfVdev(const std::string& pool,
                                                               const std::string& vdev,
                                                               int samplings) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(
       Statement st,
       db_->Prepare(std::string("SELECT ") + kZfsColumns +
@@ -84,7 +84,7 @@ Result<std::vector<ZfsLatencySample>> Store::ZfsLatencyOfVdev(const std::string&
 
 Result<std::vector<ZfsLatencySample>> Store::ZfsLatencyOfDrive(const std::string& drive_id,
                                                                int limit) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   DP_ASSIGN_OR_RETURN(Statement st,
                       db_->Prepare(std::string("SELECT ") + kZfsColumns +
                                    " FROM zfs_latency_samples WHERE drive_id = ?1 "
@@ -96,7 +96,7 @@ Result<std::vector<ZfsLatencySample>> Store::ZfsLatencyOfDrive(const std::string
 }
 
 Result<std::vector<ZfsLatencySample>> Store::ZfsLatestSamplings(std::int64_t since) {
-  std::lock_guard lock(mu_);
+  WatchedLock lock(mu_);
   // The newest sampling time of each pool (by the time index, recent rows
   // only), then the rows of those times.
   std::map<std::string, std::int64_t> newest;

@@ -25,7 +25,7 @@ std::optional<PoolScan> DeviceStateProbe::CurrentScan(const std::string& pool) {
   const Clock& clock = options_.clock ? *options_.clock : system_clock;
   const MonoTime now = clock.Monotonic();
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = scans_.find(pool);
     if (it != scans_.end() && now - it->second.at < options_.scan_cache) return it->second.scan;
   }
@@ -46,7 +46,7 @@ std::optional<PoolScan> DeviceStateProbe::CurrentScan(const std::string& pool) {
     LogDebug("probe: zpool status " + pool + ": " +
              (out.ok() ? "exit status " + std::to_string(out->exit_code) : out.status().ToString()));
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   scans_[pool] = AskedScan{now, scan};
   return scan;
 }

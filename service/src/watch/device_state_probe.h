@@ -29,6 +29,7 @@
 
 #include "base/clock.h"
 #include "base/command_runner.h"
+#include "base/thread_annotations.h"
 #include "bench/block_device.h"
 #include "config/config.h"
 #include "model/drive.h"
@@ -71,8 +72,8 @@ class DeviceStateProbe final : public DriveStateProbe {
     MonoTime at;
     std::optional<PoolScan> scan;
   };
-  std::mutex mu_;
-  std::map<std::string, AskedScan> scans_;  // by pool name
+  Mutex mu_;
+  std::map<std::string, AskedScan> scans_ GUARDED_BY(mu_);  // by pool name
 };
 
 // Whether smartctl can be asked about the drive at all (not a loop device,

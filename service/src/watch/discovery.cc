@@ -215,17 +215,17 @@ void DiscoveryService::RequestRun() { thread_.Wake(); }
 void DiscoveryService::Stop() { thread_.Stop(); }
 
 int DiscoveryService::passes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return passes_;
 }
 
 Status DiscoveryService::last_status() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return last_status_;
 }
 
 DiscoveryService::Health DiscoveryService::health() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return Health{passes_, last_at_, last_status_, drive_problems_, pools_problem_, access_};
 }
 
@@ -241,7 +241,7 @@ void DiscoveryService::Pass() {
   } else {
     LogError("discovery failed: " + status.ToString());
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   ++passes_;
   last_status_ = status;
   last_at_ = ToUnixSeconds(tools_.clock.Now());

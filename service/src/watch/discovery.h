@@ -21,6 +21,7 @@
 #include "base/command_runner.h"
 #include "base/periodic_thread.h"
 #include "base/result.h"
+#include "base/thread_annotations.h"
 #include "config/config.h"
 #include "model/drive.h"
 #include "model/pool.h"
@@ -126,13 +127,13 @@ class DiscoveryService {
   const ToolPass tools_;
   const PassFn on_pass_;
   AlertService* const alerts_;
-  mutable std::mutex mu_;
-  int passes_ = 0;
-  Status last_status_;
-  std::int64_t last_at_ = 0;
-  std::map<std::string, std::string> drive_problems_;
-  std::string pools_problem_;
-  std::vector<std::string> access_;
+  mutable Mutex mu_;
+  int passes_ GUARDED_BY(mu_) = 0;
+  Status last_status_ GUARDED_BY(mu_);
+  std::int64_t last_at_ GUARDED_BY(mu_) = 0;
+  std::map<std::string, std::string> drive_problems_ GUARDED_BY(mu_);
+  std::string pools_problem_ GUARDED_BY(mu_);
+  std::vector<std::string> access_ GUARDED_BY(mu_);
   PeriodicThread thread_;
 };
 

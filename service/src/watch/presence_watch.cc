@@ -84,7 +84,7 @@ void PresenceWatch::Start() {
 void PresenceWatch::Stop() { thread_.Stop(); }
 
 std::vector<std::string> PresenceWatch::Look() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   PresenceLook look = LookForPresence(config_, runner_, clock_);
   std::vector<std::string> changes;
   if (last_) {

@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "base/command_runner.h"
 #include "base/periodic_thread.h"
+#include "base/thread_annotations.h"
 #include "config/config.h"
 
 namespace dp {
@@ -72,8 +73,8 @@ class PresenceWatch {
   const Clock& clock_;
   const ChangeFn on_change_;
   const LookFn on_look_;
-  std::mutex mu_;  // one look at a time
-  std::optional<PresenceLook> last_;
+  Mutex mu_;  // one look at a time
+  std::optional<PresenceLook> last_ GUARDED_BY(mu_);
   PeriodicThread thread_;
 };
 

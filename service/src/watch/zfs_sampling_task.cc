@@ -20,7 +20,7 @@ void ZfsSamplingTask::Start() {
 void ZfsSamplingTask::UpdatePools(std::vector<Pool> pools) {
   bool first = false;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     first = !pools_.has_value();
     pools_ = std::move(pools);
   }
@@ -32,19 +32,19 @@ void ZfsSamplingTask::UpdatePools(std::vector<Pool> pools) {
 void ZfsSamplingTask::Stop() { thread_.Stop(); }
 
 int ZfsSamplingTask::samplings() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return samplings_;
 }
 
 std::vector<std::string> ZfsSamplingTask::warnings_logged() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   return {warned_.begin(), warned_.end()};
 }
 
 void ZfsSamplingTask::Pass() {
   std::vector<Pool> pools;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (!pools_) return;
     pools = *pools_;
   }
@@ -56,14 +56,14 @@ void ZfsSamplingTask::Pass() {
     for (const auto& w : report->warnings) {
       bool fresh = false;
       {
-        std::lock_guard lock(mu_);
+        MutexLock lock(mu_);
         fresh = warned_.size() < 64 && warned_.insert(w).second;
       }
       if (fresh) LogWarning("zfs sampling: " + w + " (not repeated)");
     }
     if (on_verdicts_ && !report->verdicts.empty()) on_verdicts_(report->verdicts);
   }
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   ++samplings_;
 }
 

@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "base/command_runner.h"
 #include "base/periodic_thread.h"
+#include "base/thread_annotations.h"
 #include "config/config.h"
 #include "model/pool.h"
 #include "model/verdict.h"
@@ -55,10 +56,10 @@ class ZfsSamplingTask {
   const ToolPass tools_;
   const std::chrono::milliseconds period_;
   const VerdictsFn on_verdicts_;
-  mutable std::mutex mu_;
-  std::optional<std::vector<Pool>> pools_;
-  int samplings_ = 0;
-  std::set<std::string> warned_;
+  mutable Mutex mu_;
+  std::optional<std::vector<Pool>> pools_ GUARDED_BY(mu_);
+  int samplings_ GUARDED_BY(mu_) = 0;
+  std::set<std::string> warned_ GUARDED_BY(mu_);
   ZfsHistogramMemory memory_;  // the task's thread only
   PeriodicThread thread_;
 };
