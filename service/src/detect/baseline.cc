@@ -371,8 +371,8 @@ BandWidths PairWidths(const Baseline& b, const DetectionConfig& cfg) {
   // times on a 5-run access time), while from about 20 runs on they pass a
   // third as often or less. Averaging the bound itself over the spread was
   // tried: honest on young baselines, but it took a p99 x1.5 rise seen
-  // within 3 runs at 3% noise from 96.8% to 91.2% (field model, seed 7),
-  // for no false alert fewer in 2400 drive-years.
+  // within 3 runs at 3% noise from 96.8% to 91.2% of changes, and removed
+  // no false alert: slower detection bought nothing.
   const double p_single = NormalCdf(-cfg.band_sigmas);
   const double p_pair = NormalCdf(-cfg.confirm_sigmas);
   if (p_single <= 0 || p_pair <= 0 || p_pair >= 2 * p_single) return w;
@@ -807,9 +807,9 @@ struct Replayer {
     if (dropped < kMaxFirstDrops) {
       // Gross means further off than the pair floor: interference makes a
       // run 10-60% worse, while at 3% noise one of five ordinary runs is
-      // 6% off four that agreed often enough (field model: dropping such a
-      // run left a baseline of CV 1% where the series' noise was 3%, and
-      // two ordinary runs later made a pair against it).
+      // 6% off four that agreed often enough: dropping such a run leaves a
+      // baseline far tighter than the series (CV 1% where its noise is 3%),
+      // and two ordinary runs later make a pair against it.
       const std::size_t worst =
           WorstFirstRun(history, first, LowFloor(cfg.confirm_min_percent), prior);
       if (worst != std::string::npos) {

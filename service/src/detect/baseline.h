@@ -122,9 +122,10 @@
 // one run's: a run and its re-test hours later share part of their
 // environment (the week's temperature and load), so their mean does not halve
 // the variance that part adds; rho = 0.25 is the allowance (kPairMeanVariance).
-// In the field model a 1% shared factor at 3% noise alone gives rho ~0.1 and
-// took the pair rule's false alarms from the 4.5-sigma normal 3.4e-6 to
-// ~8e-6 per series-run.
+// A week's shared factor of 1% at 3% noise alone gives rho ~0.1, enough to
+// take the pair rule's false alarms from the 4.5-sigma normal 3.4e-6 to
+// ~8e-6 per series-run; 0.25 leaves room for larger shared factors at the
+// cost of a slightly wider pair band.
 // The percentage floors are the smallest change worth an alert: below them a
 // change is not reported however quiet the series.
 //

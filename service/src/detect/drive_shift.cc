@@ -76,7 +76,7 @@ namespace {
 // test its largest in the window, averaged over the path's tests, then over
 // the paths. Their mean, not the least of them: one path's median read low
 // by chance (random's four series at 5% noise, heavy-tailed p99 among them)
-// had released an interfered zones pair (field model, seed 7). nullopt when
+// can release an interfered zones pair the others explain. nullopt when
 // a test has no run with a shift there.
 std::optional<double> SharedShift(const std::string& test, std::int64_t from, std::int64_t to,
                                   const std::vector<TestRunScore>& others) {

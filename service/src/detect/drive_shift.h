@@ -50,8 +50,9 @@ struct TestRunScore {
 // about 3% of real 15% drops at 3% noise past their re-test as "drive-wide"
 // (alerted at runs 3-4 instead of 2). Every statistic that held fewer real
 // drops also held less interference, because at 5-15% noise interference
-// of 10-60% scores 1.5-3 per series, where chance scores too (field model,
-// 3000 healthy drive-years per seed, the 15% drop at 3% noise within 2 runs):
+// of 10-60% scores 1.5-3 per series, where chance scores too; false events
+// in 3000 healthy drive-years against the share of 15% drops at 3% noise
+// seen within 2 runs:
 //   highest (this)                         seed 11: 10 false events, 95.5%
 //   second highest                         seed 11: 13, 99.5%; seed 7: 5 (2), 98%
 //   highest, Sidak-corrected for k series  seed 11: 17, 99%
@@ -146,9 +147,9 @@ bool BeyondBand(const Verdict& v, double value, double share = 1.0);
 // records it (Verdict::interference_runs) and no baseline takes it in
 // (Sample::interfered). Taken in once its segment closed, an interfered run
 // of a heavy-tailed series passed the admission screen and widened the
-// series' noise for years of runs (field model, 3% noise: seek strokes with
-// own CVs of 4.3-6% where their runs scatter 3.5%, and a 25% seek rise then
-// took a third week). Each condition keeps ordinary runs in: only its own
+// series' noise for years of runs (at 3% noise, seek strokes with own CVs
+// of 4.3-6% where their runs scatter 3.5%, and a 25% seek rise then takes a
+// third week to be seen). Each condition keeps ordinary runs in: only its own
 // moment (a re-test's day holds its scheduled run's interfered tests), only
 // once passed and only a shift of interference's size (a box-wide change or
 // a warm week moves every path together too, and its runs must be there to
@@ -164,10 +165,10 @@ bool WasInterference(const Verdict& v, const std::string& test, const Sample& ru
 // judge a run; yet the first-run outlier test (baseline.h) sees a run 10-20%
 // off four others only at 30% and more (three degrees of freedom), and an
 // interfered first run then skews the young baseline's centre and widens its
-// spread for the months its window takes to outgrow it (field model, 3%
-// noise: marking the first eight weeks' interfered runs alone took the 15%
-// drop and the 25% seek rise notified within 2 weeks from 94.5% / 92% to
-// 96.5% / 96.5%, as much as marking every interfered run). So a young run is
+// spread for the months its window takes to outgrow it, slowing every
+// detection on that series (at 3% noise, marking the first eight weeks'
+// interfered runs alone gains as much in how soon a 15% drop and a 25% seek
+// rise are notified as marking every interfered run). So a young run is
 // judged against its neighbours instead: the runs of its own series nearest
 // in time on either side.
 
@@ -224,8 +225,8 @@ std::int64_t ExcursionStart(const Verdict& v);
 // interfered scheduled run and its re-test (30-40% worse) left a segment
 // that two ordinary runs later carried over the decision interval, weeks
 // later at 15% noise, or the next week at 3% where the pair after it was
-// only just outside the band and released the hold (field model: 2 of the
-// 4 false events left in 6600 healthy drive-years). They are not evidence;
+// only just outside the band and released the hold: false alerts on healthy
+// drives, from runs that were never the drive's own. They are not evidence;
 // the evaluator judges the series again without them, and the runs after
 // them must stand on their own. A real drop met by interference is kept:
 // its run is worse than the shared shift explains. While the last pair's
@@ -251,9 +252,9 @@ std::int64_t PairStart(const Verdict& v);
 // True for the verdicts HoldSlowdown holds: kSlowdown of a "slowdown:"
 // condition and kPeerOutlier of a "peer:" one. A drive that unseen
 // interference slows is worse than its siblings as much as than its own
-// baseline: in the field model (vdevs of three, 10% noise) 9 peer alerts in
-// 120 healthy drive-years, most of them one drive's interference that
-// outlasted its re-test, until the peer rule was held the same way.
+// baseline: unheld, the peer rule alerts on one drive's interference that
+// outlasts its re-test (in vdevs of three at 10% noise, several alerts a
+// year for every hundred healthy drives).
 bool IsHeldKind(const Verdict& v);
 
 // Applied to every verdict IsHeldKind names before it can open an alert:

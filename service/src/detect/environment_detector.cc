@@ -246,8 +246,8 @@ Verdict EvaluateEnvironment(const SeriesKey& self, std::vector<Sample> self_hist
   // (its median score kSharedScore sigmas), by at least half the drive's own
   // change. Not "every sibling outside its band": a step of the whole box a
   // little beyond the band's floor leaves one sibling in four inside it, and
-  // with five siblings the vdev's shift was taken for five drives failing
-  // (field model, 8% step at 3% noise). The median of healthy siblings'
+  // with five siblings the vdev's shift is taken for five drives failing
+  // (an 8% step at 3% noise does that). The median of healthy siblings'
   // scores stays far below it: of two, their mean must pass 2 sigmas (2.8
   // standard errors, 0.2%); a drive failing alone still stands out.
   const double median_score = sibling_scores.empty() ? 0 : Median(sibling_scores);
@@ -360,8 +360,9 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
   // from the drive's segment on stand a material amount above its runs
   // just before. A yearly swing moves them slowly, and a baseline formed over
   // half a year (a young one, or re-formed after a box step) has them
-  // worse by 3-4% at the other half's peak for weeks (field model: every
-  // chance box notice at 3% noise was that). At 10% noise the drive's
+  // worse by 3-4% at the other half's peak for weeks, which taken for a
+  // step would tell the owner of a box event that is only the season. At
+  // 10% noise the drive's
   // segment can open weeks after the step, so the step is also searched
   // for back from there (CommonStep); the largest of nine candidates is
   // larger by chance, so that one must be a whole band's floor. Too young

@@ -339,8 +339,8 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
 // the segment's first run (every test: runs/run_evaluator.h, AbsorbedShift). The segment, not the run of
 // consecutive runs outside the band: a step little beyond the band's floor
 // leaves every fourth run inside it, and a drive that waited for a week of
-// runs all outside went on being re-tested for months (field model, 8% step
-// at 3% noise). Change-point on the siblings'
+// runs all outside went on being re-tested for months (an 8% step at 3%
+// noise does that). Change-point on the siblings'
 // common component: the siblings outside their own bands in the same window
 // are the evidence that the change is common, and its persistence across
 // scheduled runs what tells a new driver or controller from a hot week.
@@ -352,8 +352,8 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
   // The siblings must have shared it over the whole of it, not only in this
   // window: a drive's own segment open for weeks and its siblings worse in
-  // one week by chance is not the box's new level (field model: healthy
-  // vdevs re-formed every few months, each told as a box event).
+  // one week by chance is not the box's new level (taken for one, healthy
+  // vdevs would re-form every few months, each told as a box event).
   if (!env.over_window) {
     Verdict over = env;
     switch (EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
@@ -377,8 +377,8 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // baselines were not re-formed around this shift re-form with this drive:
   // left to absorb it one by one, a sibling whose runs stayed inside their
   // wider band at the start (an 8% step at 5% noise) was never absorbed and
-  // months later its CUSUM or trend called the box's shift its own failing
-  // (field model), when the siblings it would be compared with had already
+  // months later its CUSUM or trend called the box's shift its own failing,
+  // when the siblings it would be compared with had already
   // moved their baselines. A sibling re-formed after kSiblingAbsorbedSeconds
   // before the drive's open segment began has absorbed it already (a drive
   // alerted before the shift, left out when its vdev absorbed it, absorbs

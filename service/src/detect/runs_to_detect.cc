@@ -116,13 +116,14 @@ int RunsToDetect(const Baseline& b, const DetectionConfig& cfg, double percent,
   // the last three runs' median beyond the pair floor (RulesOf), and at 10%
   // noise a 15% drop clears a 10% floor in a pair only about 3 times in 4:
   // left out of the promise, "seen within ~N runs" was kept for 72% of drops
-  // at 10% noise and 52% at 15% (field model, seed 7). Consecutive tries
+  // at 10% noise and 52% at 15%. Consecutive tries
   // share runs, so their chances are not independent; the run by which 95%
   // of changes have met both is taken from seeded draws of the runs
   // (FloorsMetBy). Replaying the whole rule on such draws (the CUSUM with
   // its resets and joins as well) was tried: it cost five times as much and
-  // kept fewer promises in the field model (83% at 10% noise against 89%),
-  // whose runs are not the independent normal draws it replays.
+  // kept fewer promises (83% at 10% noise against 89%) on runs with
+  // heavier tails and shared factors than the independent normal draws it
+  // replays.
   //
   // The CUSUM gains a run's score less k. Its scores are in units of the
   // estimate and winsorized at cusum_cap, so their mean and spread are taken

@@ -79,9 +79,9 @@ std::vector<Sample> JointSamples(const std::vector<std::vector<Sample>>& members
 // of k members' logs, so its variance is the members' mean variance over k
 // plus their covariances, which a shared environment makes positive: at
 // least the members' pooled sd (PoolSpread of their own baselines) over
-// sqrt(k). A young joint baseline can measure far less: 6 runs at 2.5% where
-// its members' 10% noise implies 5.8% (field model, seed 7), and a CUSUM
-// summed ordinary runs against it. members_own: each member's baseline formed
+// sqrt(k). A young joint baseline can measure far less by chance (6 runs
+// at 2.5% where its members' 10% noise implies 5.8%), and a CUSUM then sums
+// ordinary runs against it as if they were a change. members_own: each member's baseline formed
 // from its own runs (no prior), as PoolSpread takes them; members without a
 // formed baseline give no floor. floor_df is the members' pooled degrees of
 // freedom: a joint series not noisier than its floor is judged with them
