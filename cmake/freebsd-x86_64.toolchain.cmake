@@ -42,3 +42,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # The test executables cannot run here: list their tests when ctest runs
 # (never, for this tree) rather than right after the "link".
 set(CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE PRE_TEST)
+# File by file, not in unity batches (DP_UNITY in CMakeLists.txt): the check
+# names each file that does not compile, and so every service file keeps
+# compiling on its own includes, which the unity build of the test command
+# would not notice.
+set(DP_UNITY OFF CACHE BOOL "Compile each target's sources in batches (unity build)")

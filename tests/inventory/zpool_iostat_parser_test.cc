@@ -228,7 +228,7 @@ TEST(ZpoolIostatParserTest, HistogramOfThePool) {
       ParseZpoolIostatHistogram(ReadFile(FixturePath("zpool-iostat/reconstructed-pool-w-histogram.txt")));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->size(), 1u);
-  const LatencyHistogram& h = (*r)[0];
+  const ZpoolLatencyHistogram& h = (*r)[0];
   EXPECT_EQ(h.name, "tank");
   ASSERT_EQ(h.columns.size(), 11u);
   EXPECT_EQ(h.columns[2], "disk_wait_read");

@@ -317,7 +317,7 @@ TEST_F(ZfsLatencySamplerTest, HistogramBucketsFollowTheLabels) {
   EXPECT_EQ(b->first[15], 15u);     // "65us" row: 2^16 ns
   EXPECT_EQ(b->first[22], 35942u);  // "8ms" row, 35.1K (1024-based): 2^23 ns
   EXPECT_EQ(b->second[19], 6900u);  // "1ms" row
-  LatencyHistogram bad = tables->front();
+  ZpoolLatencyHistogram bad = tables->front();
   bad.bucket_seconds[3] = bad.bucket_seconds[4];  // two rows in one bucket
   EXPECT_FALSE(DiskWaitBuckets(bad).ok());
 }

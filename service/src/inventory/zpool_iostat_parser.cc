@@ -273,10 +273,10 @@ Result<std::vector<VdevLatency>> ParseZpoolIostatLatency(std::string_view text) 
   return rows;
 }
 
-Result<std::vector<LatencyHistogram>> ParseZpoolIostatHistogram(std::string_view text) {
+Result<std::vector<ZpoolLatencyHistogram>> ParseZpoolIostatHistogram(std::string_view text) {
   std::vector<std::string> lines = SplitLines(text);
-  std::vector<LatencyHistogram> out;
-  LatencyHistogram* cur = nullptr;
+  std::vector<ZpoolLatencyHistogram> out;
+  ZpoolLatencyHistogram* cur = nullptr;
   bool in_rows = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
@@ -287,7 +287,7 @@ Result<std::vector<LatencyHistogram>> ParseZpoolIostatHistogram(std::string_view
       // "<name> total_wait disk_wait syncq_wait asyncq_wait" over
       // "latency read write read write ... scrub trim rebuild".
       std::vector<std::string> sub = SplitFields(lines[i + 1]);
-      LatencyHistogram h;
+      ZpoolLatencyHistogram h;
       h.name = toks[0];
       std::size_t c = 1;
       for (std::size_t g = 1; g < toks.size(); ++g) {

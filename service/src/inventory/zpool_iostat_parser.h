@@ -43,14 +43,14 @@ struct VdevLatency {
 Result<std::vector<VdevLatency>> ParseZpoolIostatLatency(std::string_view text);
 
 // One table of `zpool iostat -w` (the pool's, or with -v each vdev's).
-struct LatencyHistogram {
+struct ZpoolLatencyHistogram {
   std::string name;                  // the pool or vdev, from the table's corner
   std::vector<std::string> columns;  // "total_wait_read", "disk_wait_write", ..., "scrub", "trim", "rebuild"
   std::vector<double> bucket_seconds;  // each row's label: the bucket's upper bound
   std::vector<std::vector<std::optional<std::uint64_t>>> counts;  // [bucket][column]
 };
 
-Result<std::vector<LatencyHistogram>> ParseZpoolIostatHistogram(std::string_view text);
+Result<std::vector<ZpoolLatencyHistogram>> ParseZpoolIostatHistogram(std::string_view text);
 
 // "12ms", "345us", "1.2s", "7ns", or a bare number of nanoseconds (-p), in
 // seconds; nullopt for "-" and for anything else.

@@ -72,7 +72,7 @@ std::vector<std::string> ZfsHistogramArgs(const std::string& pool) {
 }
 
 Result<std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>> DiskWaitBuckets(
-    const LatencyHistogram& table) {
+    const ZpoolLatencyHistogram& table) {
   std::size_t rc = table.columns.size(), wc = table.columns.size();
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
     if (table.columns[c] == "disk_wait_read") rc = c;

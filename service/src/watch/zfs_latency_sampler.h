@@ -79,7 +79,7 @@ std::vector<std::string> ReadZfsPools(const Config& config, CommandRunner& runne
 // label is the bucket's upper bound, about 2^(i+1) ns); Corrupt when the
 // table has no disk_wait columns or two rows fall in one bucket.
 Result<std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>> DiskWaitBuckets(
-    const LatencyHistogram& table);
+    const ZpoolLatencyHistogram& table);
 
 // The cumulative histograms of the previous sampling of each member, so the
 // next one can store the difference. Kept by the caller (ZfsSamplingTask);
