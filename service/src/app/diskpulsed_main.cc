@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "app/idle_memory.h"
 #include "app/demo_executor.h"
 #include "app/demo_mode.h"
+#include "app/first_start_config.h"
 #include "app/service_notifier.h"
 #include "app/watchdog_feeder.h"
 #include "app/show_schedule.h"
@@ -57,7 +59,13 @@ int main(int argc, char** argv) {
   }
 
   // 1. Configuration: one problem per line, "FILE:LINE: key: what is wrong".
-  auto config = dp::LoadConfigFile(args->config_path);
+  // A container's first start on an empty configuration volume writes the
+  // image's template there (app/first_start_config.h).
+  const char* config_template = std::getenv("DISKPULSE_CONFIG_TEMPLATE");
+  auto first_config = dp::WriteConfigIfMissing(args->config_path, config_template ? config_template : "");
+  if (!first_config.ok()) return Fail(first_config.status());
+  if (!first_config->message.empty()) std::printf("diskpulsed: %s\n", first_config->message.c_str());
+  auto config = dp::LoadConfigFile(first_config->path);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().message().c_str());
     if (config.status().code() == dp::StatusCode::kNotFound && args->config_path ==
