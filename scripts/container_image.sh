@@ -8,12 +8,15 @@
 #   3. podman builds the image FROM scratch with both.
 #   bash scripts/container_image.sh [BUILD_DIR] [TAG]   (as root; default build, diskpulse:VERSION)
 # Packages come from $DP_DEBIAN_MIRROR (default http://deb.debian.org/debian).
+# DP_IMAGE_ARCH=arm64 makes the arm64 image from an arm64 build (scripts/arm64.sh's
+# build-arm64; scripts/release.sh does); default: this machine's architecture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 version=$(sed -n 's/^project(diskpulse VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 tag=${2:-diskpulse:$version}
 mirror=${DP_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+arch=${DP_IMAGE_ARCH:-$(dpkg --print-architecture)}
 for tool in mmdebstrap podman; do
   command -v "$tool" >/dev/null || { echo "container_image: $tool is missing (scripts/setup.sh)" >&2; exit 1; }
 done
@@ -32,7 +35,7 @@ trap 'rm -rf "$ctx"' EXIT
 # links; the hooks check it runs there. Left out of the extracted packages: documentation, locales, glibc's
 # character set converters (gconv) and smartd.
 bpo=bookworm-backports
-mmdebstrap --quiet --variant=extract \
+mmdebstrap --quiet --variant=extract --architectures="$arch" \
   --include=libc6,libgcc-s1,libstdc++6,libssl3,libsqlite3-0,zlib1g,liburing2,libmosquitto1,smartmontools,tzdata \
   --include="libzfs6linux/$bpo,libnvpair3linux/$bpo,libuutil3linux/$bpo" \
   --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -41,7 +44,7 @@ mmdebstrap --quiet --variant=extract \
   --dpkgopt='path-exclude=/usr/lib/aarch64-linux-gnu/gconv/*' \
   --extract-hook="cd '$ctx' && APT_CONFIG=\"\$MMDEBSTRAP_APT_CONFIG\" apt-get download -qq zfsutils-linux/$bpo 2>/dev/null" \
   --extract-hook="dpkg-deb --fsys-tarfile '$ctx'/zfsutils-linux_*.deb | tar -x -C \"\$1\" --wildcards '*/sbin/zpool'" \
-  --extract-hook='out=$(PATH=/usr/sbin:/sbin chroot "$1" zpool version 2>&1); case $out in *"error while loading"*) echo "$out" >&2; exit 1;; esac' \
+  --extract-hook='out=$(PATH=/usr/sbin:/sbin chroot "$1" zpool version 2>&1) || true; case $out in *"error while loading"*|*"Exec format error"*) echo "zpool in the image: $out" >&2; exit 1;; esac' \
   --extract-hook='rm -rf "$1"/usr/sbin/smartd "$1"/usr/sbin/update-smart-drivedb "$1"/etc/init.d' \
   --extract-hook='printf "root:x:0:0:root:/root:/usr/sbin/nologin\ndiskpulse:x:8470:6:diskpulse:/var/lib/diskpulse:/usr/sbin/nologin\n" >"$1"/etc/passwd' \
   --extract-hook='printf "root:x:0:\ndisk:x:6:diskpulse\ndiskpulse:x:8470:\n" >"$1"/etc/group' \
@@ -63,6 +66,6 @@ rm -rf "$stage/etc/diskpulse"/*
 tar --numeric-owner --owner=0 --group=0 -C "$stage" -cf "$ctx/diskpulse.tar" .
 cp packaging/container/Containerfile "$ctx/"
 
-podman build --quiet --pull=never --network=none --build-arg "ZFS_USERLAND=$zfs_userland" \
+podman build --quiet --pull=never --network=none --platform "linux/$arch" --build-arg "ZFS_USERLAND=$zfs_userland" \
   -f "$ctx/Containerfile" -t "$tag" "$ctx" >/dev/null
 echo "$tag: $(podman image inspect --format '{{.Size}}' "$tag") bytes, zpool $zfs_userland"
