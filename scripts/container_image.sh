@@ -68,4 +68,8 @@ cp packaging/container/Containerfile "$ctx/"
 
 podman build --quiet --pull=never --network=none --platform "linux/$arch" --build-arg "ZFS_USERLAND=$zfs_userland" \
   -f "$ctx/Containerfile" -t "$tag" "$ctx" >/dev/null
+# Podman files a short name under localhost/, which `docker load` keeps: the
+# same image is also tagged as Docker names it (docker.io/library/NAME), and
+# `podman save docker.io/library/NAME:TAG` gives Docker `NAME:TAG`.
+case $tag in */*) ;; *) podman tag "$tag" "docker.io/library/$tag" ;; esac
 echo "$tag: $(podman image inspect --format '{{.Size}}' "$tag") bytes, zpool $zfs_userland"

@@ -55,7 +55,7 @@ for arch in $arches; do
   echo "release: $arch: the container image"
   (cd "$tree" && DP_IMAGE_ARCH=$arch bash scripts/container_image.sh "$build" "diskpulse:$version")
   rm -f "$out/$name-image-$arch.tar"
-  podman save --format docker-archive -o "$out/$name-image-$arch.tar" "diskpulse:$version"
+  podman save --format docker-archive -o "$out/$name-image-$arch.tar" "docker.io/library/diskpulse:$version"
   files+=("$name-image-$arch.tar")
 done
 

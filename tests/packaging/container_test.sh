@@ -56,7 +56,7 @@ cleanup() {
     for _ in $(seq 1 100); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.1; done
   fi
   podman rm -f "$name" "$bare" >/dev/null 2>&1 || true
-  podman rmi -f "$tag" >/dev/null 2>&1 || true
+  podman rmi -f "$tag" "docker.io/library/$tag" >/dev/null 2>&1 || true
   if [ -n "$loop" ]; then
     [ -n "$loop_mode" ] && chown "${loop_mode%% *}" "$loop" && chmod "${loop_mode##* }" "$loop"
     losetup -d "$loop" || true
@@ -111,7 +111,7 @@ else
   /usr/bin/docker -H "unix://$sock" info >/dev/null 2>&1 ||
     skip_without "docker daemon" "dockerd does not start here: $(tail -1 "$work/dockerd.log")"
   eng() { /usr/bin/docker -H "unix://$sock" "$@"; }
-  podman save "$tag" | eng load >/dev/null
+  podman save "docker.io/library/$tag" | eng load >/dev/null
   # docker's default set plus the documented ones, as compose's cap_add does.
   echo "dockerd $(eng version --format '{{.Server.Version}}'), run ${cap_opts[*]}"
 fi
