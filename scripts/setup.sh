@@ -14,14 +14,16 @@ pkgs=(g++ cmake make pkg-config libboost-dev nlohmann-json3-dev libsqlite3-dev z
       libmosquitto-dev liburing-dev util-linux smartmontools tzdata)
 # Test-only tools whose Debian packages enable and start services: the tests
 # run the programs themselves (mosquitto on a free loopback port, promtool,
-# amtool, podman without its API socket), so these are installed with service
+# amtool, podman without its API socket, dockerd on a private socket of
+# tests/packaging/container_test.sh), so these are installed with service
 # starts refused and these units of theirs left disabled
 # (install_test_services below).
 declare -A test_service_units=(
   [mosquitto]="mosquitto.service"
   [prometheus]="prometheus.service"
   [prometheus-alertmanager]="prometheus-alertmanager.service"
-  [podman]="podman.socket podman.service podman-restart.service podman-auto-update.timer podman-auto-update.service")
+  [podman]="podman.socket podman.service podman-restart.service podman-auto-update.timer podman-auto-update.service"
+  [docker.io]="docker.service docker.socket containerd.service")
 if [ "${DP_SETUP_BROWSER:-0}" = 1 ]; then
   pkgs+=(chromium)
 fi
@@ -31,7 +33,8 @@ fi
 # running daemon (tests/e2e/clock_jump_e2e_test.cc);
 # clang 14 and libc++ 14's headers for the FreeBSD compile check
 # (tests/freebsd/compile_check.sh); podman, runc and mmdebstrap to build and
-# run the container image (tests/packaging/container_test.sh); aiosmtpd, the
+# run the container image (tests/packaging/container_test.sh; docker.io,
+# below, runs it under docker too); aiosmtpd, the
 # SMTP server the mail sink's tests start (tests/alert/smtp_server.py).
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   # GoogleTest; fio (the contention guard's foreign load), sqlite3, curl,
@@ -75,14 +78,14 @@ for p in "${pkgs[@]}"; do
 done
 missing_services=()
 if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
-  for p in mosquitto prometheus prometheus-alertmanager podman; do
+  for p in mosquitto prometheus prometheus-alertmanager podman docker.io; do
     installed "$p" || missing_services+=("$p")
   done
 fi
 
-# Debian's mosquitto, prometheus, prometheus-alertmanager and podman enable
-# their units and start them from their maintainer scripts (listening on
-# :1883, :9090, :9093 and podman's API socket). While they install, a policy-rc.d that refuses every
+# Debian's mosquitto, prometheus, prometheus-alertmanager, podman and
+# docker.io enable their units and start them from their maintainer scripts
+# (listening on :1883, :9090, :9093, podman's and docker's API sockets). While they install, a policy-rc.d that refuses every
 # start (exit 101, honoured by deb-systemd-invoke and invoke-rc.d) keeps them
 # stopped; afterwards their units are disabled (and stopped, should a start
 # have slipped through another policy-rc.d), so nothing listens at boot

@@ -9,7 +9,7 @@ path through DP_POLICY_RC_D). It checks that:
     building and running diskpulsed and diskpulse needs and no test-only tool
     (no broker, no Prometheus, no browser, no GoogleTest);
   - the test command's setup (scripts/test.sh's flags) installs mosquitto,
-    prometheus, prometheus-alertmanager and podman while a policy-rc.d
+    prometheus, prometheus-alertmanager, podman and docker.io while a policy-rc.d
     refuses every service start, removes that policy afterwards, disables
     the units their packages enable, and never enables or starts one;
   - a policy-rc.d that was already there is left as it was.
@@ -26,14 +26,15 @@ import tempfile
 TEST_ONLY = {"mosquitto", "prometheus", "prometheus-alertmanager", "chromium", "libgtest-dev",
              "libgmock-dev", "fio", "sqlite3", "curl", "python3-jsonschema", "nodejs", "npm",
              "libfaketime", "clang-14", "libc++-14-dev", "podman", "runc", "mmdebstrap",
-             "dpkg-dev", "qemu-user-static", "python3-aiosmtpd"}
+             "dpkg-dev", "qemu-user-static", "python3-aiosmtpd", "docker.io"}
 RUNTIME = {"g++", "cmake", "make", "pkg-config", "libboost-dev", "nlohmann-json3-dev",
            "libsqlite3-dev", "zlib1g-dev", "libssl-dev", "libmosquitto-dev", "liburing-dev",
            "smartmontools", "tzdata"}
 SERVICES = {"mosquitto": ["mosquitto.service"], "prometheus": ["prometheus.service"],
             "prometheus-alertmanager": ["prometheus-alertmanager.service"],
             "podman": ["podman.socket", "podman.service", "podman-restart.service",
-                       "podman-auto-update.timer"]}
+                       "podman-auto-update.timer"],
+            "docker.io": ["docker.service", "docker.socket", "containerd.service"]}
 
 STUBS = {
     # Nothing is installed: every package is missing.

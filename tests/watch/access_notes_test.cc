@@ -1,9 +1,12 @@
 // What the health endpoint and the page say a container cannot see
 // (AccessNotes): no drive passed in, drives without a device node, SMART
 // refused. The end-to-end check is tests/packaging/container_test.sh.
+#include <filesystem>
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include "support/temp_dir.h"
 #include "watch/discovery.h"
 
 namespace dp {
@@ -76,6 +79,28 @@ TEST(AccessNotes, SmartRefusedNamesTheCapability) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("SMART was refused for 1 drives"), std::string::npos) << notes[0];
   EXPECT_NE(notes[0].find("--cap-add SYS_RAWIO"), std::string::npos);
+}
+
+// A host with ZFS (sysfs/module/zfs): /dev/zfs not passed in is named; a
+// module whose major.minor differs from the image's zpool is named with both.
+TEST(ZfsAccessNotes, DevZfsMissingAndVersionsThatDisagree) {
+  dp::testing::TempDir t;
+  const std::string sys = t.path() / "sys", dev = t.path() / "dev";
+  std::filesystem::create_directories(dev);
+  EXPECT_TRUE(ZfsAccessNotes(sys, dev, "2.3.2").empty());  // no ZFS on the host
+  t.Write("sys/module/zfs/version", "2.2.4-1\n");
+  auto missing = ZfsAccessNotes(sys, dev, "2.3.2");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("--device /dev/zfs"), std::string::npos) << missing[0];
+  t.Write("dev/zfs", "");
+  auto differ = ZfsAccessNotes(sys, dev, "2.3.2-2~bpo12+2");
+  ASSERT_EQ(differ.size(), 1u);
+  EXPECT_NE(differ[0].find("module is 2.2.4-1 and this image's zpool is 2.3.2-2~bpo12+2"),
+            std::string::npos)
+      << differ[0];
+  EXPECT_TRUE(ZfsAccessNotes(sys, dev, "2.2.7").empty());  // 2.2 and 2.2 agree
+  t.Write("sys/module/zfs/version", "2.3.1-1\n");
+  EXPECT_TRUE(ZfsAccessNotes(sys, dev, "2.3.2-2~bpo12+2").empty());
 }
 
 }  // namespace

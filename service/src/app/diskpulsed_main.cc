@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "app/daemon.h"
 #include "app/daemon_args.h"
 #include "app/idle_memory.h"
+#include "app/first_start_config.h"
 #include "app/service_notifier.h"
 #include "app/show_schedule.h"
 #include "app/signal_waiter.h"
@@ -51,9 +53,20 @@ std::optional<int> AnswerWithoutConfig(const dp::DaemonArgs& args) {
 }
 
 // The configuration file with the command line's overrides; one problem per
-// line, "FILE:LINE: key: what is wrong", printed here.
+// line, "FILE:LINE: key: what is wrong", printed here. A container's first
+// start on an empty configuration volume writes the image's template there
+// (app/first_start_config.h).
 std::optional<dp::Config> LoadConfiguration(const dp::DaemonArgs& args) {
-  auto config = dp::LoadConfigFile(args.config_path);
+  const char* config_template = std::getenv("DISKPULSE_CONFIG_TEMPLATE");
+  auto first_config =
+      dp::WriteConfigIfMissing(args.config_path, config_template ? config_template : "");
+  if (!first_config.ok()) {
+    Fail(first_config.status());
+    return std::nullopt;
+  }
+  if (!first_config->message.empty())
+    std::printf("diskpulsed: %s\n", first_config->message.c_str());
+  auto config = dp::LoadConfigFile(first_config->path);
   if (!config.ok()) {
     std::fprintf(stderr, "%s\n", config.status().message().c_str());
     if (config.status().code() == dp::StatusCode::kNotFound &&

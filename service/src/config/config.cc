@@ -286,8 +286,122 @@ Result<Config> LoadConfigFile(const std::string& path) {
   return c;
 }
 
+namespace {
+
+using EnvGet = std::function<std::optional<std::string>(const char*)>;
+
+// TZ as the C library reads it: a zone under TZDIR (/usr/share/zoneinfo),
+// ":ZONE" the same, or a POSIX rule ("CET-1CEST,M3.5.0,M10.5.0/3", "UTC0"),
+// which always holds an offset digit. A zone name the library cannot find
+// would silently run every schedule in UTC, so it is refused.
+Status CheckTimeZone(const EnvGet& value) {
+  auto tz = value("TZ");
+  if (!tz) return Status::Ok();
+  std::string zone = (*tz)[0] == ':' ? tz->substr(1) : *tz;
+  const std::string head = zone.substr(0, zone.find(','));  // a rule's dates hold '/'
+  if ((*tz)[0] != ':' && head.find_first_of("0123456789") != std::string::npos &&
+      head.find('/') == std::string::npos)
+    return Status::Ok();  // a POSIX rule with its own offset
+  const std::string dir = value("TZDIR").value_or("/usr/share/zoneinfo");
+  struct stat st;
+  if (zone.empty() || zone.find("..") != std::string::npos ||
+      ::stat((zone[0] == '/' ? zone : dir + "/" + zone).c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return InvalidArgument("TZ='" + *tz + "': no such time zone in " + dir +
+                           " (schedules would run in UTC): use a name such as Europe/Berlin "
+                           "or America/New_York");
+  return Status::Ok();
+}
+
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, ',')) {
+    auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+// mqtt://HOST[:PORT]: the broker's address as Home Assistant and most brokers
+// print it. TLS needs a CA file, which belongs in the file (alerts.mqtt[].ca_file).
+Status MqttAddress(const std::string& url, nlohmann::json& m) {
+  const std::string scheme = "mqtt://";
+  const std::string why = "DISKPULSE_MQTT_URL='" + url + "': ";
+  if (url.rfind(scheme, 0) != 0)
+    return InvalidArgument(why + "expected mqtt://HOST or mqtt://HOST:PORT (for TLS set "
+                                 "alerts.mqtt[].ca_file and port in the configuration file)");
+  std::string rest = url.substr(scheme.size());
+  if (!rest.empty() && rest.back() == '/') rest.pop_back();
+  std::string host = rest;
+  if (auto colon = rest.rfind(':'); colon != std::string::npos && rest.find(']', colon) == std::string::npos) {
+    host = rest.substr(0, colon);
+    const std::string port = rest.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos)
+      return InvalidArgument(why + "the port must be a number");
+    m["port"] = std::stoi(port);
+  }
+  if (host.size() > 1 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty() || host.find_first_of("/@ ") != std::string::npos)
+    return InvalidArgument(why + "missing or malformed host");
+  m["host"] = host;
+  return Status::Ok();
+}
+
+// The alerts an owner sets through the environment, as the file's "alerts"
+// section would hold them, each destination named "env". Numbers that do not
+// parse are named here; everything else goes through the file's own checks.
+Result<nlohmann::json> EnvironmentAlerts(const EnvGet& value) {
+  json alerts = json::object();
+  if (auto host = value("DISKPULSE_SMTP_HOST")) {
+    json smtp = {{"host", *host}};
+    if (auto port = value("DISKPULSE_SMTP_PORT")) {
+      if (port->size() > 5 || port->find_first_not_of("0123456789") != std::string::npos)
+        return InvalidArgument("DISKPULSE_SMTP_PORT='" + *port + "': expected a port number");
+      smtp["port"] = std::stoi(*port);
+    }
+    for (auto [var, key] : {std::pair{"DISKPULSE_SMTP_SECURITY", "security"},
+                            std::pair{"DISKPULSE_SMTP_USERNAME", "username"},
+                            std::pair{"DISKPULSE_SMTP_PASSWORD", "password"},
+                            std::pair{"DISKPULSE_SMTP_PASSWORD_FILE", "password_file"}}) {
+      if (auto v = value(var)) smtp[key] = *v;
+    }
+    json mail = {{"name", "env"}, {"smtp", smtp}};
+    if (auto from = value("DISKPULSE_MAIL_FROM")) mail["from"] = *from;
+    auto to = value("DISKPULSE_MAIL_TO");
+    if (!to || SplitList(*to).empty())
+      return InvalidArgument("DISKPULSE_SMTP_HOST is set but DISKPULSE_MAIL_TO is not: give the "
+                             "address(es) alerts go to, separated by commas");
+    mail["to"] = SplitList(*to);
+    alerts["mail"] = json::array({mail});
+  } else {
+    for (const char* var : {"DISKPULSE_SMTP_PORT", "DISKPULSE_SMTP_SECURITY", "DISKPULSE_SMTP_USERNAME",
+                            "DISKPULSE_SMTP_PASSWORD", "DISKPULSE_SMTP_PASSWORD_FILE",
+                            "DISKPULSE_MAIL_FROM", "DISKPULSE_MAIL_TO"}) {
+      if (value(var))
+        return InvalidArgument(std::string(var) +
+                               " is set but DISKPULSE_SMTP_HOST is not: mail needs the SMTP server");
+    }
+  }
+  if (auto url = value("DISKPULSE_MQTT_URL")) {
+    json mqtt = {{"name", "env"}};
+    DP_RETURN_IF_ERROR(MqttAddress(*url, mqtt));
+    if (auto u = value("DISKPULSE_MQTT_USERNAME")) mqtt["username"] = *u;
+    if (auto pw = value("DISKPULSE_MQTT_PASSWORD")) mqtt["password"] = *pw;
+    alerts["mqtt"] = json::array({mqtt});
+  } else if (value("DISKPULSE_MQTT_USERNAME") || value("DISKPULSE_MQTT_PASSWORD")) {
+    return InvalidArgument("DISKPULSE_MQTT_USERNAME/PASSWORD are set but DISKPULSE_MQTT_URL is "
+                           "not: give the broker as mqtt://HOST:1883");
+  }
+  if (auto url = value("DISKPULSE_WEBHOOK_URL"))
+    alerts["webhooks"] = json::array({{{"name", "env"}, {"url", *url}}});
+  return alerts;
+}
+
+}  // namespace
+
 Status ApplyEnvironment(Config& c, const std::function<const char*(const char*)>& get) {
-  auto value = [&](const char* name) -> std::optional<std::string> {
+  const EnvGet value = [&](const char* name) -> std::optional<std::string> {
     const char* v = get(name);
     if (!v || !*v) return std::nullopt;
     return std::string(v);
@@ -300,6 +414,26 @@ Status ApplyEnvironment(Config& c, const std::function<const char*(const char*)>
   }
   if (auto token = value("DISKPULSE_API_TOKEN")) c.api_token = *token;
   if (auto token = value("DISKPULSE_READ_TOKEN")) c.read_token = *token;
+  DP_RETURN_IF_ERROR(CheckTimeZone(value));
+
+  // Destinations from the environment go through the file's own parser, so
+  // they obey every rule a file's would ("environment: alerts.mail[0]...").
+  DP_ASSIGN_OR_RETURN(json alerts, EnvironmentAlerts(value));
+  if (alerts.empty()) return Status::Ok();
+  auto parsed = ParseConfig(json{{"alerts", alerts}}.dump(), "environment");
+  if (!parsed.ok()) return parsed.status();
+  AlertsConfig& from_env = parsed->alerts_config;
+  // A reload applies the environment again to a freshly parsed file, so
+  // nothing is added twice; "env" replaces a destination of that name.
+  auto put = [](auto& into, auto& items) {
+    for (auto& item : items) {
+      std::erase_if(into, [&](const auto& old) { return old.name == item.name; });
+      into.push_back(std::move(item));
+    }
+  };
+  put(c.alerts_config.mail, from_env.mail);
+  put(c.alerts_config.mqtt, from_env.mqtt);
+  put(c.alerts_config.webhooks, from_env.webhooks);
   return Status::Ok();
 }
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 
 #include "base/log.h"
@@ -89,6 +90,34 @@ std::vector<std::string> AccessNotes(const DiscoveryReport& report, bool in_cont
   return notes;
 }
 
+std::vector<std::string> ZfsAccessNotes(const std::string& sysfs_root, const std::string& dev_root,
+                                        const std::string& userland) {
+  std::vector<std::string> notes;
+  std::error_code ec;
+  const std::filesystem::path module = std::filesystem::path(sysfs_root) / "module" / "zfs";
+  if (!std::filesystem::exists(module, ec)) return notes;
+  if (!std::filesystem::exists(std::filesystem::path(dev_root) / "zfs", ec)) {
+    notes.push_back("The host has ZFS but this container has no /dev/zfs: pass it in with "
+                    "--device /dev/zfs (compose: devices:) to read the pools; drives are "
+                    "tested without it.");
+    return notes;
+  }
+  std::ifstream in(module / "version");
+  std::string kernel;
+  std::getline(in, kernel);
+  const auto major_minor = [](const std::string& v) {
+    const auto first = v.find('.');
+    return first == std::string::npos ? v : v.substr(0, v.find_first_of(".-", first + 1));
+  };
+  if (kernel.empty() || userland.empty() || major_minor(kernel) == major_minor(userland))
+    return notes;
+  notes.push_back("The host's ZFS module is " + kernel + " and this image's zpool is " + userland +
+                  ": OpenZFS supports only matching versions, so pool states may be misread "
+                  "(a newer zpool on an older module can mark vdevs \"(non-allocating)\"); "
+                  "compare with `zpool status` on the host.");
+  return notes;
+}
+
 Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner, Store& store,
                                      const Clock& clock, const DiscoveryOptions& options) {
   DiscoveryReport report;
@@ -135,6 +164,12 @@ Result<DiscoveryReport> RunDiscovery(const Config& config, CommandRunner& runner
   }
 
   report.access = AccessNotes(report, InContainer());
+  if (InContainer()) {
+    const char* userland = std::getenv("DISKPULSE_ZFS_USERLAND");
+    for (auto& n : ZfsAccessNotes(config.inventory.sysfs_root, config.inventory.dev_root,
+                                  userland ? userland : ""))
+      report.access.push_back(std::move(n));
+  }
 
   // A firmware update can change a drive's performance: a drive whose
   // firmware version changed since the last pass is re-baselined. A pass that

@@ -77,6 +77,14 @@ bool InContainer();
 // lacks, so each note says how to pass the drive or the capability in.
 std::vector<std::string> AccessNotes(const DiscoveryReport& report, bool in_container);
 
+// The container's notes on ZFS: the host has the module (SYSFS/module/zfs)
+// but /dev/zfs was not passed in (pools unseen), or the module's version
+// (SYSFS/module/zfs/version, "2.2.4-1") differs in major.minor from the
+// image's zpool (`userland`, "2.3"; the image's DISKPULSE_ZFS_USERLAND).
+// Nothing when the host has no ZFS or the versions agree.
+std::vector<std::string> ZfsAccessNotes(const std::string& sysfs_root, const std::string& dev_root,
+                                        const std::string& userland);
+
 // One pass: inventory (drives, pools, member mapping), SMART for every drive
 // when options.read_smart, then the store; a drive whose firmware changed is
 // re-baselined (its slowdown/trend alerts resolve, the change is logged).
