@@ -430,8 +430,8 @@ TEST(AlertEvents, OneDeclineSeenByThreeRulesIsOneAlert) {
   EXPECT_EQ(kinds, (std::set<ConditionKind>{ConditionKind::kSlowdown, ConditionKind::kTrend,
                                             ConditionKind::kPeer}));
   EXPECT_EQ(a.words.headline,
-            "sdb reads 11% slower than it used to and reads 12% slower than its siblings, "
-            "and slower each month");
+            "sdb reads 11% slower than it used to (12% behind its siblings), and slower each "
+            "month");
   EXPECT_EQ(a.words.confidence, "Sure (3 rules, under an hour)");
   EXPECT_NE(a.words.advice.find("self-test"), std::string::npos) << a.words.advice;
   EXPECT_EQ(a.summary.find("Theil-Sen"), std::string::npos);

@@ -246,9 +246,11 @@ AlertWords WordsOf(const Alert& event, std::string_view name, std::int64_t now) 
   std::vector<std::string> parts;
   if (slow) parts.push_back(SlowerPhrase(slow->metric, slow->change_percent.value_or(0)) +
                             " than it used to");
-  if (peer) parts.push_back((slow ? std::string("and ") : std::string()) +
-                            SlowerPhrase(peer->metric, peer->change_percent.value_or(0)) +
-                            " than its siblings");
+  if (peer && slow)
+    parts.back() += " (" + Percent(peer->change_percent.value_or(0)) + " behind its siblings)";
+  else if (peer)
+    parts.push_back(SlowerPhrase(peer->metric, peer->change_percent.value_or(0)) +
+                    " than its siblings");
   if (env) {
     const ConditionPlace place = ConditionPlaceOf(env->condition);
     w.headline = "Every drive of " +
