@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "base/fake_clock.h"
+#include "model/condition.h"
 
 namespace dp {
 namespace {
@@ -89,7 +91,7 @@ TEST(AlertEvents, OneDriveEventIsOneAlertWithEverySeriesAsEvidence) {
   EXPECT_EQ(a.condition, "slowdown:drive");
   EXPECT_EQ(a.drive_id, "wwn-1");
   const auto ev = nlohmann::json::parse(a.evidence_json);
-  EXPECT_EQ(ev["members"].size(), 10u);
+  EXPECT_EQ(a.event.members.size(), 10u);
   EXPECT_EQ(ev["condition"], "peer:seek:half:access_ms");
   EXPECT_NE(a.summary.find("with 9 more series"), std::string::npos) << a.summary;
   EXPECT_EQ(b.sent.size(), 1u);
@@ -101,7 +103,7 @@ TEST(AlertEvents, OneDriveEventIsOneAlertWithEverySeriesAsEvidence) {
                   .ok());
   EXPECT_EQ(b.alerts.size(), 1u);
   EXPECT_EQ(b.inserts, 1);
-  EXPECT_EQ(nlohmann::json::parse(b.Only().evidence_json)["members"].size(), 11u);
+  EXPECT_EQ(b.Only().event.members.size(), 11u);
   EXPECT_EQ(b.sent.size(), 1u);
 }
 
@@ -172,7 +174,9 @@ TEST(AlertEvents, AHeldDoubtWhoseOwnRunStandsOutKeepsTheWatchGoing) {
   EXPECT_TRUE(b.sent.empty());
   EXPECT_EQ(b.Only().notify_count, 0);
   clock.Advance(hours(6));
+  // As detect gives it (Judge::Hold): standing out, at warning.
   held.stands_out = true;
+  held.severity = Severity::kWarning;
   ASSERT_TRUE(b.Run({held}, clock.Now()).ok());
   ASSERT_EQ(b.sent.size(), 1u);
   EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened);
@@ -308,7 +312,7 @@ TEST(AlertEvents, ASecondBoxEventForTheSameStepIsNotToldAgain) {
 // a watch is absorbed with the shift.
 TEST(AlertEvents, OnlyANotifiedEventIsSlowingBeforeAShift) {
   Alert a;
-  a.condition = kDriveSlowdownEvent;
+  a.condition = kDriveSpeedEvent;
   a.state = "open";
   a.opened_at = 100;
   a.notify_count = 0;
@@ -388,6 +392,49 @@ TEST(AlertEvents, AnAlertKeepsItsOpeningEvidenceAndHistory) {
   EXPECT_EQ(h[0]["what"], "opened");
   EXPECT_EQ(h[1]["what"], "refreshed");
   EXPECT_EQ(h[2]["what"], "resolved");
+}
+
+}  // namespace
+}  // namespace dp
+
+namespace dp {
+namespace {
+
+// One decline of a drive seen by three rules (its own baseline, the trend
+// over months, its siblings) is one problem: one alert, one notification,
+// each rule's series a member, and words that speak of all three.
+TEST(AlertEvents, OneDeclineSeenByThreeRulesIsOneAlert) {
+  FakeClock clock;
+  Book b;
+  Verdict slow = V("wwn-b", "slowdown:seq:qd8-1m:mb_per_s", VerdictKind::kSlowdown,
+                   Severity::kWarning, 11);
+  slow.drive_name = "sdb";
+  slow.metric = "mb_per_s";
+  Verdict trend = V("wwn-b", "trend:seq:qd8-1m:mb_per_s", VerdictKind::kTrend);
+  trend.drive_name = "sdb";
+  trend.change_percent.reset();
+  trend.slope_percent_per_month = 2.5;
+  Verdict peer = V("wwn-b", "peer:seq:qd8-1m:mb_per_s", VerdictKind::kPeerOutlier,
+                   Severity::kWarning, 12);
+  peer.drive_name = "sdb";
+  peer.metric = "mb_per_s";
+  ASSERT_TRUE(b.Run({slow, peer, trend}, clock.Now()).ok());
+  ASSERT_EQ(b.alerts.size(), 1u);
+  const Alert& a = b.Only();
+  EXPECT_EQ(a.condition, kDriveSpeedEvent);
+  EXPECT_EQ(b.inserts, 1);
+  ASSERT_EQ(b.sent.size(), 1u) << "one decline, one notification";
+  EXPECT_EQ(b.sent[0].first, NotifyKind::kOpened) << "a trend rests on months: told at once";
+  std::set<ConditionKind> kinds;
+  for (const AlertMember& m : a.event.members) kinds.insert(ConditionKindOf(m.condition));
+  EXPECT_EQ(kinds, (std::set<ConditionKind>{ConditionKind::kSlowdown, ConditionKind::kTrend,
+                                            ConditionKind::kPeer}));
+  EXPECT_EQ(a.words.headline,
+            "sdb reads 11% slower than it used to (12% behind its siblings), and slower each "
+            "month");
+  EXPECT_EQ(a.words.confidence, "Sure (3 rules, under an hour)");
+  EXPECT_NE(a.words.advice.find("self-test"), std::string::npos) << a.words.advice;
+  EXPECT_EQ(a.summary.find("Theil-Sen"), std::string::npos);
 }
 
 }  // namespace

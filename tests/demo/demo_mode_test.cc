@@ -3,7 +3,8 @@
 // replayed capture with growing pending sectors), the executor (a read run
 // stores points with progress; SMART stores a snapshot; self-tests are
 // refused) and PrepareDemo seeding a real store whose real detection finds
-// the three planted problems and nothing on the healthy drives.
+// the three planted problems and nothing on the healthy drives, each alert
+// in its owner's words.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "demo/demo_executor.h"
 #include "demo/demo_mode.h"
 #include "base/fake_clock.h"
+#include "model/condition.h"
 #include "store/store.h"
 #include "support/temp_dir.h"
 
@@ -172,6 +174,47 @@ TEST(DemoSeedTest, RealDetectionFindsThePlantedProblems) {
     EXPECT_EQ(pool_conditions, std::set<std::string>{"scrub:tank:overdue"});
     for (const char* healthy : {"sda", "sdc", "sdg", "nvme0n1"})
       EXPECT_FALSE(kinds.count(healthy)) << healthy << ": " << ::testing::PrintToString(kinds);
+    // As their owner reads them: sdb's decline is one told alert whose
+    // members include its trend, the missing drive's headline counts days,
+    // sdd's SMART alert gives the count its SMART table shows, and every
+    // active alert has a headline, a confidence and advice.
+    std::map<std::string, std::string> id_of;
+    for (const Drive& d : *drives) id_of[d.name] = d.id;
+    auto every = (*store)->ListAlerts(AlertFilter{"all", "", 0});
+    ASSERT_TRUE(every.ok());
+    std::set<std::string> told;
+    std::set<ConditionKind> rules;
+    for (const Alert& a : *every) {
+      const ConditionKind k = ConditionKindOf(a.condition);
+      if (a.drive_id != id_of["sdb"] || (k != ConditionKind::kSlowdown &&
+                                         k != ConditionKind::kTrend && k != ConditionKind::kPeer))
+        continue;
+      if (a.notify_count > 0) told.insert(a.condition + " #" + std::to_string(a.id));
+      for (const AlertMember& m : a.event.members) rules.insert(ConditionKindOf(m.condition));
+    }
+    EXPECT_EQ(told, std::set<std::string>{"slowdown:drive #" + std::to_string([&] {
+                      for (const Alert& a : *alerts)
+                        if (a.drive_id == id_of["sdb"]) return a.id;
+                      return std::int64_t{0};
+                    }())});
+    EXPECT_TRUE(rules.count(ConditionKind::kTrend)) << "the trend is a member of the one alert";
+    for (const Alert& a : *alerts) {
+      SCOPED_TRACE(a.condition + ": " + a.summary);
+      EXPECT_FALSE(a.words.headline.empty());
+      EXPECT_FALSE(a.words.confidence.empty());
+      EXPECT_FALSE(a.words.advice.empty());
+      EXPECT_EQ(a.words.headline.find(" min"), std::string::npos) << a.words.headline;
+      EXPECT_EQ(a.words.headline.find("Mann-Kendall"), std::string::npos) << a.words.headline;
+      if (a.drive_id == id_of["sdh"])
+        EXPECT_EQ(a.words.headline, "sdh has been missing for 2 days");
+      if (a.drive_id == id_of["sdd"] && a.condition == "smart:pending_sectors") {
+        auto latest = (*store)->LatestSmart(id_of["sdd"]);
+        ASSERT_TRUE(latest.ok() && *latest && (*latest)->pending_sectors);
+        const std::string shown = std::to_string(*(*latest)->pending_sectors);
+        EXPECT_EQ(a.words.headline.rfind("sdd has " + shown + " sectors", 0), 0u)
+            << "its SMART table shows " << shown << "; the alert says: " << a.words.headline;
+      }
+    }
     auto pools = (*store)->LatestPools();
     ASSERT_TRUE(pools.ok());
     ASSERT_EQ(pools->size(), 1u);

@@ -12,6 +12,7 @@
 #include "alert/alert_dispatcher.h"
 #include "alert/alert_service.h"
 #include "base/fake_clock.h"
+#include "detect/smart_detector.h"
 #include "http/api.h"
 #include "http/openapi_record_util.h"
 #include "runs/store_alert_repository.h"
@@ -324,6 +325,57 @@ TEST_F(ResourcesTest, AlertsListFiltersByState) {
   EXPECT_EQ(Get("/api/v1/alerts?state=weird").status, 400);
   EXPECT_EQ(Get("/api/v1/alerts/" + std::to_string(open)).status, 200);
   EXPECT_EQ(Get("/api/v1/alerts/777").status, 404);
+}
+
+// An alert says what happened, how sure and what to do; a SMART alert's
+// count is the raw count the drive's SMART table gives (not the normalised
+// value or the worst beside it).
+TEST_F(ResourcesTest, AlertsCarryTheirWordsAndTheSmartTablesFigure) {
+  repo_ = std::make_unique<StoreAlertRepository>(*store_);
+  alerts_ = std::make_unique<AlertService>(*repo_, nullptr, clock_, AlertServiceOptions{});
+  auto snapshot = [](std::uint64_t pending) {
+    SmartSnapshot s;
+    s.protocol = "ATA";
+    s.health_passed = true;
+    s.pending_sectors = pending;
+    SmartAttribute a;
+    a.id = 197;
+    a.name = "Current_Pending_Sector";
+    a.value = 200;
+    a.worst = 200;
+    a.raw = pending;
+    a.raw_string = std::to_string(pending);
+    s.attributes.push_back(a);
+    return s;
+  };
+  const SmartSnapshot before = snapshot(107), now = snapshot(128);
+  ASSERT_TRUE(store_->InsertSmartSnapshot(drive_.id, 1700000000, before).ok());
+  ASSERT_TRUE(store_->InsertSmartSnapshot(drive_.id, 1700086400, now).ok());
+  clock_.Set(FromUnixSeconds(1700086400));
+  ASSERT_TRUE(alerts_
+                  ->OnVerdicts(detect::EvaluateSmart(drive_.id, "sda", &before, now, 1700086400,
+                                                     DetectionConfig{}))
+                  .ok());
+  auto list = json::parse(Get("/api/v1/alerts").body);
+  ASSERT_EQ(list.size(), 1u) << list.dump();
+  const json& a = list[0];
+  EXPECT_EQ(a["condition"], "smart:pending_sectors");
+  EXPECT_EQ(a["headline"],
+            "sda has 128 sectors it could not read (pending), 21 more than at the check before");
+  EXPECT_EQ(a["confidence"], "Certain (read from SMART, under an hour)");
+  EXPECT_NE(a["advice"].get<std::string>().find("order a replacement"), std::string::npos);
+  // The same figure as the SMART table's newest raw count.
+  auto smart = json::parse(Get("/api/v1/drives/sda/smart").body);
+  EXPECT_EQ(smart["figures"]["pending_sectors"].back(), 128);
+  for (const json& attr : smart["attributes"])
+    if (attr["id"] == 197) EXPECT_EQ(attr["raw"].back(), 128);
+  EXPECT_NE(a["headline"].get<std::string>().find(
+                std::to_string(smart["figures"]["pending_sectors"].back().get<int>())),
+            std::string::npos);
+  // One alert by id says the same.
+  auto one = json::parse(Get("/api/v1/alerts/" + std::to_string(a["id"].get<int>())).body);
+  EXPECT_EQ(one["headline"], a["headline"]);
+  EXPECT_EQ(one["advice"], a["advice"]);
 }
 
 TEST_F(ResourcesTest, AckNeedsTokenAndService) {

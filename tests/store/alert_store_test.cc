@@ -163,3 +163,64 @@ TEST_F(AlertStoreTest, ListFiltersAndOrdersNewestFirst) {
 
 }  // namespace
 }  // namespace dp
+
+#include "store/migrations.h"
+#include "store/sqlite_db.h"
+#include "support/temp_dir.h"
+
+namespace dp {
+namespace {
+
+// A version-16 file with a drive whose decline had two told alerts (its
+// speed event with a member in the evidence, and its trend) and another
+// drive's trend alone: at version 17 the event's members are typed state,
+// the first trend closes into the drive's speed alert, the second becomes it.
+TEST(AlertMigrationTest, TrendsJoinTheSpeedAlertAndMembersBecomeTypedState) {
+  testing::TempDir dir;
+  const std::string path = dir.Path("diskpulse.db");
+  {
+    auto db = SqliteDb::Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    std::vector<Migration> upto16;
+    for (const Migration& m : SchemaMigrations())
+      if (m.version <= 16) upto16.push_back(m);
+    ASSERT_TRUE(ApplyMigrations(**db, upto16).ok());
+    ASSERT_TRUE(
+        (*db)
+            ->Exec(
+                "INSERT INTO drives (id, name, firmware, controller, first_seen, last_seen) VALUES "
+                "  ('wwn-b', 'sdb', 'f', 'c', 1, 2), ('wwn-c', 'sdc', 'f', 'c', 1, 2);"
+                "INSERT INTO alerts (drive_id, condition, severity, state, summary, evidence, "
+                "  opened_at, updated_at, notify_count) VALUES "
+                "  ('wwn-b', 'slowdown:drive', 'warning', 'open', 's', '{\"members\":[{"
+                "\"condition\":\"slowdown:seq:qd8-1m:mb_per_s\",\"state\":\"open\",\"severity\":"
+                "\"warning\",\"clear_streak\":1,\"opened_at\":5,\"verdict\":{\"test\":\"seq\","
+                "\"change_percent\":11,\"band\":{\"low\":180,\"high\":220}}}],"
+                "\"last_fired_at\":9,\"cleared_since_fired\":false}', 5, 9, 1),"
+                "  ('wwn-b', 'trend:drive', 'warning', 'open', 't', '{}', 6, 9, 1),"
+                "  ('wwn-c', 'trend:drive', 'warning', 'open', 't', '{}', 6, 9, 1)")
+            .ok());
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  auto b = (*store)->OpenAlertFor("wwn-b", "slowdown:drive");
+  ASSERT_TRUE(b.ok() && b->has_value());
+  ASSERT_EQ((*b)->event.members.size(), 1u);
+  const AlertMember& m = (*b)->event.members[0];
+  EXPECT_EQ(m.condition, "slowdown:seq:qd8-1m:mb_per_s");
+  EXPECT_EQ(m.clear_streak, 1);
+  EXPECT_EQ(m.test, "seq");
+  EXPECT_EQ(m.change_percent, 11);
+  EXPECT_EQ(m.band_low, 180);
+  EXPECT_EQ((*b)->event.last_fired_at, 9);
+  EXPECT_FALSE((*b)->event.cleared_since_fired);
+  auto b_trend = (*store)->OpenAlertFor("wwn-b", "trend:drive");
+  ASSERT_TRUE(b_trend.ok());
+  EXPECT_FALSE(b_trend->has_value()) << "closed into sdb's speed alert";
+  auto c = (*store)->OpenAlertFor("wwn-c", "slowdown:drive");
+  ASSERT_TRUE(c.ok() && c->has_value()) << "sdc's trend is its speed alert now";
+  EXPECT_EQ((*c)->notify_count, 1);
+}
+
+}  // namespace
+}  // namespace dp

@@ -136,6 +136,9 @@ void Seed(Store& store, std::int64_t now) {
       R"(,"value":165.2,"outside":true}]})";
   alert.opened_at = now - 7200;
   alert.updated_at = now - 7200;
+  alert.words.headline = "sda reads 18% slower than it used to";
+  alert.words.confidence = "Possible (1 rule, 2 hours)";
+  alert.words.advice = "Check the drive's cable and connector";
   ASSERT_TRUE(store.InsertAlert(alert).ok());
 
   // Two days of SMART every 4 hours (12 readings, the newest at 36 °C) with
@@ -292,7 +295,23 @@ TEST(DrivePanelTest, RendersDrivesChartsAlertAndRuns) {
     EXPECT_NE(tr.find(std::to_string(36ULL | 20ULL << 16 | 45ULL << 32)), std::string::npos) << tr;
     EXPECT_NE(tr.find(R"(data-spark-last="36")"), std::string::npos) << tr;
   }
-  // The alert (in the page's alert list and in the panel) with evidence and ack.
+  // The alert (in the page's alert list and in the panel): its headline, how
+  // sure and what to do first, the summary and evidence behind "details".
+  {
+    const std::size_t item = dom.find("class=\"alert sev-warning");
+    ASSERT_NE(item, std::string::npos) << dom;
+    const std::size_t details = dom.find("<details class=\"alert-details", item);
+    ASSERT_NE(details, std::string::npos) << dom;
+    const std::size_t headline = dom.find("sda reads 18% slower than it used to", item);
+    const std::size_t advice = dom.find("Check the drive's cable and connector", item);
+    const std::size_t sure = dom.find("Possible (1 rule, 2 hours)", item);
+    const std::size_t summary = dom.find("throughput dropped 18%", item);
+    EXPECT_LT(headline, details);
+    EXPECT_LT(advice, details);
+    EXPECT_LT(sure, details);
+    EXPECT_GT(summary, details);
+    EXPECT_LT(summary, dom.find("</details>", details)) << "the statistics are one click away";
+  }
   EXPECT_NE(dom.find("throughput dropped 18%"), std::string::npos);
   EXPECT_NE(dom.find("data-ack=\""), std::string::npos);
   EXPECT_NE(dom.find("201"), std::string::npos);

@@ -100,18 +100,27 @@ function alertItem(alert, driveName, onChange) {
       }
     });
   }
+  // What happened, how sure and what to do first (the daemon's words,
+  // alert/alert_words.h); the statistics behind "details".
   return el('li', { class: `alert sev-${alert.severity}`, dataset: { alertId: alert.id } },
     el('div', { class: 'alert-head' },
       el('span', { class: `chip sev ${alert.severity}` }, alert.severity),
       standingChip(alert),
       driveName ? el('strong', {}, driveName) : null,
-      el('span', { class: 'alert-summary' }, alert.summary),
+      el('span', { class: 'alert-headline' }, alert.headline || alert.summary),
       el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
         `opened ${formatAgo(alert.opened_at)}`),
       ack, status),
-    el('div', { class: 'muted mono small' }, alert.condition),
-    evidenceView(alert),
-    historyView(alert));
+    alert.confidence ? el('div', { class: 'alert-confidence small' },
+      el('span', { class: 'muted' }, 'How sure: '), alert.confidence) : null,
+    alert.advice ? el('div', { class: 'alert-advice' },
+      el('span', { class: 'muted' }, 'What to do: '), alert.advice) : null,
+    el('details', { class: 'alert-details small' },
+      el('summary', { class: 'muted' }, 'details'),
+      el('div', { class: 'alert-summary' }, alert.summary),
+      el('div', { class: 'muted mono small' }, alert.condition),
+      evidenceView(alert),
+      historyView(alert)));
 }
 
 // Where the alert stands for its owner (the daemon's "standing", the same

@@ -7,41 +7,57 @@
 
 #include <nlohmann/json.hpp>
 
+#include "alert/alert_words.h"
 #include "model/condition.h"
 
 namespace dp {
 namespace {
 
-using nlohmann::json;
-
-std::string Dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-json Parse(const std::string& text) {
-  json j = json::parse(text.empty() ? "{}" : text, nullptr, false);
-  return j.is_discarded() ? json::object() : j;
-}
-
 // A member as the ordinary lifecycle sees it: an alert of its own condition.
 // Its notifications are the event's, so it never waits or reminds.
-Alert MemberAlert(const json& m, const std::string& drive_id) {
+Alert MemberAlert(const AlertMember& m, const std::string& drive_id) {
   Alert a;
   a.drive_id = drive_id;
-  a.condition = m.value("condition", "");
-  a.severity = m.value("severity", "warning");
-  a.state = m.value("state", "open");
-  a.clear_streak = m.value("clear_streak", 0);
-  a.opened_at = m.value("opened_at", std::int64_t{0});
+  a.condition = m.condition;
+  a.severity = m.severity;
+  a.state = m.state;
+  a.clear_streak = m.clear_streak;
+  a.opened_at = m.opened_at;
   a.notify_count = 1;
-  a.evidence_json = Dump(m.value("verdict", json::object()));
+  a.summary = m.summary;
+  a.band_low = m.band_low;
+  a.band_high = m.band_high;
   return a;
 }
 
-json MemberRecord(const Alert& a) {
-  return {{"condition", a.condition},   {"state", a.state},
-          {"severity", a.severity},     {"clear_streak", a.clear_streak},
-          {"opened_at", a.opened_at},   {"verdict", Parse(a.evidence_json)}};
+// The member a lifecycle decision leaves, with the facts of the verdict
+// that fired it last (a clear or a doubt keeps those it had).
+AlertMember MemberRecord(const Alert& a, const Verdict& v, const AlertMember* before) {
+  AlertMember m;
+  if (before) m = *before;
+  m.condition = a.condition;
+  m.state = a.state;
+  m.severity = a.severity;
+  m.clear_streak = a.clear_streak;
+  m.opened_at = a.opened_at;
+  if (v.Firing() || !before) {
+    m.test = v.test;
+    m.series = v.series;
+    m.metric = v.metric;
+    m.unit = v.unit;
+    m.summary = v.summary;
+    m.current = v.current;
+    m.reference = v.peer_median ? v.peer_median : v.baseline_median;
+    m.change_percent = v.change_percent;
+    m.slope_percent_per_month = v.slope_percent_per_month;
+    m.band_low = v.band_low;
+    m.band_high = v.band_high;
+    m.baseline_runs = v.baseline_runs.value_or(0);
+    m.at = v.at;
+    m.verdict_json = VerdictToJson(v).dump(-1, ' ', false,
+                                           nlohmann::json::error_handler_t::replace);
+  }
+  return m;
 }
 
 int Rank(const std::string& severity) {
@@ -49,36 +65,30 @@ int Rank(const std::string& severity) {
   return s ? static_cast<int>(*s) : 0;
 }
 
-bool Active(const json& m) { return m.value("state", "") != "resolved"; }
+bool Active(const AlertMember& m) { return m.state != "resolved"; }
 
-double Change(const json& m) {
-  const json& v = m["verdict"];
-  auto c = v.find("change_percent");
-  return c != v.end() && c->is_number() ? std::fabs(c->get<double>()) : 0;
-}
+double Change(const AlertMember& m) { return std::fabs(m.change_percent.value_or(0)); }
 
 // The worst active member: highest severity, then largest change.
-const json* Primary(const json& members) {
-  const json* best = nullptr;
-  for (const json& m : members) {
+const AlertMember* Primary(const std::vector<AlertMember>& members) {
+  const AlertMember* best = nullptr;
+  for (const AlertMember& m : members) {
     if (!Active(m)) continue;
-    if (!best || Rank(m.value("severity", "")) > Rank(best->value("severity", "")) ||
-        (Rank(m.value("severity", "")) == Rank(best->value("severity", "")) &&
-         Change(m) > Change(*best)))
+    if (!best || Rank(m.severity) > Rank(best->severity) ||
+        (Rank(m.severity) == Rank(best->severity) && Change(m) > Change(*best)))
       best = &m;
   }
   return best;
 }
 
-std::string MemberLabel(const json& m) {
-  const json& v = m["verdict"];
-  std::string label = v.value("test", "");
-  for (const char* part : {"series", "metric"}) {
-    const std::string s = v.value(part, "");
+std::string MemberLabel(const AlertMember& m) {
+  std::string label = m.test;
+  for (const std::string& s : {m.series, m.metric})
     if (!s.empty()) label += (label.empty() ? "" : " ") + s;
-  }
-  if (ConditionKindOf(m.value("condition", "")) == ConditionKind::kPeer) label += " (vs siblings)";
-  return label.empty() ? m.value("condition", "") : label;
+  const ConditionKind kind = ConditionKindOf(m.condition);
+  if (kind == ConditionKind::kPeer) label += " (vs siblings)";
+  if (kind == ConditionKind::kTrend) label += " (trend)";
+  return label.empty() ? m.condition : label;
 }
 
 }  // namespace
@@ -87,9 +97,8 @@ AlertKey AlertKeyOf(const Verdict& v) {
   switch (ConditionKindOf(v.condition)) {
     case ConditionKind::kSlowdown:
     case ConditionKind::kPeer:
-      return {v.drive_id, kDriveSlowdownEvent, true};
     case ConditionKind::kTrend:
-      return {v.drive_id, kDriveTrendEvent, true};
+      return {v.drive_id, kDriveSpeedEvent, true};
     case ConditionKind::kEnvironment:
       return {"", kBoxEnvironmentEvent, true};
     default:
@@ -100,13 +109,8 @@ AlertKey AlertKeyOf(const Verdict& v) {
 bool EventHasMember(const Alert& event,
                     const std::function<bool(const std::string& condition,
                                              const std::string& test)>& match) {
-  const json evidence = Parse(event.evidence_json);
-  const auto members = evidence.find("members");
-  if (members == evidence.end() || !members->is_array()) return false;
-  for (const json& m : *members)
-    if (Active(m) && match(m.value("condition", ""),
-                           m.value("verdict", json::object()).value("test", "")))
-      return true;
+  for (const AlertMember& m : event.event.members)
+    if (Active(m) && match(m.condition, m.test)) return true;
   return false;
 }
 
@@ -116,7 +120,7 @@ bool SlowingBefore(const Alert& a, std::int64_t at) {
   // with its stale figure as the box's step. Absorbed, it closes with the
   // rest and comes back if it is real.
   return a.state != "resolved" && a.opened_at < at && a.notify_count > 0 &&
-         (a.condition == kDriveSlowdownEvent || a.condition == kDriveTrendEvent);
+         a.condition == kDriveSpeedEvent;
 }
 
 AlertDecision UpdateEvent(const std::optional<Alert>& existing,
@@ -124,30 +128,30 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                           const AlertPolicy& policy, bool urgent,
                           const std::optional<Alert>& told_before) {
   const bool active = existing && existing->state != "resolved";
-  json evidence = active ? Parse(existing->evidence_json) : json::object();
-  json members = evidence.contains("members") && evidence["members"].is_array()
-                     ? evidence["members"]
-                     : json::array();
+  AlertEventState state = active ? existing->event : AlertEventState{};
+  std::vector<AlertMember>& members = state.members;
   AlertPolicy member_policy = policy;
   member_policy.persist_before_notify = std::chrono::seconds(0);
   member_policy.max_reminder = std::chrono::seconds(0);
   const Verdict* fired = nullptr;  // this run's worst firing member verdict
-  // A held doubt whose own run still stands out (Verdict details
-  // "stands_out"): the change persists, though unseen interference made it
-  // a doubt again. It keeps a watch going, as a firing verdict would.
+  // A held doubt whose confirmation re-test still stands out beside the
+  // drive's calm read paths (detect's Verdict::stands_out, at the severity
+  // detect gave it): the change persists, though unseen interference made
+  // it a doubt again. It keeps a watch going, as a firing verdict would.
   const Verdict* persists = nullptr;
   std::string cleared;             // the last clear verdict's summary
   bool changed = false;
+  bool trend_fired = false;
   const std::int64_t t = ToUnixSeconds(now);
+  std::string name;  // the drive's, for people
+  for (const Verdict* v : verdicts)
+    if (name.empty() && !v->drive_name.empty()) name = v->drive_name;
   for (const Verdict* v : verdicts) {
-    auto it = std::find_if(members.begin(), members.end(), [&](const json& m) {
-      return m.value("condition", "") == v->condition;
-    });
+    auto it = std::find_if(members.begin(), members.end(),
+                           [&](const AlertMember& m) { return m.condition == v->condition; });
     std::optional<Alert> member;
     if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
-    if (member && v->kind == VerdictKind::kNeedsConfirmation &&
-        v->stands_out)
-      persists = v;
+    if (member && v->kind == VerdictKind::kNeedsConfirmation && v->stands_out) persists = v;
     if (!member && !v->Firing()) {
       // A clear of a member gone already can still end a quiet event.
       if (active && v->kind == VerdictKind::kClear) {
@@ -159,44 +163,41 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
     AlertDecision d = Update(member, *v, now, member_policy);
     if (d.write == AlertDecision::Write::kNothing) continue;
     changed = true;
-    if (it != members.end()) *it = MemberRecord(d.alert);
-    else members.push_back(MemberRecord(d.alert));
+    if (it != members.end()) *it = MemberRecord(d.alert, *v, &*it);
+    else members.push_back(MemberRecord(d.alert, *v, nullptr));
     if (v->Firing() && (!fired || v->severity > fired->severity)) fired = v;
+    if (v->Firing() && ConditionKindOf(v->condition) == ConditionKind::kTrend) trend_fired = true;
     if (v->kind == VerdictKind::kClear) cleared = v->summary;
   }
   AlertDecision d;
   Verdict persisting;
   if (!fired && persists && active && existing->notify_count == 0 &&
-      !evidence.value("cleared_since_fired", false)) {
+      !state.cleared_since_fired) {
     persisting = *persists;
-    persisting.kind = VerdictKind::kSlowdown;
-    persisting.severity = Severity::kWarning;
+    persisting.kind = VerdictKind::kSlowdown;  // the lifecycle's form of "still firing"
     fired = &persisting;
     changed = true;
   }
   if (!changed) return d;
-  // Whether every member has cleared since the event last fired (a doubt
-  // since does not undo it): a watch that fires after that is housekeeping
-  // come back, or a new event, and waits persist_before_notify again.
-  bool cleared_since_fired = evidence.value("cleared_since_fired", false);
   if (!fired) {
     bool all_clear = true;
-    for (const json& m : members)
-      if (Active(m) && m.value("clear_streak", 0) == 0) all_clear = false;
-    cleared_since_fired = cleared_since_fired || all_clear;
+    for (const AlertMember& m : members)
+      if (Active(m) && m.clear_streak == 0) all_clear = false;
+    state.cleared_since_fired = state.cleared_since_fired || all_clear;
+  } else {
+    state.last_fired_at = t;
+    state.cleared_since_fired = false;
   }
-  if (fired) evidence["last_fired_at"] = t;
-  const json* primary = Primary(members);
+  const AlertMember* primary = Primary(members);
   if (!primary) {
     if (!active) return d;
     Alert a = *existing;
-    evidence["members"] = members;
-    a.evidence_json = Dump(evidence);
+    a.event = state;
     // A box's event waits kEventQuietSeconds first: its drives absorb a
     // shift a week or two apart, and closed by the first drives' clears it
     // was opened again by the next drive's environment verdict.
     if (a.condition == kBoxEnvironmentEvent &&
-        t - evidence.value("last_fired_at", a.opened_at) < kEventQuietSeconds) {
+        t - state.last_fired_at.value_or(a.opened_at) < kEventQuietSeconds) {
       a.updated_at = t;
       d.write = AlertDecision::Write::kUpdate;
       d.alert = std::move(a);
@@ -208,29 +209,28 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   // The event as one verdict: the worst member's, its severity the worst.
   // A watch that fires is told by the evidence that fired now: its worst
   // member may be a figure from when it opened (housekeeping weeks ago).
-  const json* lead = primary;
+  const AlertMember* lead = primary;
   if (fired && (!active || existing->notify_count == 0))
-    for (const json& m : members)
-      if (Active(m) && m.value("condition", "") == fired->condition) lead = &m;
+    for (const AlertMember& m : members)
+      if (Active(m) && m.condition == fired->condition) lead = &m;
   std::vector<std::string> others;
-  for (const json& m : members)
+  for (const AlertMember& m : members)
     if (Active(m) && &m != lead) others.push_back(MemberLabel(m));
-  json out = (*primary)["verdict"];
-  out["members"] = members;
-  out["last_fired_at"] = evidence.value("last_fired_at", t);
-  out["cleared_since_fired"] = fired ? false : cleared_since_fired;
-  std::string summary = lead->value("verdict", json::object()).value("summary", "");
+  std::string summary = lead->summary;
   if (!others.empty()) {
     summary += "; with " + std::to_string(others.size()) + " more series:";
     for (std::size_t i = 0; i < others.size(); ++i) summary += (i ? ", " : " ") + others[i];
   }
+  const std::string evidence = primary->verdict_json;
   if (!fired) {
     // Clears and doubts only: the event stands as it was, with its members
     // brought up to date.
     Alert a = *existing;
-    a.evidence_json = Dump(out);
+    a.event = std::move(state);
+    a.evidence_json = evidence;
     a.summary = summary;
-    a.updated_at = ToUnixSeconds(now);
+    a.updated_at = t;
+    a.words = WordsOf(a, name, t);
     d.write = AlertDecision::Write::kUpdate;
     d.alert = std::move(a);
     return d;
@@ -239,18 +239,21 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   event.drive_id = existing ? existing->drive_id : AlertKeyOf(*fired).drive_id;
   event.condition = AlertKeyOf(*fired).condition;
   event.severity = Severity::kInfo;
-  for (const json& m : members)
+  for (const AlertMember& m : members)
     if (Active(m))
-      event.severity = std::max(event.severity,
-                                ParseSeverity(m.value("severity", "")).value_or(Severity::kInfo));
+      event.severity = std::max(event.severity, ParseSeverity(m.severity).value_or(Severity::kInfo));
   event.summary = summary;
   AlertPolicy event_policy = policy;
-  if (urgent) event_policy.persist_before_notify = std::chrono::seconds(0);
+  // A trend rests on months of runs: no housekeeping lasts that long.
+  if (urgent || trend_fired) event_policy.persist_before_notify = std::chrono::seconds(0);
   std::optional<Alert> prior = active ? existing : std::nullopt;
-  if (prior && prior->notify_count == 0 && cleared_since_fired)
-    AddHistory(*prior, t, "watching", "fired again after clearing: " + summary);
+  const bool came_back = prior && prior->notify_count == 0 && existing->event.cleared_since_fired;
+  if (came_back) AddHistory(*prior, t, "watching", "fired again after clearing: " + summary);
   d = Update(prior, event, now, event_policy);
-  d.alert.evidence_json = Dump(out);
+  d.alert.evidence_json = evidence;
+  d.alert.event = std::move(state);
+  d.alert.band_low.reset();
+  d.alert.band_high.reset();
   if (d.write == AlertDecision::Write::kInsert) d.alert.opened_evidence_json = d.alert.evidence_json;
   if (d.write == AlertDecision::Write::kInsert && d.alert.condition == kBoxEnvironmentEvent &&
       told_before && told_before->notify_count > 0 && told_before->resolved_at &&
@@ -264,6 +267,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
                    ", resolved " + std::to_string((t - *told_before->resolved_at) / 86400) +
                    " days ago: " + summary);
   }
+  d.alert.words = WordsOf(d.alert, name, t);
   return d;
 }
 

@@ -5,8 +5,9 @@
 // own baseline and against its vdev siblings. Alerted series by series, one
 // event opened up to ten alerts and sent as many notifications. Here the
 // verdicts of a run are gathered into events:
-//   - a drive's slowdown and peer verdicts: one alert "slowdown:drive";
-//   - a drive's trend verdicts: one alert "trend:drive";
+//   - a drive's slowdown, trend and peer verdicts: one alert "slowdown:drive",
+//     the drive's speed (one decline seen by three rules is one problem, told
+//     once; each rule's series is a member of it);
 //   - every environment verdict of the box (any vdev): one alert
 //     "environment:box" filed under no drive;
 //   - anything else (SMART, pool): its own condition, as before.
@@ -16,7 +17,9 @@
 // clear streak); further members refresh the event, never open another; the
 // event resolves when its last member has (the box's, when besides none has
 // fired for kEventQuietSeconds, two weekly runs). Its summary and evidence
-// are the worst member's, with the others named.
+// are the worst member's, with the others named; its words
+// (alert/alert_words.h) speak of every member.
+// The members and the event's timers are typed (Alert::event, model/alert.h).
 //
 // Both AlertService (the daemon) and the field model
 // (benchmarks/detect_field.cc) apply a run's verdicts with ApplyVerdicts.
@@ -37,8 +40,10 @@
 
 namespace dp {
 
-inline constexpr const char* kDriveSlowdownEvent = "slowdown:drive";
-inline constexpr const char* kDriveTrendEvent = "trend:drive";
+// A drive's speed: its slowdown, trend and peer verdicts. The key keeps the
+// name it had when trends were apart (stored alerts, overrides and
+// dashboards know it), and its kind is kSlowdown.
+inline constexpr const char* kDriveSpeedEvent = "slowdown:drive";
 inline constexpr const char* kBoxEnvironmentEvent = "environment:box";
 inline constexpr std::int64_t kEventQuietSeconds = 14 * 86400;
 
@@ -53,7 +58,7 @@ struct AlertKey {
 };
 AlertKey AlertKeyOf(const Verdict& v);
 
-// True for an active drive slowdown or trend event opened before `at` and
+// True for an active drive speed event opened before `at` and
 // notified: a drive already alerted as slowing before a shift its group
 // shared began (a watch is not: it is absorbed with the shift).
 bool SlowingBefore(const Alert& a, std::int64_t at);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "alert/alert_words.h"
 #include "model/condition.h"
 
 namespace dp {
@@ -34,16 +35,11 @@ void MarkNotified(Alert& a, std::int64_t now) {
 // re-baselines; a drive that recovers is back inside at once.
 bool StillBeyondFiringBand(const Alert& a, const Verdict& v) {
   if (ConditionKindOf(a.condition) != ConditionKind::kSlowdown || !v.current) return false;
-  const auto evidence = nlohmann::json::parse(a.evidence_json, nullptr, false);
-  if (!evidence.is_object()) return false;
-  const auto band = evidence.find("band");
-  if (band == evidence.end() || !band->is_object()) return false;
   // The alert's condition names one series: the verdict's metric is its own.
   const bool lower_is_better = v.LowerIsBetter();
-  const auto edge = band->find(lower_is_better ? "high" : "low");
-  if (edge == band->end() || !edge->is_number()) return false;
-  const double limit = edge->get<double>();
-  return lower_is_better ? *v.current > limit : *v.current < limit;
+  const std::optional<double> edge = lower_is_better ? a.band_high : a.band_low;
+  if (!edge) return false;
+  return lower_is_better ? *v.current > *edge : *v.current < *edge;
 }
 
 std::string EvidenceOf(const Verdict& v) {
@@ -169,6 +165,9 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       a.opened_at = t;
       a.updated_at = t;
       a.clear_streak = 0;
+      a.band_low = v.band_low;
+      a.band_high = v.band_high;
+      a.words = WordsOf(v, a, t);
       d.write = AlertDecision::Write::kInsert;
       if (!critical && policy.persist_before_notify.count() > 0 && DeferredKind(v.condition)) {
         AddHistory(a, t, "watching", a.summary);
@@ -186,6 +185,8 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
     a.evidence_json = EvidenceOf(v);
     a.updated_at = t;
     a.clear_streak = 0;
+    a.band_low = v.band_low;
+    a.band_high = v.band_high;
     d.write = AlertDecision::Write::kUpdate;
     const bool higher =
         SeverityRank(std::string(SeverityName(v.severity))) > SeverityRank(a.severity);
@@ -210,6 +211,7 @@ AlertDecision Update(const std::optional<Alert>& existing, const Verdict& v, Sys
       MarkNotified(a, t);
       d.notify = NotifyKind::kReminder;
     }
+    a.words = WordsOf(v, a, t);
     d.alert = std::move(a);
     return d;
   }

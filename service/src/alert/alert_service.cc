@@ -203,7 +203,7 @@ bool ClosedByRebaseline(const std::string& condition, const std::string& test) {
 }
 
 bool ClosedByRebaseline(const Alert& a, const std::string& test) {
-  if (a.condition != kDriveSlowdownEvent && a.condition != kDriveTrendEvent)
+  if (a.condition != kDriveSpeedEvent)
     return ClosedByRebaseline(a.condition, test);
   // A drive's event: when it holds a member of the test (any member of a
   // slowdown or trend kind when every test is re-baselined).

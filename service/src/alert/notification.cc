@@ -14,7 +14,11 @@ std::string EscapeJsonString(const std::string& s) {
 nlohmann::json Evidence(const Alert& a) {
   if (a.evidence_json.empty()) return nlohmann::json::object();
   nlohmann::json j = nlohmann::json::parse(a.evidence_json, nullptr, /*allow_exceptions=*/false);
-  return j.is_discarded() ? nlohmann::json(a.evidence_json) : j;
+  if (j.is_discarded()) return nlohmann::json(a.evidence_json);
+  // An event's members: every rule's series, as the page lists them.
+  if (j.is_object() && !a.event.members.empty())
+    j["members"] = nlohmann::json::parse(EventStateToJson(a.event))["members"];
+  return j;
 }
 
 }  // namespace
@@ -47,7 +51,7 @@ std::string Notification::Title() const {
     default:
       break;
   }
-  std::string line = alert.summary;
+  std::string line = Headline();
   if (auto nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
   if (line.size() > 160) line = line.substr(0, 157) + "...";
   return prefix + "[" + alert.severity + "] " + line;
@@ -59,7 +63,14 @@ std::string Notification::Text() const {
            (host.empty() ? std::string() : " on " + host) +
            ". If you can read it, this alert sink works.\nSent at " + FormatUtc(at) + ".";
   }
-  std::string t = alert.summary + "\n\n";
+  // What happened, how sure, what to do: readable in a phone's
+  // notification; the statistics follow for whoever wants them.
+  std::string t = Headline() + "\n";
+  if (!alert.words.confidence.empty()) t += "How sure: " + alert.words.confidence + "\n";
+  if (!alert.words.advice.empty()) t += "What to do: " + alert.words.advice + "\n";
+  if (kind == NotifyKind::kResolved && !alert.resolution.empty())
+    t += "Resolved: " + alert.resolution + "\n";
+  t += "\nDetails: " + alert.summary + "\n";
   t += "Drive: " + Drive();
   if (!alert.drive_id.empty() && alert.drive_id != Drive()) t += " (" + alert.drive_id + ")";
   t += "\nCondition: " + alert.condition + "\nSeverity: " + alert.severity +
@@ -71,6 +82,10 @@ std::string Notification::Text() const {
   if (!ev.empty())
     t += "\n\nEvidence:\n" + ev.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   return t;
+}
+
+std::string Notification::Headline() const {
+  return alert.words.headline.empty() ? alert.summary : alert.words.headline;
 }
 
 Notification MakeNotification(NotifyKind kind, const Alert& alert, SysTime at, std::string host) {
@@ -104,6 +119,9 @@ nlohmann::json NotificationToJson(const Notification& n) {
   j["event"] = NotifyKindName(n.kind);
   j["title"] = n.Title();
   j["summary"] = n.alert.summary;
+  j["headline"] = n.Headline();
+  j["confidence"] = n.alert.words.confidence;
+  j["advice"] = n.alert.words.advice;
   j["text"] = n.Text();
   j["drive"] = n.Drive();
   j["drive_id"] = n.alert.drive_id;
@@ -131,6 +149,9 @@ std::string RenderTemplate(std::string_view tmpl, const Notification& n, bool js
       {"event", std::string(NotifyKindName(n.kind))},
       {"title", n.Title()},
       {"summary", n.alert.summary},
+      {"headline", n.Headline()},
+      {"confidence", n.alert.words.confidence},
+      {"advice", n.alert.words.advice},
       {"text", n.Text()},
       {"drive", n.Drive()},
       {"drive_id", n.alert.drive_id},

@@ -5,9 +5,13 @@
 //
 // Template placeholders ({{name}}; unknown names are left as they are):
 //   {{event}}      opened | reminder | escalated | resolved | test
-//   {{title}}      "[warning] sda: seq qd8-1m throughput dropped 18% ..." (one line)
-//   {{summary}}    the verdict's one-line summary
-//   {{text}}       the multi-line body (summary, alert, evidence)
+//   {{title}}      "[warning] sdb reads 11% slower than it used to" (one line: the headline)
+//   {{headline}}   what happened, in an owner's words (alert/alert_words.h)
+//   {{confidence}} how sure diskpulse is: "Sure (3 rules, 6 weeks)"
+//   {{advice}}     what to do next
+//   {{summary}}    the verdict's one-line summary, with its statistics
+//   {{text}}       the multi-line body (headline, how sure, what to do, then
+//                  the summary, alert and evidence)
 //   {{drive}}      the drive's name for people (its id when no name is known)
 //   {{drive_id}}   {{condition}}  {{severity}}  {{state}}  {{alert_id}}
 //   {{priority}}   1..5 for ntfy/Gotify-style endpoints (info 3, warning 4,
@@ -36,6 +40,8 @@ struct Notification {
   SysTime at{};
 
   std::string Drive() const;
+  // The alert's headline (its summary for an alert stored without words).
+  std::string Headline() const;
   std::string Title() const;
   std::string Text() const;
   int Priority() const;

@@ -52,7 +52,11 @@ std::string EncodeNotification(const Notification& n) {
                           {"last_notified_at", Optional(a.last_notified_at)},
                           {"notify_count", a.notify_count},
                           {"clear_streak", a.clear_streak},
-                          {"resolution", a.resolution}};
+                          {"resolution", a.resolution},
+                          {"headline", a.words.headline},
+                          {"confidence", a.words.confidence},
+                          {"advice", a.words.advice},
+                          {"members", EventStateToJson(a.event)}};
   nlohmann::json j = {{"kind", NotifyKindName(n.kind)},
                       {"drive_name", n.drive_name},
                       {"host", n.host},
@@ -119,6 +123,15 @@ Result<Notification> DecodeNotification(std::string_view body) {
   a.notify_count = static_cast<int>(integer(aj, "notify_count"));
   a.clear_streak = static_cast<int>(integer(aj, "clear_streak"));
   a.resolution = text(aj, "resolution");
+  // Entries queued before alerts had words or typed members lack them.
+  auto later = [&](const char* key) {
+    auto it = aj.find(key);
+    return it != aj.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  a.words.headline = later("headline");
+  a.words.confidence = later("confidence");
+  a.words.advice = later("advice");
+  a.event = EventStateFromJson(later("members"));
   if (!bad.empty())
     return InvalidArgument("stored notification: '" + bad + "' is missing or of the wrong type");
   return n;

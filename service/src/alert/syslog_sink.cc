@@ -26,7 +26,7 @@ std::string SyslogSink::Line(const Notification& n) {
   if (n.kind == NotifyKind::kTest) return "diskpulse test notification";
   std::string line = "diskpulse alert #" + std::to_string(n.alert.id) + " " +
                      std::string(NotifyKindName(n.kind)) + ": [" + n.alert.severity + "] " +
-                     n.alert.summary;
+                     n.Headline();
   for (char& c : line)
     if (c == '\n' || c == '\r') c = ' ';
   return line;

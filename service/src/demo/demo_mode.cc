@@ -118,13 +118,19 @@ Status Seed(Store& store, const DemoWorld& world, const DetectionConfig& detecti
           DP_RETURN_IF_ERROR(judge(run));
         }
       }
-      // SMART once a day (the page's temperature history), judged weekly.
+      // SMART once a day (the page's temperature history), judged weekly,
+      // and the newest judged too: the page's SMART table shows that one,
+      // and an alert that told an older count would disagree with it.
       for (int day = 0; day < 7; ++day) {
         // At a different hour each day, so the history shows the daily swing.
-        const std::int64_t hour = (day * 7 + w * 5 + static_cast<std::int64_t>(i)) % 24;
-        const std::int64_t sat = week + day * kDay + hour * 3600 + static_cast<std::int64_t>(i) * 60;
+        auto sat_of = [&](int dd) {
+          const std::int64_t hour = (dd * 7 + w * 5 + static_cast<std::int64_t>(i)) % 24;
+          return week + dd * kDay + hour * 3600 + static_cast<std::int64_t>(i) * 60;
+        };
+        const std::int64_t sat = sat_of(day);
         if (sat > now) break;
-        if (day == 0 && judged) {
+        const bool newest = w == weeks - 1 && (day == 6 || sat_of(day + 1) > now);
+        if ((day == 0 && judged) || newest) {
           DP_ASSIGN_OR_RETURN(Run run, StoreRun(store, world, d, "smart", sat, "schedule:smart"));
           DP_RETURN_IF_ERROR(judge(run));
         } else {

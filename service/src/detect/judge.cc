@@ -485,6 +485,9 @@ Status Judge::Hold(Verdict& v, const Again& again) {
       IsSlowdownCondition(v) && LatestStandsOut(v, run_.test, *scores))
   {
     v.stands_out = true;
+    // It keeps an open watch going, as a warning (the alert module takes
+    // the severity from here rather than deciding one of its own).
+    v.severity = Severity::kWarning;
     v.details["stands_out"] = true;
   }
   return Status::Ok();

@@ -228,7 +228,9 @@ Response Overview(const ApiContext& ctx) {
                 : !told                     ? Badge::kWatching
                 : IsSpeedKind(kind)         ? Badge::kSlowing
                                             : Badge::kWarning;
-      consider(b, a->summary.empty() ? a->condition : a->summary);
+      consider(b, !a->words.headline.empty() ? a->words.headline
+                  : a->summary.empty()        ? a->condition
+                                              : a->summary);
     }
     const SmartSnapshot* s = *smart ? &**smart : nullptr;
     if (s && s->health_passed == false)

@@ -46,7 +46,10 @@ nlohmann::json ParsedOr(const std::string& text, nlohmann::json fallback) {
 }  // namespace
 
 nlohmann::json AlertToJson(const Alert& a, std::optional<std::int64_t> muted_until) {
-  const nlohmann::json evidence = ParsedOr(a.evidence_json, nlohmann::json::object());
+  nlohmann::json evidence = ParsedOr(a.evidence_json, nlohmann::json::object());
+  // An event's members (every rule's series that saw it), from its typed state.
+  if (evidence.is_object() && !a.event.members.empty())
+    evidence["members"] = ParsedOr(EventStateToJson(a.event), nlohmann::json::object())["members"];
   return {
       {"id", a.id},
       {"drive_id", a.drive_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.drive_id)},
@@ -54,6 +57,9 @@ nlohmann::json AlertToJson(const Alert& a, std::optional<std::int64_t> muted_unt
       {"severity", a.severity},
       {"state", a.state},
       {"summary", a.summary},
+      {"headline", a.words.headline.empty() ? a.summary : a.words.headline},
+      {"confidence", a.words.confidence},
+      {"advice", a.words.advice},
       {"evidence", evidence},
       {"opened_at", a.opened_at},
       {"updated_at", a.updated_at},

@@ -47,7 +47,10 @@ std::vector<std::pair<std::string, nlohmann::json>> SmartFigures(const SmartSnap
 nlohmann::json RunToJson(const Run& run);
 
 // {"id", "drive_id", "condition", "severity", "state", "summary",
-//  "evidence" (parsed JSON; {} when empty or unparsable), "opened_at",
+//  "headline", "confidence", "advice" (alert/alert_words.h; an alert stored
+//  before alerts had words: its summary, "", ""),
+//  "evidence" (parsed JSON; {} when empty or unparsable; an event's
+//  "members" from its typed state), "opened_at",
 //  "updated_at", "acknowledged_at", "resolved_at", "notify_count",
 //  "resolution" ("" unless closed otherwise than by clearing, e.g.
 //  "re-baselined: firmware changed from A to B"), "standing" (watching |

@@ -8,8 +8,49 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dp {
+
+// One rule's series gathered into a drive's speed alert (alert/alert_events.h):
+// its own lifecycle state and the typed facts of its latest verdict that the
+// lifecycle and the alert's words read.
+struct AlertMember {
+  std::string condition;  // the verdict's own: "slowdown:seq:qd8-1m:mb_per_s", "trend:...", "peer:..."
+  std::string state = "open";  // open | resolved
+  std::string severity = "warning";
+  int clear_streak = 0;
+  std::int64_t opened_at = 0;
+  std::string test, series, metric, unit;
+  std::string summary;
+  std::optional<double> current, reference;  // the judged value and what it is compared with
+  std::optional<double> change_percent;      // + = worse
+  std::optional<double> slope_percent_per_month;
+  std::optional<double> band_low, band_high;  // the single-run band it last fired with
+  int baseline_runs = 0;
+  std::int64_t at = 0;       // when its latest verdict's sample was taken
+  std::string verdict_json;  // that verdict whole (VerdictToJson), for people only
+};
+
+// What an event alert keeps between evaluations, typed. Stored as one JSON
+// document (alerts.event_state), written and read only by the functions below.
+struct AlertEventState {
+  std::vector<AlertMember> members;
+  std::optional<std::int64_t> last_fired_at;
+  // Every member has cleared since the event last fired (a doubt since does
+  // not undo it): a watch that fires after that waits persist_before_notify again.
+  bool cleared_since_fired = false;
+};
+std::string EventStateToJson(const AlertEventState& s);
+// "" or a document that is not one gives an empty state.
+AlertEventState EventStateFromJson(std::string_view text);
+
+// What an alert says to its owner (alert/alert_words.h renders it).
+struct AlertWords {
+  std::string headline;    // "sdb reads 11% slower than it used to, and slower each month"
+  std::string confidence;  // "Sure (3 rules, 6 weeks)"
+  std::string advice;      // what to do next
+};
 
 struct Alert {
   std::int64_t id = 0;
@@ -37,6 +78,12 @@ struct Alert {
   // Its refreshes, escalations, notification and resolution, oldest first
   // (a JSON array of {"at", "what", "summary"}; the newest kAlertHistoryKept).
   std::string history_json;
+  // An event alert's members and timers (empty for an alert of one verdict).
+  AlertEventState event;
+  // A member's single-run band it last fired with (alert_lifecycle.h's
+  // hysteresis); lives in AlertMember between evaluations, not stored alone.
+  std::optional<double> band_low, band_high;
+  AlertWords words;
 };
 
 inline constexpr int kAlertHistoryKept = 40;

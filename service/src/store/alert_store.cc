@@ -8,7 +8,7 @@ namespace {
 const char* const kAlertColumns =
     "id, drive_id, condition, severity, state, summary, evidence, opened_at, updated_at, "
     "acknowledged_at, resolved_at, last_notified_at, notify_count, clear_streak, resolution, "
-    "opened_summary, opened_evidence, history";
+    "opened_summary, opened_evidence, history, event_state, headline, confidence, advice";
 
 Alert ReadAlert(const Statement& st) {
   Alert a;
@@ -30,6 +30,10 @@ Alert ReadAlert(const Statement& st) {
   a.opened_summary = st.Text(15);
   a.opened_evidence_json = st.Text(16);
   a.history_json = st.Text(17);
+  a.event = EventStateFromJson(st.Text(18));
+  a.words.headline = st.Text(19);
+  a.words.confidence = st.Text(20);
+  a.words.advice = st.Text(21);
   return a;
 }
 
@@ -44,7 +48,7 @@ Status Validate(const Alert& a) {
   return Status::Ok();
 }
 
-// Binds ?1..?17 (everything but id).
+// Binds ?1..?21 (everything but id).
 void BindAlert(Statement& st, const Alert& a) {
   st.BindTextOrNull(1, a.drive_id)
       .Bind(2, a.condition)
@@ -62,7 +66,12 @@ void BindAlert(Statement& st, const Alert& a) {
       .Bind(14, a.resolution)
       .Bind(15, a.opened_summary)
       .Bind(16, a.opened_evidence_json)
-      .Bind(17, a.history_json);
+      .Bind(17, a.history_json)
+      .Bind(18, a.event.members.empty() && !a.event.last_fired_at ? std::string()
+                                                                   : EventStateToJson(a.event))
+      .Bind(19, a.words.headline)
+      .Bind(20, a.words.confidence)
+      .Bind(21, a.words.advice);
 }
 
 // Maps constraint failures of an insert/update to messages about alerts.
@@ -86,9 +95,9 @@ Result<std::int64_t> Store::InsertAlert(const Alert& alert) {
       db_->Prepare("INSERT INTO alerts (drive_id, condition, severity, state, summary, evidence, "
                    "  opened_at, updated_at, acknowledged_at, resolved_at, last_notified_at, "
                    "  notify_count, clear_streak, resolution, opened_summary, opened_evidence, "
-                   "  history) "
+                   "  history, event_state, headline, confidence, advice) "
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-                   "  ?17)"));
+                   "  ?17, ?18, ?19, ?20, ?21)"));
   BindAlert(st, alert);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
@@ -104,9 +113,10 @@ Status Store::UpdateAlert(const Alert& alert) {
                    "  summary = ?5, evidence = ?6, opened_at = ?7, updated_at = ?8, "
                    "  acknowledged_at = ?9, resolved_at = ?10, last_notified_at = ?11, "
                    "  notify_count = ?12, clear_streak = ?13, resolution = ?14, "
-                   "  opened_summary = ?15, opened_evidence = ?16, history = ?17 WHERE id = ?18"));
+                   "  opened_summary = ?15, opened_evidence = ?16, history = ?17, event_state = ?18, "
+                   "  headline = ?19, confidence = ?20, advice = ?21 WHERE id = ?22"));
   BindAlert(st, alert);
-  st.Bind(18, alert.id);
+  st.Bind(22, alert.id);
   Status s = st.Run();
   if (!s.ok()) return Explain(*db_, s, alert);
   if (db_->Changes() == 0) return NotFound("alert " + std::to_string(alert.id) + " not found");

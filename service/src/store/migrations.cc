@@ -420,6 +420,33 @@ ALTER TABLE overrides ADD COLUMN pool TEXT NOT NULL DEFAULT '';
 ALTER TABLE overrides ADD COLUMN kind TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 17: an alert's typed state and its words. An event's members and
+// timers move out of its evidence into event_state (alert_events.h; parsed
+// by model/alert.h's EventStateFromJson alone), and what it says to its owner
+// is kept in headline, confidence and advice (alert/alert_words.h). A drive's
+// trend verdicts now join its speed alert "slowdown:drive": an active
+// "trend:drive" becomes that alert when the drive has none, and closes into
+// it otherwise (the next run adds its members there).
+const char* const kSchemaV17 = R"sql(
+ALTER TABLE alerts ADD COLUMN event_state TEXT NOT NULL DEFAULT '';
+ALTER TABLE alerts ADD COLUMN headline TEXT NOT NULL DEFAULT '';
+ALTER TABLE alerts ADD COLUMN confidence TEXT NOT NULL DEFAULT '';
+ALTER TABLE alerts ADD COLUMN advice TEXT NOT NULL DEFAULT '';
+UPDATE alerts SET event_state = json_object(
+    'members', json_extract(evidence, '$.members'),
+    'last_fired_at', json_extract(evidence, '$.last_fired_at'),
+    'cleared_since_fired', json(CASE WHEN json_extract(evidence, '$.cleared_since_fired')
+                                     THEN 'true' ELSE 'false' END))
+  WHERE json_valid(evidence) AND json_type(evidence, '$.members') = 'array';
+UPDATE alerts SET state = 'resolved', resolved_at = updated_at,
+  resolution = 'superseded: a drive''s trend is now part of its speed alert (slowdown:drive)'
+  WHERE state <> 'resolved' AND condition = 'trend:drive' AND EXISTS (
+    SELECT 1 FROM alerts AS s WHERE s.state <> 'resolved' AND s.condition = 'slowdown:drive'
+      AND ifnull(s.drive_id, '') = ifnull(alerts.drive_id, ''));
+UPDATE alerts SET condition = 'slowdown:drive'
+  WHERE state <> 'resolved' AND condition = 'trend:drive';
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& SchemaMigrations() {
@@ -440,6 +467,7 @@ const std::vector<Migration>& SchemaMigrations() {
       {14, "runs recognised as interference", kSchemaV14},
       {15, "runs compared with their peers", kSchemaV15},
       {16, "overrides by alert kind and by pool", kSchemaV16},
+      {17, "typed alert state and words; trends join a drive's speed alert", kSchemaV17},
   };
   return kMigrations;
 }
