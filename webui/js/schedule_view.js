@@ -3,7 +3,7 @@
 // with deferred and skipped ones and their reasons, and "Run now" for any
 // test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
 import { getJson, getTests, postWithToken } from './api.js';
-import { el } from './dom.js';
+import { el, stacked } from './dom.js';
 import { formatAgo } from './format.js';
 
 // A <select> of the tests a drive can be asked for: the daemon's catalog
@@ -49,7 +49,7 @@ function scheduleTable(plan) {
     return el('p', { class: 'placeholder', id: 'schedule-empty' }, 'Nothing scheduled: no drive matches a schedule.');
   }
   const rows = [...targets].sort((a, b) => ((a.due || [])[0] || Infinity) - ((b.due || [])[0] || Infinity));
-  return el('div', { class: 'table-wrap' }, el('table', { id: 'schedule-table' },
+  return el('div', { class: 'table-wrap' }, stacked(el('table', { id: 'schedule-table' },
     el('thead', {}, el('tr', {}, ['Target', 'Schedule', 'Tests', 'Last run', 'Next', 'Then']
       .map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.slice(0, 60).map((t) => el('tr', {},
@@ -58,7 +58,7 @@ function scheduleTable(plan) {
       el('td', {}, (t.tests || []).join(', ')),
       el('td', {}, t.last_run ? formatAgo(t.last_run) : 'never'),
       el('td', {}, when((t.due || [])[0])),
-      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))));
+      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · '))))))));
 }
 
 // Runs with outcome and reason; with `names` (drive id -> name) a drive column.
@@ -68,7 +68,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
       'No runs yet: scheduled tests appear here when they run (or run one now).');
   }
   const heads = ['Run', ...(names ? ['Drive'] : []), 'Test', 'Trigger', 'Started', 'Outcome', 'Reason / flags'];
-  return el('div', { class: 'table-wrap' }, el('table', { id },
+  return el('div', { class: 'table-wrap' }, stacked(el('table', { id },
     el('thead', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, runs.map((r) => {
       const flags = [r.contended ? 'contended' : '', r.partial ? 'partial' : ''].filter(Boolean);
@@ -82,7 +82,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
         el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
         el('td', { class: 'wrap' }, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
           .filter(Boolean).join(' ')));
-    }))));
+    })))));
 }
 
 // Polls the run until it ends, showing its progress in `box`.
