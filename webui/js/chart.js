@@ -41,8 +41,8 @@ function dateLabel(unix, spanDays) {
 // More points than a chart is pixels wide draw nothing a reader can see; a
 // line is thinned to this many (largest-triangle buckets) and keeps its shape.
 const LINE_POINTS = 160;
-// Up to this many runs a series shows a dot per good run.
-const DOT_LIMIT = 40;
+// Up to this many runs (half a year of weekly ones) a series shows a dot per good run.
+const DOT_LIMIT = 26;
 
 // Largest-triangle-three-buckets: keeps the first and last point and, from
 // each of (max - 2) buckets between, the point that spans the largest
