@@ -241,4 +241,12 @@ Status Browser::SetViewport(int width, int height, bool mobile) {
       .status();
 }
 
+Status Browser::RunOnNewDocument(const std::string& js) {
+  return Call("Page.addScriptToEvaluateOnNewDocument", {{"source", js}}).status();
+}
+
+Status Browser::ThrottleCpu(double rate) {
+  return Call("Emulation.setCPUThrottlingRate", {{"rate", rate}}).status();
+}
+
 }  // namespace dp::testing

@@ -41,6 +41,11 @@ class Browser {
   Status Screenshot(const std::string& png_path);
   Status EmulateDark(bool dark);
   Status SetViewport(int width, int height, bool mobile);
+  // Runs `js` in every document this page opens from now on, before the
+  // page's own scripts (observers that must see the whole load).
+  Status RunOnNewDocument(const std::string& js);
+  // Slows the page's CPU `rate` times (1: off), as Lighthouse's phone does.
+  Status ThrottleCpu(double rate);
   // Console errors, uncaught exceptions and failed loads seen so far
   // (events that arrived while waiting for answers).
   std::vector<std::string> Errors() const { return errors_; }

@@ -19,6 +19,9 @@
 #include <map>
 #include <regex>
 #include <thread>
+#include <tuple>
+#include <algorithm>
+#include <cstdio>
 
 #include "base/clock.h"
 #include "http/api.h"
@@ -385,6 +388,241 @@ TEST_F(PageBrowserTest, PageHoldsStillAndOffersOnlyRunnableTests) {
     return out; })())");
   for (const auto& [test, status] : answers.items())
     EXPECT_EQ(status, 202) << test << ": " << status.dump();
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
+}
+
+// --- a phone (390 x 844, as Lighthouse's mobile preset), on the demo
+
+// Installed before the page's scripts: long tasks (each one's time past
+// 50 ms is what Lighthouse counts as blocking) and layout shifts.
+constexpr const char* kObserveLoadJs = R"(
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { window.__longTasks.push(...list.getEntries()); })
+    .observe({ type: 'longtask', buffered: true });
+)";
+
+// What the page cost on a phone since it was opened: bytes over the wire
+// (compressed where the daemon compressed), elements, blocking time.
+constexpr const char* kPageCostJs = R"((() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const bytes = (nav ? nav.transferSize : 0) + res.reduce((n, r) => n + r.transferSize, 0);
+  const decoded = (nav ? nav.decodedBodySize : 0) + res.reduce((n, r) => n + r.decodedBodySize, 0);
+  const blocking = window.__longTasks.reduce((n, t) => n + Math.max(0, t.duration - 50), 0);
+  return { transferred_kib: bytes / 1024, decoded_kib: decoded / 1024,
+    elements: document.getElementsByTagName('*').length, long_tasks: window.__longTasks.length,
+    blocking_ms: Math.round(blocking), requests: res.length + 1 };
+})())";
+
+// The overview and a drive page of half a year's demo, opened on a phone with the
+// CPU slowed 4x (Lighthouse's phone): few bytes over the wire, few elements,
+// little blocking, nothing moving. DP_PAGE_COST_URL measures a daemon
+// already running there instead (benchmarks/README.md: an older build and
+// this one side by side).
+TEST_F(PageBrowserTest, PhonePageStaysLight) {
+  const char* given = std::getenv("DP_PAGE_COST_URL");
+  const std::string url = given ? given : StartDemo(30);
+  ASSERT_FALSE(url.empty());
+  ASSERT_TRUE(browser_->SetViewport(390, 844, true).ok());
+  ASSERT_TRUE(browser_->RunOnNewDocument(kObserveLoadJs).ok());
+  ASSERT_TRUE(browser_->ThrottleCpu(4).ok());
+
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Wait("document.body.dataset.loaded === 'yes'", 60s);
+  std::this_thread::sleep_for(2s);
+  json overview = Eval(kPageCostJs);
+  json overview_cls = Eval(kLayoutShiftJs);
+  std::printf("page cost, overview: %s cls %.4f\n", overview.dump().c_str(),
+              overview_cls["cls"].get<double>());
+
+  ASSERT_TRUE(browser_->Open("about:blank").ok());
+  ASSERT_TRUE(browser_->Open(url + "#drive=sdb").ok());
+  Wait("document.body.dataset.loaded === 'yes' && "
+       "document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "!document.querySelector('#drive-panel').hidden", 60s);
+  std::this_thread::sleep_for(2s);
+  json drive = Eval(kPageCostJs);
+  json drive_cls = Eval(kLayoutShiftJs);
+  std::printf("page cost, drive page: %s cls %.4f\n", drive.dump().c_str(),
+              drive_cls["cls"].get<double>());
+  ASSERT_TRUE(browser_->ThrottleCpu(1).ok());
+
+  // Budgets, beside what the page cost before it was trimmed (52 weeks of
+  // demo, 4x throttle): overview 1,294 elements, 469 ms blocking; drive page
+  // 3,781 elements, 2,576 ms blocking; 205 and 388 KiB sent uncompressed.
+  struct Budget {
+    int elements;
+    int blocking_ms;
+  };
+  for (const auto& [name, cost, cls, budget] :
+       {std::tuple{"overview", overview, overview_cls, Budget{1200, 1000}},
+        std::tuple{"drive page", drive, drive_cls, Budget{2000, 1500}}}) {
+    SCOPED_TRACE(name);
+    // Compressed, the first visit of either page is well under what the page
+    // weighs decoded; uncompressed it was 2-3x this.
+    EXPECT_LT(cost["transferred_kib"].get<double>(), 90) << cost.dump();
+    EXPECT_LT(cost["transferred_kib"].get<double>() * 2.5, cost["decoded_kib"].get<double>())
+        << "answers go uncompressed: " << cost.dump();
+    EXPECT_LT(cost["elements"].get<int>(), budget.elements) << cost.dump();
+    EXPECT_LT(cls["cls"].get<double>(), 0.1) << cls.dump(1);
+    // Blocking under 4x throttling on a shared 2-core machine is noisy: the
+    // budget is loose, yet well under what a page drawing thousands of chart
+    // marks costs.
+    EXPECT_LT(cost["blocking_ms"].get<int>(), budget.blocking_ms) << cost.dump();
+  }
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
+}
+
+// Every column of the SMART table and the schedule's next run are in view on
+// a phone (no sideways scroll hides them); links and buttons are 24 px
+// targets (axe's target-size); a card's size, pool and alerts, and the pool
+// map's member paths are whole at 390 and 1366 px.
+constexpr const char* kCutOffJs = R"((() => {
+  const out = [];
+  for (const e of document.querySelectorAll('.drive-card .stat > span:last-child, .drive-model, .drive-serial, .members td.path')) {
+    const r = e.getBoundingClientRect();
+    if (e.scrollWidth > e.clientWidth + 1 || r.right > document.documentElement.clientWidth + 1 || r.width === 0)
+      out.push(`${e.className || e.tagName}: ${e.textContent} (${e.scrollWidth} > ${e.clientWidth}, right ${Math.round(r.right)})`);
+  }
+  return out; })())";
+
+TEST_F(PageBrowserTest, PhoneShowsEveryColumnAndBigTargets) {
+  const std::string url = StartDemo(8);
+  ASSERT_FALSE(url.empty());
+  for (int width : {390, 1366}) {
+    ASSERT_TRUE(browser_->SetViewport(width, width == 390 ? 844 : 900, width == 390).ok());
+    ASSERT_TRUE(browser_->Open(url).ok());
+    Wait("document.body.dataset.loaded === 'yes' && document.querySelectorAll('.members td').length > 0");
+    json cut = Eval(kCutOffJs);
+    EXPECT_TRUE(cut.empty()) << width << " px: " << cut.dump(1);
+  }
+  ASSERT_TRUE(browser_->SetViewport(390, 844, true).ok());
+  ASSERT_TRUE(browser_->Open("about:blank").ok());
+  ASSERT_TRUE(browser_->Open(url + "#drive=sdd").ok());
+  Wait("document.body.dataset.loaded === 'yes' && "
+       "document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "document.querySelectorAll('#attributes-table tbody tr').length > 5 && "
+       "document.querySelectorAll('#schedule-table tbody tr').length > 0");
+  // In view: inside the screen's width, not clipped by a scrolling wrapper.
+  const std::string in_view = R"((sel, col) => [...document.querySelectorAll(sel)].slice(0, 6).map((tr) => {
+      const td = tr.children[col]; const r = td.getBoundingClientRect();
+      const wrap = td.closest('.table-wrap').getBoundingClientRect();
+      return r.width > 0 && r.left >= wrap.left - 1 && r.right <= Math.min(wrap.right, 390) + 1; }))";
+  for (int col : {2, 4, 5, 6}) {  // value, threshold, raw, status
+    json seen = Eval("(" + in_view + ")('#attributes-table tbody tr', " + std::to_string(col) + ")");
+    EXPECT_EQ(seen, json(std::vector<bool>(seen.size(), true))) << "attribute column " << col;
+    EXPECT_FALSE(seen.empty());
+  }
+  json next = Eval("(" + in_view + ")('#schedule-table tbody tr', 4)");
+  EXPECT_FALSE(next.empty());
+  EXPECT_EQ(next, json(std::vector<bool>(next.size(), true))) << "schedule's next column";
+  Shot("drive_page_phone");
+
+  std::string axe = AxeSource();
+  ASSERT_FALSE(axe.empty()) << "axe-core is not installed (scripts/setup.sh, DP_SETUP_BROWSER=1)";
+  ASSERT_TRUE(browser_->Eval(axe + "\n;true").ok());
+  json small = Eval(R"((async () => {
+    const r = await axe.run(document, { runOnly: ['target-size'] });
+    return r.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' '))); })())");
+  EXPECT_TRUE(small.empty()) << small.dump(1);
+  EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
+}
+
+// A chart whose answer failed is not left empty: it says it is retrying,
+// offers Retry, and draws once an answer comes.
+TEST_F(PageBrowserTest, ChartRetriesAfterAFailedAnswer) {
+  const std::string url = StartDemo(8);
+  ASSERT_FALSE(url.empty());
+  // Every drive history is refused the first two times it is asked for, as
+  // a daemon too busy to answer in time would.
+  ASSERT_TRUE(browser_->RunOnNewDocument(R"(
+    const realFetch = window.fetch.bind(window);
+    const refused = {};
+    window.fetch = (input, init) => {
+      const u = String(input && input.url ? input.url : input);
+      if (u.includes('/history?') && (refused[u] = (refused[u] || 0) + 1) <= 2)
+        return Promise.reject(new TypeError('Failed to fetch'));
+      return realFetch(input, init);
+    };)").ok());
+  ASSERT_TRUE(browser_->Open(url + "#drive=sdb").ok());
+  Wait("document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "document.querySelectorAll('.chart-retry').length > 0");
+  json box = Eval("(() => { const b = document.querySelector('#chart-seq-mbps .chart-retry');"
+                  " return b && { text: b.textContent, retry: !!b.querySelector('button.retry') }; })()");
+  ASSERT_TRUE(box.is_object()) << box.dump();
+  EXPECT_NE(box["text"].get<std::string>().find("retrying"), std::string::npos) << box.dump();
+  EXPECT_TRUE(box["retry"].get<bool>());
+  // Retry now: the second refusal; then the backoff's own try draws it.
+  Eval("document.querySelector('#chart-seq-mbps button.retry').click(); true");
+  Wait("document.querySelectorAll('.chart-retry').length === 0 && "
+       "document.querySelector('#chart-seq-mbps svg.chart') !== null", 60s);
+  EXPECT_GT(Eval("Number(document.querySelector('#chart-seq-mbps').dataset.points)").get<int>(), 3);
+}
+
+// What owners of other SMART tools look for: serial and the last SMART read
+// on each card, "Powered on", sorting and filtering the drives, every
+// override and mute in one list with its expiry and who set it, a backup.
+TEST_F(PageBrowserTest, OverviewSortsFiltersAndSettingsListEveryOverride) {
+  const std::string url = StartDemo(8);
+  ASSERT_FALSE(url.empty());
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Eval("sessionStorage.setItem('diskpulse.api_token', 'demo-token'); true");
+  Wait("document.body.dataset.loaded === 'yes'");
+  json card = Eval("(() => { const c = document.querySelector('.drive-card[data-status]');"
+                   " return c.innerText; })()");
+  EXPECT_NE(card.get<std::string>().find("S/N WD-"), std::string::npos) << card.dump();
+  EXPECT_NE(card.get<std::string>().find("SMART READ"), std::string::npos) << card.dump();
+  EXPECT_NE(card.get<std::string>().find("POWERED ON"), std::string::npos) << card.dump();
+  EXPECT_EQ(card.get<std::string>().find("\nAGE\n"), std::string::npos) << card.dump();
+  EXPECT_GT(Eval("document.querySelectorAll('.smart-at:not(.muted)').length").get<int>(), 5);
+
+  Eval("const s = document.querySelector('#drive-sort'); s.value = 'name';"
+       " s.dispatchEvent(new Event('input')); true");
+  json names = Eval("[...document.querySelectorAll('.drive-card .drive-name')].map((n) => n.textContent)");
+  json sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(names, sorted);
+  EXPECT_EQ(names.size(), 9u) << names.dump();
+  Eval("const f = document.querySelector('#drive-filter'); f.value = 'raidz2 sdb';"
+       " f.dispatchEvent(new Event('input')); true");
+  EXPECT_EQ(Eval("[...document.querySelectorAll('.drive-card .drive-name')].map((n) => n.textContent)"),
+            json::array({"sdb"}));
+  EXPECT_NE(Eval("document.querySelector('#drives-filtered').textContent").get<std::string>()
+                .find("1 of 9"), std::string::npos);
+
+  // A mute set through the API is listed with its expiry, who and why.
+  json set = Eval(R"((async () => {
+    const r = await fetch('/api/v1/overrides', { method: 'POST', headers: {
+      'Content-Type': 'application/json', Authorization: 'Bearer demo-token' },
+      body: JSON.stringify({ drive: 'sdd', mute_days: 3, reason: 'replacing it friday' }) });
+    return r.status; })())");
+  EXPECT_EQ(set, 201);
+  Eval("document.querySelector('#settings-overrides').open = true; true");
+  Wait("document.querySelectorAll('#all-overrides tbody tr').length > 0");
+  const std::string row = Eval("document.querySelector('#all-overrides tbody tr').innerText").get<std::string>();
+  EXPECT_NE(row.find("sdd"), std::string::npos) << row;
+  EXPECT_NE(row.find("until"), std::string::npos) << row;
+  EXPECT_NE(row.find("replacing it friday"), std::string::npos) << row;
+  EXPECT_NE(row.find("api"), std::string::npos) << row;
+
+  // Backup: the database as a file.
+  ASSERT_TRUE(browser_->Eval(R"((() => {
+    window.saved = [];
+    const make = URL.createObjectURL.bind(URL);
+    URL.createObjectURL = (blob) => {
+      blob.slice(0, 15).text().then((t) => window.saved.push({ head: t, size: blob.size }));
+      return make(blob);
+    };
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function () { window.savedAs = this.download; if (!this.download) click.call(this); };
+    document.querySelector('#backup').click();
+    return true; })())").ok());
+  Wait("window.saved.length === 1", 60s);
+  EXPECT_EQ(Eval("window.saved[0].head"), "SQLite format 3");
+  EXPECT_GT(Eval("window.saved[0].size").get<int>(), 100000);
+  EXPECT_TRUE(Eval("window.savedAs").get<std::string>().ends_with(".db"));
+  EXPECT_NE(Eval("document.querySelector('#backup-status').textContent").get<std::string>().find("saved"),
+            std::string::npos);
   EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
 }
 

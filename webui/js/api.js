@@ -150,12 +150,14 @@ export function setToken(token) {
 // A file to download (a drive's export): read as the page's other reads are,
 // with the session's token and the token asked for on a 401, and handed back
 // as a Blob with the file name the daemon gives it.
-export async function getFile(path, fallbackName) {
+// method 'POST': a file the daemon makes on request (the database backup).
+export async function getFile(path, fallbackName, method = 'GET') {
   for (let asked = false; ; asked = true) {
     const token = getToken();
     let response;
     try {
       response = await fetch(path, {
+        method,
         headers: token ? { Authorization: `Bearer ${token}` } : {},
         cache: 'no-store',
       });

@@ -38,6 +38,51 @@ function dateLabel(unix, spanDays) {
   return d.toLocaleDateString([], { month: 'short', day: 'numeric' });
 }
 
+// More points than a chart is pixels wide draw nothing a reader can see; a
+// line is thinned to this many (largest-triangle buckets) and keeps its shape.
+const LINE_POINTS = 160;
+// Up to this many runs (half a year of weekly ones) a series shows a dot per good run.
+const DOT_LIMIT = 26;
+
+// Largest-triangle-three-buckets: keeps the first and last point and, from
+// each of (max - 2) buckets between, the point that spans the largest
+// triangle with the point kept before it and the next bucket's mean, so
+// peaks and dips survive the thinning. points: [{at, value}] in time order.
+export function downsample(points, max) {
+  if (points.length <= max || max < 3) return points;
+  const out = [points[0]];
+  const size = (points.length - 2) / (max - 2);
+  let kept = points[0];
+  for (let b = 0; b < max - 2; b += 1) {
+    const start = Math.floor(b * size) + 1;
+    const end = Math.min(Math.floor((b + 1) * size) + 1, points.length - 1);
+    const nextEnd = Math.min(Math.floor((b + 2) * size) + 1, points.length);
+    let meanAt = 0;
+    let meanValue = 0;
+    for (let i = end; i < nextEnd; i += 1) {
+      meanAt += points[i].at;
+      meanValue += points[i].value;
+    }
+    const n = Math.max(1, nextEnd - end);
+    meanAt /= n;
+    meanValue /= n;
+    let best = points[start];
+    let bestArea = -1;
+    for (let i = start; i < end; i += 1) {
+      const area = Math.abs((kept.at - meanAt) * (points[i].value - kept.value) -
+        (kept.at - points[i].at) * (meanValue - kept.value));
+      if (area > bestArea) {
+        bestArea = area;
+        best = points[i];
+      }
+    }
+    out.push(best);
+    kept = best;
+  }
+  out.push(points[points.length - 1]);
+  return out;
+}
+
 // series: [{key, samples: [{at, value, contended, partial, run_id}], baseline}]
 // options: {scale (multiply values), unit (label), title, dots (false: no
 // marks for good points, only the line), minSpan (smallest value range
@@ -117,12 +162,24 @@ export function lineChart(series, options = {}) {
     }
     const good = s.samples.filter((p) => !p.contended && !p.partial);
     if (good.length > 1) {
-      g.append(node('polyline', {
+      const line = node('polyline', {
         class: 'line',
         stroke: color,
-        points: good.map((p) => `${x(p.at).toFixed(1)},${y(p.value * scale).toFixed(1)}`).join(' '),
-      }));
+        points: downsample(good, LINE_POINTS)
+          .map((p) => `${x(p.at).toFixed(1)},${y(p.value * scale).toFixed(1)}`).join(' '),
+      });
+      if (s.samples.length > DOT_LIMIT) {
+        const lastGood = good[good.length - 1];
+        line.append(node('title', {}, `${s.key}: ${good.length} good runs, the newest ` +
+          `${formatValue(lastGood.value * scale)} ${options.unit || ''} on ` +
+          `${new Date(lastGood.at * 1000).toLocaleDateString()}`));
+      }
+      g.append(line);
     }
+    // A dense series is a line: a dot (and its tooltip) per run would cost
+    // two elements a run, thousands on a drive page of years, for marks a
+    // finger cannot single out. Flagged runs keep their marks.
+    const dotGood = options.dots !== false && s.samples.length <= DOT_LIMIT;
     for (const p of s.samples) {
       const cx = x(p.at);
       const cy = y(p.value * scale);
@@ -135,8 +192,8 @@ export function lineChart(series, options = {}) {
         mark = node('circle', { class: 'pt contended', cx, cy, r: 4 });
       } else if (p.interfered) {
         mark = node('circle', { class: 'pt interfered', cx, cy, r: 3.5, stroke: color });
-      } else if (options.dots === false) {
-        continue;  // a dense series (temperature): the line says it all
+      } else if (!dotGood) {
+        continue;  // a dense series (temperature, years of runs): the line says it all
       } else {
         mark = node('circle', { class: 'pt', cx, cy, r: s.samples.length > 120 ? 1.7 : 2.8, fill: color });
       }

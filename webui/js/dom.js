@@ -14,3 +14,17 @@ export function el(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+// Marks a table to be drawn as stacked rows on a phone (css: table.stack):
+// each cell carries its column's heading as data-label, shown beside the
+// value when the columns no longer fit, so no column hides off-screen.
+export function stacked(table) {
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  table.classList.add('stack');
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      if (heads[i]) cell.dataset.label = heads[i];
+    });
+  }
+  return table;
+}

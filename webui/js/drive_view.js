@@ -11,7 +11,7 @@ import {
 } from './api.js';
 import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
-import { el } from './dom.js';
+import { el, stacked } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
 import { getOverrides, renderOverrides } from './overrides_view.js';
@@ -109,7 +109,7 @@ function chartCard(def, history, error, since) {
     .map((s) => ({ ...s, samples: s.samples.filter((p) => p.at >= since) }))
     .filter((s) => s.samples.length > 0);
   let body;
-  if (error) body = el('p', { class: 'error chart-empty' }, `Cannot load: ${error.message}`);
+  if (error) body = retryBox(error);
   else if (series.length === 0) body = el('p', { class: 'placeholder chart-empty' }, `No ${def.test} runs in this range.`);
   else if (series.every((s) => s.samples.every((p) => p.contended || p.partial))) {
     body = el('div', {},
@@ -126,6 +126,57 @@ function chartCard(def, history, error, since) {
   return el('figure', { class: 'chart-card', id: `chart-${def.id}`,
     dataset: { points: series.reduce((n, s) => n + s.samples.length, 0), series: series.length } },
   el('figcaption', {}, def.title), body, legend);
+}
+
+// A chart whose answer failed (a busy daemon, a slow link) says so and
+// tries again by itself, 2, 4, 8... seconds apart; Retry tries now.
+const RETRY_FIRST_MS = 2000;
+const RETRY_MAX_MS = 30000;
+const RETRY_ATTEMPTS = 6;
+
+function retryBox(error) {
+  return el('div', { class: 'chart-empty chart-retry', role: 'status' },
+    el('p', { class: 'error' }, `Cannot load: ${error.message}`),
+    el('p', { class: 'muted small retry-when' }, 'retrying…'),
+    el('button', { type: 'button', class: 'button retry' }, 'Retry'));
+}
+
+// For a figure drawn with a retry box: load() again after a backoff (or at
+// once on Retry) and put draw(value) in its place; a new failure waits
+// twice as long. Stops when the figure left the page (another drive, a new
+// range, a refresh drew it anew).
+function keepTrying(figure, load, draw, attempt = 0) {
+  const box = figure.querySelector('.chart-retry');
+  if (!box) return;
+  const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** attempt);
+  const when = box.querySelector('.retry-when');
+  const button = box.querySelector('button.retry');
+  let timer = 0;
+  const go = async () => {
+    clearTimeout(timer);
+    if (!figure.isConnected) return;
+    button.disabled = true;
+    when.textContent = 'retrying now…';
+    let drawn;
+    try {
+      drawn = draw(await load());
+    } catch (err) {
+      drawn = null;
+      box.querySelector('.error').textContent = `Cannot load: ${err.message}`;
+    }
+    if (!figure.isConnected) return;
+    if (drawn) {
+      figure.replaceWith(drawn);
+      keepTrying(drawn, load, draw, 0);  // drawn with an error again: start over
+      return;
+    }
+    button.disabled = false;
+    if (attempt + 1 < RETRY_ATTEMPTS) keepTrying(figure, load, draw, attempt + 1);
+    else when.textContent = 'not retrying any more: Retry tries again.';
+  };
+  when.textContent = `retrying in ${Math.round(wait / 1000)} s…`;
+  button.onclick = go;
+  timer = setTimeout(go, wait);
 }
 
 // What the series' noise lets the detector see: " · noise CV 2.1% · a 15% drop
@@ -295,7 +346,7 @@ function attributeTable(smart, history) {
   const at = smartTimes(history);
   const byId = {};
   for (const h of (history && history.attributes) || []) byId[h.id] = h;
-  return el('div', { class: 'table-wrap' }, el('table', { id: 'attributes-table' },
+  return el('div', { class: 'table-wrap' }, stacked(el('table', { id: 'attributes-table' },
     el('thead', {}, el('tr', {}, ['ID', 'Attribute', 'Value', 'Worst', 'Thresh', 'Raw', 'Status', 'History']
       .map((h, i) => el('th', { scope: 'col', class: i >= 2 && i <= 5 ? 'num' : '' }, h)))),
     el('tbody', {}, attrs.map((a) => {
@@ -320,7 +371,7 @@ function attributeTable(smart, history) {
         el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
         el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–',
           label: `${a.name} ${byRaw ? 'raw' : 'normalised'} over time` })));
-    }))));
+    })))));
 }
 
 function nvmeLog(smart) {
@@ -339,7 +390,7 @@ function nvmeLog(smart) {
 function selfTests(smart) {
   const tests = smart && Array.isArray(smart.self_tests) ? smart.self_tests : [];
   if (tests.length === 0) return el('p', { class: 'placeholder small', id: 'selftests-empty' }, 'No self-test logged.');
-  return el('div', { class: 'table-wrap' }, el('table', { id: 'selftest-table' },
+  return el('div', { class: 'table-wrap' }, stacked(el('table', { id: 'selftest-table' },
     el('thead', {}, el('tr', {}, ['Type', 'Status', 'Result', 'At power-on hour']
       .map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, tests.slice(0, 10).map((t) => el('tr', {},
@@ -347,7 +398,7 @@ function selfTests(smart) {
       el('td', { class: 'wrap' }, t.status || '–'),
       el('td', {}, el('span', { class: `chip ${t.passed === false ? 'bad' : t.passed ? 'ok' : ''}` },
         t.passed === false ? 'failed' : t.passed ? 'passed' : '–')),
-      el('td', { class: 'num' }, t.lifetime_hours ?? '–'))))));
+      el('td', { class: 'num' }, t.lifetime_hours ?? '–')))))));
 }
 
 function temperatureCard(history, error) {
@@ -357,7 +408,7 @@ function temperatureCard(history, error) {
     if (typeof temps[i] === 'number') samples.push({ at, value: temps[i], run_id: samples.length });
   });
   let body;
-  if (error) body = el('p', { class: 'error chart-empty' }, `Cannot load: ${error.message}`);
+  if (error) body = retryBox(error);
   else if (samples.length === 0) body = el('p', { class: 'placeholder chart-empty' }, 'No temperature readings in this range.');
   else {
     body = lineChart([{ key: 'temperature', samples, baseline: null }],
@@ -469,6 +520,16 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   if (lastRun && box) {
     box.replaceChildren(...lastRun.childNodes);
     if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
+  }
+  charts.forEach((c, i) => {
+    if (histories[i].status !== 'rejected') return;
+    keepTrying(container.querySelector(`#chart-${c.id}`),
+      () => getHistory(driveId, c.test, c.metric),
+      (value) => chartCard(c, value, null, since));
+  });
+  if (smartHistory.status === 'rejected') {
+    keepTrying(container.querySelector('#chart-temperature'), () => getSmartHistory(driveId, since),
+      (value) => temperatureCard(value, null));
   }
   renderZfsSection(container.querySelector('#drive-zfs'), zfs);
   renderOverrides(container.querySelector('#drive-overrides'), container.querySelector('#override-badge'),

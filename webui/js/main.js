@@ -9,7 +9,7 @@ import { renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
 import { el } from './dom.js';
 import { formatDuration } from './format.js';
-import { renderOverview, renderOverviewError, renderPools } from './overview_view.js';
+import { bindOverviewControls, renderOverview, renderOverviewError, renderPools } from './overview_view.js';
 import { renderSchedule } from './schedule_view.js';
 
 const REFRESH_MS = 30000;
@@ -184,7 +184,7 @@ async function refresh() {
   reveal('drives-card', 'pools-card');
   await Promise.allSettled([refreshAlerts(), refreshSchedule(), showPanel()]);
   const first = document.getElementById('alerts-card').hidden;
-  reveal('alerts-card', 'schedule-card');
+  reveal('alerts-card', 'schedule-card', 'settings-card');
   if (first && selectedDrive()) focusPanel();
   document.getElementById('updated').textContent =
     `updated ${new Date().toLocaleTimeString()}`;
@@ -222,6 +222,18 @@ setTokenAsker((why) => new Promise((resolve) => {
 window.addEventListener('hashchange', () => { showPanel().then(focusPanel); });
 
 document.getElementById('refresh').addEventListener('click', () => refresh());
+bindOverviewControls(document.getElementById('drives'));
+// The settings' code is fetched when first used.
+document.getElementById('backup').addEventListener('click', async (event) => {
+  const button = event.currentTarget;  // null once the import below has been awaited
+  const { saveBackup } = await import('./settings_view.js');
+  saveBackup(button, document.getElementById('backup-status'));
+});
+document.getElementById('settings-overrides').addEventListener('toggle', async (event) => {
+  if (!event.currentTarget.open) return;
+  const { renderAllOverrides } = await import('./settings_view.js');
+  renderAllOverrides(document.getElementById('all-overrides-box'), driveNames);
+});
 document.getElementById('alert-state').addEventListener('change', () => refreshAlerts());
 document.getElementById('alert-test').addEventListener('click', async (event) => {
   const button = event.currentTarget;

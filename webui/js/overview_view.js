@@ -3,8 +3,8 @@
 // alerts and SMART: the page judges nothing itself), and the pool map
 // (pool -> vdev -> members with role, state, error counters, scrub/resilver).
 import { sparkline } from './chart.js';
-import { el } from './dom.js';
-import { driveKind, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp }
+import { el, stacked } from './dom.js';
+import { driveKind, formatAgo, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp }
   from './format.js';
 
 const STATUS_LABEL = {
@@ -60,15 +60,19 @@ function driveCard(d) {
   },
   el('div', { class: 'drive-card-head' },
     el('strong', { class: 'drive-name' }, name), badge(d.status, d.reason),
-    el('span', { class: 'muted small drive-model' }, d.model || '')),
+    el('span', { class: 'muted small drive-model' }, d.model || ''),
+    d.serial ? el('span', { class: 'muted small mono drive-serial' }, `S/N ${d.serial}`) : null),
   el('div', { class: 'reason small', title: d.reason }, d.reason),
   el('div', { class: 'stats' },
     stat('Temp', formatTemp(d.temperature_c)),
-    stat('Age', formatPowerOn(d.power_on_hours)),
+    stat('Powered on', formatPowerOn(d.power_on_hours)),
     stat('Size', `${formatBytes(d.size_bytes)} ${driveKind(d) === '–' ? '' : driveKind(d)}`.trim()),
     stat('Pool', membership(d)),
     stat('Read', readFigure(d)),
-    stat('Alerts', alertsFigure(d.alerts))),
+    stat('Alerts', alertsFigure(d.alerts)),
+    stat('SMART read', d.smart_at
+      ? el('span', { class: 'smart-at', title: new Date(d.smart_at * 1000).toLocaleString() }, formatAgo(d.smart_at))
+      : el('span', { class: 'muted smart-at' }, 'not yet'))),
   el('div', { class: 'spark-wrap' },
     sparkline((d.trend || []).map(([at, value, flag]) => ({ at, value, contended: flag === 1, partial: flag === 2 })), { width: 240, height: 30,
       label: `${name} ${d.read ? d.read.test : 'seq'} MB/s over time` })));
@@ -92,7 +96,44 @@ function emptyState() {
   );
 }
 
+// The overview's own order (the daemon's: worst first) or another one, and
+// a filter on what a card says (name, model, serial, pool, status, reason).
+const SORTS = {
+  status: null,
+  name: (a, b) => String(a.name || a.id).localeCompare(String(b.name || b.id), undefined, { numeric: true }),
+  temperature: (a, b) => num(b.temperature_c) - num(a.temperature_c),
+  read: (a, b) => num(a.read && a.read.percent, Infinity) - num(b.read && b.read.percent, Infinity),
+  powered: (a, b) => num(b.power_on_hours) - num(a.power_on_hours),
+  smart: (a, b) => num(a.smart_at, Infinity) - num(b.smart_at, Infinity),
+};
+
+function num(v, missing = -Infinity) {
+  return typeof v === 'number' && Number.isFinite(v) ? v : missing;
+}
+
+function cardText(d) {
+  return [d.name, d.id, d.model, d.serial, d.status, d.reason, d.dev_path, membership(d)]
+    .filter(Boolean).join(' ').toLowerCase();
+}
+
+// The drives shown, in order: filter words must all appear in a card's text.
+export function arrangeDrives(drives, { sort = 'status', filter = '' } = {}) {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = drives.filter((d) => words.every((w) => cardText(d).includes(w)));
+  const compare = SORTS[sort];
+  return compare ? [...shown].sort(compare) : shown;
+}
+
+let lastOverview = null;
+
+function arrangement() {
+  const sort = document.getElementById('drive-sort');
+  const filter = document.getElementById('drive-filter');
+  return { sort: sort ? sort.value : 'status', filter: filter ? filter.value : '' };
+}
+
 export function renderOverview(container, overview) {
+  lastOverview = overview;
   container.replaceChildren();
   const drives = overview && Array.isArray(overview.drives) ? overview.drives : [];
   if (drives.length === 0) {
@@ -101,7 +142,20 @@ export function renderOverview(container, overview) {
     return;
   }
   container.dataset.state = 'list';
-  container.append(el('div', { class: 'drive-cards', id: 'drive-cards' }, drives.map(driveCard)));
+  const shown = arrangeDrives(drives, arrangement());
+  container.append(el('div', { class: 'drive-cards', id: 'drive-cards' }, shown.map(driveCard)));
+  if (shown.length < drives.length) {
+    container.append(el('p', { class: 'muted small', id: 'drives-filtered' },
+      `${shown.length} of ${drives.length} drives match the filter.`));
+  }
+}
+
+// Sorting and filtering redraw the cards from the last answer (no new call).
+export function bindOverviewControls(container) {
+  for (const id of ['drive-sort', 'drive-filter']) {
+    const control = document.getElementById(id);
+    if (control) control.addEventListener('input', () => renderOverview(container, lastOverview));
+  }
 }
 
 export function renderOverviewError(container, error) {
@@ -158,10 +212,10 @@ function poolView(p) {
         el('span', { class: 'mono' }, v.name),
         v.type && v.type !== 'disk' ? el('span', { class: 'muted' }, v.type) : null,
         el('span', { class: 'muted' }, v.state || '')),
-      el('div', { class: 'table-wrap' }, el('table', { class: 'members' },
+      el('div', { class: 'table-wrap' }, stacked(el('table', { class: 'members' },
         el('thead', {}, el('tr', {}, ['Drive', 'Path', 'State', 'Read', 'Write', 'Cksum']
           .map((h, i) => el('th', { class: i >= 3 ? 'num' : i === 1 ? 'path' : '', scope: 'col' }, h)))),
-        el('tbody', {}, (v.members || []).map(memberRow)))))));
+        el('tbody', {}, (v.members || []).map(memberRow))))))));
 }
 
 export function renderPools(container, pools) {

@@ -3,7 +3,7 @@
 // with deferred and skipped ones and their reasons, and "Run now" for any
 // test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
 import { getJson, getTests, postWithToken } from './api.js';
-import { el } from './dom.js';
+import { el, stacked } from './dom.js';
 import { formatAgo } from './format.js';
 
 // A <select> of the tests a drive can be asked for: the daemon's catalog
@@ -49,17 +49,32 @@ function scheduleTable(plan) {
     return el('p', { class: 'placeholder', id: 'schedule-empty' }, 'Nothing scheduled: no drive matches a schedule.');
   }
   const rows = [...targets].sort((a, b) => ((a.due || [])[0] || Infinity) - ((b.due || [])[0] || Infinity));
-  return el('div', { class: 'table-wrap' }, el('table', { id: 'schedule-table' },
+  // The soonest few; the rest on request (a big box has hundreds of rows
+  // a phone would draw for nobody).
+  const shown = scheduleShowAll ? rows.slice(0, 500) : rows.slice(0, SCHEDULE_ROWS);
+  const more = rows.length > shown.length
+    ? el('button', { type: 'button', class: 'button small', id: 'schedule-all' }, `Show all ${rows.length}`)
+    : null;
+  if (more) {
+    more.addEventListener('click', () => {
+      scheduleShowAll = true;
+      more.parentElement.replaceWith(scheduleTable(plan));
+    });
+  }
+  return el('div', {}, el('div', { class: 'table-wrap' }, stacked(el('table', { id: 'schedule-table' },
     el('thead', {}, el('tr', {}, ['Target', 'Schedule', 'Tests', 'Last run', 'Next', 'Then']
       .map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, rows.slice(0, 60).map((t) => el('tr', {},
+    el('tbody', {}, shown.map((t) => el('tr', {},
       el('td', {}, t.label || t.target),
       el('td', { class: 'muted' }, t.schedule),
       el('td', {}, (t.tests || []).join(', ')),
       el('td', {}, t.last_run ? formatAgo(t.last_run) : 'never'),
       el('td', {}, when((t.due || [])[0])),
-      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))));
+      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))))), more);
 }
+
+const SCHEDULE_ROWS = 12;
+let scheduleShowAll = false;
 
 // Runs with outcome and reason; with `names` (drive id -> name) a drive column.
 export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
@@ -68,7 +83,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
       'No runs yet: scheduled tests appear here when they run (or run one now).');
   }
   const heads = ['Run', ...(names ? ['Drive'] : []), 'Test', 'Trigger', 'Started', 'Outcome', 'Reason / flags'];
-  return el('div', { class: 'table-wrap' }, el('table', { id },
+  return el('div', { class: 'table-wrap' }, stacked(el('table', { id },
     el('thead', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, runs.map((r) => {
       const flags = [r.contended ? 'contended' : '', r.partial ? 'partial' : ''].filter(Boolean);
@@ -82,7 +97,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
         el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
         el('td', { class: 'wrap' }, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
           .filter(Boolean).join(' ')));
-    }))));
+    })))));
 }
 
 // Polls the run until it ends, showing its progress in `box`.
@@ -147,7 +162,7 @@ export async function renderSchedule(container, drives, onDone) {
   // The catalog too, so the form's test list is whole when it is drawn
   // (a list that fills in later widens the select and moves the button).
   const [plan, runs] = await Promise.allSettled([
-    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=25'), getTests()]);
+    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=12'), getTests()]);
   const keepForm = container.querySelector('#run-form');
   const busy = keepForm && keepForm.querySelector('#run-go').disabled;
   container.replaceChildren(

@@ -233,6 +233,11 @@ Response Overview(const ApiContext& ctx) {
                                               : a->summary);
     }
     const SmartSnapshot* s = *smart ? &**smart : nullptr;
+    // When SMART was last read: an owner tells a stale figure from a fresh one.
+    auto newest = store.SmartHistory(d.id, 0, 1);
+    if (!newest.ok()) return StatusResponse(newest.status());
+    const nlohmann::json smart_at =
+        newest->empty() ? nlohmann::json(nullptr) : nlohmann::json(newest->front().first);
     if (s && s->health_passed == false)
       consider(Badge::kFailing, "SMART overall health self-assessment: FAILED");
     if (!d.present) {
@@ -270,6 +275,7 @@ Response Overview(const ApiContext& ctx) {
         {"temperature_c", s ? OrNull(s->temperature_c) : nlohmann::json(nullptr)},
         {"power_on_hours", s ? OrNull(s->power_on_hours) : nlohmann::json(nullptr)},
         {"health_passed", s ? OrNull(s->health_passed) : nlohmann::json(nullptr)},
+        {"smart_at", smart_at},
         {"pools", member_of.count(d.id) ? member_of[d.id] : nlohmann::json::array()},
         {"read", figure->first},
         {"trend", figure->second},

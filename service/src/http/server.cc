@@ -26,6 +26,7 @@
 #include "base/strings.h"
 #include "base/thread_annotations.h"
 #include "net/beast_names.h"
+#include "http/compression.h"
 #include "http/beast_request.h"
 #include "http/connection_slots.h"
 
@@ -159,6 +160,7 @@ class Session final : public std::enable_shared_from_this<Session<Stream>>,
                                     request = std::move(request), head, close,
                                     line = std::move(line)]() mutable {
       Response response = router->Route(request);
+      CompressForClient(request, response);
       LogDebug("http: " + self->remote_ + " " + line + " -> " + std::to_string(response.status));
       // The last reference moves to the network thread, so the session is
       // destroyed there, not here.
