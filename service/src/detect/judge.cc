@@ -529,7 +529,7 @@ Status Judge::Hold(Verdict& v, const Again& again) {
   const bool pair_wide = DriveWideExplains(v, run_.test, PairStart(v), v.at, *scores, cfg_);
   // Without re-tests every run stands on its own.
   const bool confirmation = run_.confirmation || !run_.retests;
-  v = HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide);
+  v = HoldSlowdown(std::move(v), confirmation, wide, cfg_, pair_wide, vdev_.siblings.empty());
   if (v.kind == VerdictKind::kNeedsConfirmation && (wide || pair_wide) && confirmation &&
       IsSlowdownCondition(v) && LatestStandsOut(v, run_.test, *scores))
   {
