@@ -415,6 +415,34 @@ TEST(DriveShiftTest, HeldUntilAConfirmationRunAfterTheHold) {
   EXPECT_NE(alert.summary.find("outlasted a scheduled run"), std::string::npos);
 }
 
+// A drive with no siblings that slows on every read path at once: every
+// window of its pair is drive-wide for good, and nothing but its own runs
+// can tell it. Held only until it has outlasted a scheduled run and its
+// re-test (as a peer verdict is released); with siblings, the peer verdict
+// speaks for it and the own slowdown stays held.
+TEST(DriveShiftTest, ALoneDriveSlowOnEveryPathIsToldOnceItPersists) {
+  DetectionConfig cfg;  // hold 3 days
+  const std::int64_t week = 7 * kDay, retest = 6 * 3600;
+  Verdict first = Slowdown(kT, kT + retest);
+  // Its first pair: held, alone or not.
+  EXPECT_EQ(HoldSlowdown(first, true, true, cfg, true, true).kind,
+            VerdictKind::kNeedsConfirmation);
+  Verdict later = Slowdown(kT, kT + week + retest);
+  later.runs = {{1, kT, 200, true}, {2, kT + retest, 198, true}, {3, kT + week, 199, true},
+                {4, kT + week + retest, 197, true}};
+  // A week on, still worse on every path: a drive with siblings stays held
+  // (its peer verdict is the one released)...
+  EXPECT_EQ(HoldSlowdown(later, true, true, cfg, true, false).kind,
+            VerdictKind::kNeedsConfirmation);
+  // ...a lone drive is told, and the alert says why.
+  const Verdict told = HoldSlowdown(later, true, true, cfg, true, true);
+  EXPECT_EQ(told.kind, VerdictKind::kSlowdown);
+  EXPECT_NE(told.summary.find("outlasted a scheduled run"), std::string::npos);
+  // Not on the scheduled run of that week: its re-test decides.
+  EXPECT_EQ(HoldSlowdown(later, false, true, cfg, true, true).kind,
+            VerdictKind::kNeedsConfirmation);
+}
+
 TEST(DriveShiftTest, AnOldOpenSegmentDoesNotMakeAFreshExcursionLongLived) {
   DetectionConfig cfg;
   Verdict v = Slowdown(kT, kT + 30 * kDay + 6 * 3600);

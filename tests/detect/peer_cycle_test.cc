@@ -36,6 +36,8 @@ struct BoxSpec {
   int slow = -1;              // the slow drive's index (in vdev order)
   int slow_from = 0;          // the week it turns slow
   double slow_factor = 0.8;   // its MB/s from then on
+  double noise = 0.02;        // each run's log-normal noise (sd, log units)
+  std::uint64_t seed = 0;     // another draw of the same box
   // A drive replaced: at week `replace_at` drive `replaced` leaves and a
   // drive of `replacement_model` takes its place in its vdev.
   int replaced = -1, replace_at = 0;
@@ -67,9 +69,11 @@ std::string IdOf(int i) { return "wwn-" + std::to_string(i); }
 // whatever order the drives run in.
 double Figure(const BoxSpec& spec, int i, int week, bool retest) {
   std::mt19937_64 rng(1'000'003ULL * static_cast<std::uint64_t>(i + 1) +
-                      7919ULL * static_cast<std::uint64_t>(week) + (retest ? 17 : 0));
+                      7919ULL * static_cast<std::uint64_t>(week) + (retest ? 17 : 0) +
+                      104'729ULL * spec.seed);
   const double unit = 1 + 0.01 * ((i * 37) % 5 - 2);  // units differ by up to 2%
-  double level = 200 * unit * std::exp(0.02 * std::normal_distribution<double>(0, 1)(rng));
+  double level =
+      200 * unit * std::exp(spec.noise * std::normal_distribution<double>(0, 1)(rng));
   if (i == spec.slow && week >= spec.slow_from) level *= spec.slow_factor;
   return level;
 }
@@ -193,14 +197,19 @@ std::vector<std::vector<int>> Orders(const BoxSpec& spec) {
 
 // The property: every order gives the same peer verdicts; the slow drive
 // is flagged, no other drive is.
-void ExpectOrderInvariant(const BoxSpec& spec, bool slow_flagged = true) {
+// same_verdicts false: only the decision must not depend on the order (the
+// slow drive flagged, no other): at 5% noise a drive's own rule asks for a
+// re-test when its run doubts before its siblings have run (ConsultEnvironment),
+// so one order can hold one re-test, and its peer verdict, more.
+void ExpectOrderInvariant(const BoxSpec& spec, bool slow_flagged = true,
+                          bool same_verdicts = true) {
   const auto orders = Orders(spec);
   std::vector<Outcome> outcomes;
   for (const auto& order : orders) {
     outcomes.push_back(RunBox(spec, order));
     if (::testing::Test::HasFatalFailure()) return;
   }
-  for (std::size_t k = 1; k < outcomes.size(); ++k) {
+  for (std::size_t k = 1; same_verdicts && k < outcomes.size(); ++k) {
     EXPECT_EQ(outcomes[k].peers.size(), outcomes[0].peers.size()) << "order " << k;
     EXPECT_TRUE(outcomes[k].peers == outcomes[0].peers)
         << "order " << k << " changed the peer verdicts";
@@ -278,6 +287,68 @@ TEST(PeerCycle, AReplacementOfAnotherModelLeavesTheVdevComparable) {
   spec.slow_from = 9;
   spec.weeks = 15;
   ExpectOrderInvariant(spec);
+}
+
+// At the field's noise, a drive of a vdev of two models 17% slower than
+// it was (x0.83), from week 10: one window's deviation from its siblings'
+// median ratio is about 1.2 runs' noise, so one window's band (or a pair's)
+// rarely passes at 5% noise; the mean of its latest windows does. Each
+// draw, the slow drive in each vdev slot and each place in the run order.
+TEST(PeerCycle, AVdevOfTwoModelsFlagsARealisticNoisySlowDriveInAnyOrder) {
+  for (std::uint64_t seed : {1, 2, 3}) {
+    for (int slow = 0; slow < 4; ++slow) {
+      BoxSpec spec;
+      spec.vdevs = {{"HDD-A", "HDD-B", "HDD-A", "HDD-B"}};
+      spec.noise = 0.05;
+      spec.slow_factor = 0.83;
+      spec.slow = slow;
+      spec.slow_from = 10;
+      spec.weeks = 24;
+      spec.seed = seed;
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", slow drive " + std::to_string(slow));
+      ExpectOrderInvariant(spec, true, false);
+    }
+  }
+}
+
+// A lone mirror at 5% noise whose one side leaves its own band for good
+// (x0.83 from week 10): flagged, whichever side ran first. One series alone
+// at 5% is not caught in every draw within 14 weeks (the third draw is
+// not: its own baseline takes the slower runs in before the mean of its
+// windows passes); a drive's seven MB/s and IOPS series are
+// (benchmarks/README.md, "Peers per cycle").
+TEST(PeerCycle, ALoneNoisyMirrorFlagsTheSideThatLeftItsBand) {
+  for (std::uint64_t seed : {1, 2}) {
+    for (int slow = 0; slow < 2; ++slow) {
+      BoxSpec spec;
+      spec.vdevs = {Models(2)};
+      spec.noise = 0.05;
+      spec.slow_factor = 0.83;
+      spec.slow = slow;
+      spec.slow_from = 10;
+      spec.weeks = 24;
+      spec.seed = seed;
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", slow drive " + std::to_string(slow));
+      ExpectOrderInvariant(spec, true, false);
+    }
+  }
+}
+
+// The same shapes healthy at 5% noise for a year: no drive flagged.
+TEST(PeerCycle, HealthyNoisyGroupsComparedByChangeStaySilent) {
+  for (std::uint64_t seed : {1, 2, 3, 4}) {
+    for (const std::vector<std::string>& vdev :
+         {std::vector<std::string>{"HDD-A", "HDD-B", "HDD-A", "HDD-B"}, Models(2)}) {
+      BoxSpec spec;
+      spec.vdevs = {vdev};
+      spec.noise = 0.05;
+      spec.weeks = 52;
+      spec.seed = seed;
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(vdev.size()) +
+                   " drives");
+      ExpectOrderInvariant(spec, /*slow_flagged=*/false, false);
+    }
+  }
 }
 
 }  // namespace

@@ -295,7 +295,7 @@ bool IsHeldKind(const Verdict& v) {
 }
 
 Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
-                     const DetectionConfig& cfg, bool pair_drive_wide) {
+                     const DetectionConfig& cfg, bool pair_drive_wide, bool alone) {
   if (!IsHeldKind(v)) return v;
   const std::int64_t hold = static_cast<std::int64_t>(cfg.drive_wide_hold_days * 86400);
   const std::int64_t span = v.at - ExcursionStart(v);
@@ -315,7 +315,7 @@ Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
   // drive that slowed on every test was never told).
   const bool peer = ConditionKindOf(v.condition) == ConditionKind::kPeer;
   if (confirmation_run && (!drive_wide || persisted) &&
-      (!pair_drive_wide || (peer && persisted))) {
+      (!pair_drive_wide || ((peer || alone) && persisted))) {
     if (drive_wide)
       v.summary += "; every test of the drive was worse too, and it outlasted a scheduled run";
     return v;

@@ -273,7 +273,13 @@ bool IsHeldKind(const Verdict& v);
 //     at 3% noise: -6%, then -30% and -10% under interference that every
 //     test saw).
 // Other verdicts are returned unchanged.
+//   - a drive with no siblings (`alone`) is released from that hold like a
+//     peer verdict: once it has persisted (its excursion spans the hold and
+//     its last two runs are outside). Nothing else can tell it: no peer
+//     verdict speaks for it, and held on every path at once, a lone drive
+//     that slowed on every read path was never told.
 Verdict HoldSlowdown(Verdict v, bool confirmation_run, bool drive_wide,
-                     const DetectionConfig& cfg, bool pair_drive_wide = false);
+                     const DetectionConfig& cfg, bool pair_drive_wide = false,
+                     bool alone = false);
 
 }  // namespace dp::detect

@@ -323,3 +323,88 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
 }
 
 }  // namespace dp::detect
+
+namespace dp::detect {
+
+std::optional<AccumulatedChange> EvaluateAccumulatedChange(
+    const SeriesKey& self, std::vector<Sample> self_relative,
+    const std::vector<PeerHistory>& siblings_relative, const DetectionConfig& cfg) {
+  if (TailDfOf(self.metric) != 0) return std::nullopt;
+  self_relative = ChronologicalRuns(std::move(self_relative));
+  if (self_relative.empty() || !self_relative.back().Good()) return std::nullopt;
+  std::vector<PeerHistory> sorted = siblings_relative;
+  for (auto& peer : sorted) peer.samples = ChronologicalRuns(std::move(peer.samples));
+  const Direction dir = DirectionOf(self.metric);
+  const SpreadPrior noise = PeerNoise(self, self_relative, sorted, cfg, dir);
+  if (noise.df <= 0 || !(noise.log_sd > 0)) return std::nullopt;
+
+  // The latest independent windows, newest first: each shares no sibling
+  // run with the one after it.
+  struct Seen {
+    const Sample* run;
+    Window w;
+  };
+  std::vector<Seen> chain;
+  std::set<std::int64_t> later_runs;
+  for (auto it = self_relative.rbegin();
+       it != self_relative.rend() && static_cast<int>(chain.size()) < kMaxAccumulatedWindows;
+       ++it) {
+    if (!it->Good()) continue;
+    Window w = Judge(self, *it, sorted, noise, cfg, dir);
+    if (!w.judged) {
+      if (chain.empty()) return std::nullopt;  // the latest run is not judged
+      continue;
+    }
+    std::set<std::int64_t> runs;
+    for (const auto& sib : w.siblings) runs.insert(sib.value("run_id", std::int64_t{0}));
+    const bool shared = std::any_of(runs.begin(), runs.end(),
+                                    [&](std::int64_t id) { return later_runs.count(id) > 0; });
+    if (shared) continue;
+    later_runs = std::move(runs);
+    chain.push_back({&*it, std::move(w)});
+  }
+  if (chain.size() < 2 || chain[0].w.deviation <= 0 || chain[1].w.deviation <= 0)
+    return std::nullopt;
+
+  // A window's deviation: the drive's run (one run's noise), the siblings'
+  // median (as a mean of n_eff runs: PeerReference, unrounded), and the
+  // baselines' centres the ratios are taken to, common to every window (a
+  // tenth of a run's variance: the drive's and its siblings' of ten runs or
+  // more, the siblings' halved by their median).
+  const int siblings = static_cast<int>(chain[0].w.siblings.size());
+  const double n_eff = siblings <= 2 ? std::max(1, siblings) : 2 * siblings / std::numbers::pi;
+  constexpr double kCentreVariance = 0.1;
+  const double q = PeerConfig(cfg).confirm_sigmas;
+  const double floor_log = dir == Direction::kHigherIsBetter
+                               ? -std::log1p(-cfg.peer_min_percent / 100)
+                               : std::log1p(cfg.peer_min_percent / 100);
+  auto own_worse = [&](const Sample& s) {
+    return dir == Direction::kHigherIsBetter ? -std::log(s.value) : std::log(s.value);
+  };
+  double sum = 0, own_sum = 0;
+  for (std::size_t k = 1; k <= chain.size(); ++k) {
+    sum += chain[k - 1].w.deviation;
+    own_sum += own_worse(*chain[k - 1].run);
+    if (k < 2) continue;
+    const double mean = sum / k, own = own_sum / k;
+    const double width =
+        q * noise.log_sd * std::sqrt((1 + 1 / n_eff) / static_cast<double>(k) + kCentreVariance);
+    if (mean <= std::max(width, floor_log)) continue;
+    // With one sibling either side could have moved: the drive must have
+    // made at least half of the divergence itself.
+    if (siblings == 1 && own < mean / 2) continue;
+    AccumulatedChange out;
+    out.windows = static_cast<int>(k);
+    out.mean_log = mean;
+    out.width_log = width;
+    out.own_log = own;
+    out.peer_median = chain[0].w.median;
+    for (std::size_t i = k; i-- > 0;)
+      out.runs.push_back({chain[i].run->run_id, chain[i].run->at, chain[i].run->value,
+                          chain[i].w.deviation > 0});
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace dp::detect
