@@ -61,8 +61,11 @@ cleanup() {
     [ -n "$loop_mode" ] && chown "${loop_mode%% *}" "$loop" && chmod "${loop_mode##* }" "$loop"
     losetup -d "$loop" || true
   fi
-  # dockerd's vfs layers may still be mounted read-only for a moment.
-  rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work" || true; }
+  # dockerd leaves its network namespace mounted under its exec root.
+  for m in $(awk -v w="$work/" 'index($2, w) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount -l "$m" || true
+  done
+  rm -rf "$work" || true
 }
 trap cleanup EXIT
 

@@ -140,9 +140,12 @@ Result<Config> ParseConfig(std::string_view text, std::string_view file_name);
 Result<Config> LoadConfigFile(const std::string& path);
 
 // Settings an owner gives a container without a shell, over the file's:
-// DISKPULSE_LISTEN ("0.0.0.0:8470"), DISKPULSE_API_TOKEN, DISKPULSE_READ_TOKEN
-// (an empty variable is unset). LoadConfigFile applies them with getenv, so a
-// reload keeps them. Error: a listen address that does not parse, named.
+// DISKPULSE_LISTEN ("0.0.0.0:8470"), DISKPULSE_API_TOKEN, DISKPULSE_READ_TOKEN,
+// TZ (checked against TZDIR), and alert destinations named "env" from
+// DISKPULSE_SMTP_* / DISKPULSE_MAIL_*, DISKPULSE_MQTT_* and
+// DISKPULSE_WEBHOOK_URL, checked by the file's own rules (docs/container.md
+// lists them; an empty variable is unset). LoadConfigFile applies them with
+// getenv, so a reload keeps them. Error: a value that does not parse, named.
 Status ApplyEnvironment(Config& c, const std::function<const char*(const char*)>& get);
 
 }  // namespace dp
