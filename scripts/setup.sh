@@ -43,6 +43,9 @@ if [ "${DP_SETUP_TEST_TOOLS:-0}" = 1 ]; then
   pkgs+=(libgtest-dev libgmock-dev fio sqlite3 curl procps python3 dpkg-dev init-system-helpers)
   pkgs+=(python3-jsonschema nodejs libfaketime clang-14 libc++-14-dev runc mmdebstrap
          python3-aiosmtpd)
+  # lld links the test executables in half gold's time and a quarter of
+  # ld.bfd's (DEVELOPING.md "Build time"); CMake falls back to gold without it.
+  pkgs+=(lld)
 fi
 # npm: axe-core for the page's accessibility check and the OpenAPI lint
 # (below). A machine whose Node.js already brings its own npm (e.g. a nodejs
