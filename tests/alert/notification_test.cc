@@ -63,3 +63,34 @@ TEST(Notification, TestNotification) {
 
 }  // namespace
 }  // namespace dp
+
+namespace dp {
+namespace {
+
+// What the owner reads on a phone: the headline as the title, then how sure
+// and what to do, the statistics after them; the same in JSON and templates.
+TEST(NotificationWords, HeadlineHowSureAndWhatToDoComeFirst) {
+  Alert a = SampleAlert();
+  a.words.headline = "sdh has been missing for 2 days";
+  a.words.confidence = "Certain (seen by discovery, 2 days)";
+  a.words.advice = "Check that the drive is seated, powered and cabled.";
+  Notification n = MakeNotification(NotifyKind::kOpened, a, FakeClock().Now(), "nas");
+  EXPECT_EQ(n.Title(), "[" + a.severity + "] sdh has been missing for 2 days");
+  const std::string text = n.Text();
+  EXPECT_EQ(text.rfind("sdh has been missing for 2 days\n"
+                       "How sure: Certain (seen by discovery, 2 days)\n"
+                       "What to do: Check that the drive is seated, powered and cabled.\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_LT(text.find("What to do"), text.find("Details: " + a.summary)) << text;
+  const auto j = NotificationToJson(n);
+  EXPECT_EQ(j["headline"], a.words.headline);
+  EXPECT_EQ(j["confidence"], a.words.confidence);
+  EXPECT_EQ(j["advice"], a.words.advice);
+  EXPECT_EQ(RenderTemplate("{{headline}} | {{confidence}} | {{advice}}", n, false),
+            a.words.headline + " | " + a.words.confidence + " | " + a.words.advice);
+}
+
+}  // namespace
+}  // namespace dp

@@ -205,8 +205,9 @@ TEST(DemoSeedTest, RealDetectionFindsThePlantedProblems) {
       EXPECT_FALSE(a.words.advice.empty());
       EXPECT_EQ(a.words.headline.find(" min"), std::string::npos) << a.words.headline;
       EXPECT_EQ(a.words.headline.find("Mann-Kendall"), std::string::npos) << a.words.headline;
-      if (a.drive_id == id_of["sdh"])
+      if (a.drive_id == id_of["sdh"]) {
         EXPECT_EQ(a.words.headline, "sdh has been missing for 2 days");
+      }
       if (a.drive_id == id_of["sdd"] && a.condition == "smart:pending_sectors") {
         auto latest = (*store)->LatestSmart(id_of["sdd"]);
         ASSERT_TRUE(latest.ok() && *latest && (*latest)->pending_sectors);

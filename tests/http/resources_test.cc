@@ -367,8 +367,11 @@ TEST_F(ResourcesTest, AlertsCarryTheirWordsAndTheSmartTablesFigure) {
   // The same figure as the SMART table's newest raw count.
   auto smart = json::parse(Get("/api/v1/drives/sda/smart").body);
   EXPECT_EQ(smart["figures"]["pending_sectors"].back(), 128);
-  for (const json& attr : smart["attributes"])
-    if (attr["id"] == 197) EXPECT_EQ(attr["raw"].back(), 128);
+  for (const json& attr : smart["attributes"]) {
+    if (attr["id"] == 197) {
+      EXPECT_EQ(attr["raw"].back(), 128);
+    }
+  }
   EXPECT_NE(a["headline"].get<std::string>().find(
                 std::to_string(smart["figures"]["pending_sectors"].back().get<int>())),
             std::string::npos);

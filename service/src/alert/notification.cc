@@ -65,12 +65,16 @@ std::string Notification::Text() const {
   }
   // What happened, how sure, what to do: readable in a phone's
   // notification; the statistics follow for whoever wants them.
-  std::string t = Headline() + "\n";
-  if (!alert.words.confidence.empty()) t += "How sure: " + alert.words.confidence + "\n";
-  if (!alert.words.advice.empty()) t += "What to do: " + alert.words.advice + "\n";
-  if (kind == NotifyKind::kResolved && !alert.resolution.empty())
-    t += "Resolved: " + alert.resolution + "\n";
-  t += "\nDetails: " + alert.summary + "\n";
+  // (An alert stored before alerts had words has its summary alone.)
+  std::string t = alert.summary + "\n\n";
+  if (!alert.words.headline.empty()) {
+    t = alert.words.headline + "\n";
+    if (!alert.words.confidence.empty()) t += "How sure: " + alert.words.confidence + "\n";
+    if (!alert.words.advice.empty()) t += "What to do: " + alert.words.advice + "\n";
+    if (kind == NotifyKind::kResolved && !alert.resolution.empty())
+      t += "Resolved: " + alert.resolution + "\n";
+    t += "\nDetails: " + alert.summary + "\n";
+  }
   t += "Drive: " + Drive();
   if (!alert.drive_id.empty() && alert.drive_id != Drive()) t += " (" + alert.drive_id + ")";
   t += "\nCondition: " + alert.condition + "\nSeverity: " + alert.severity +
