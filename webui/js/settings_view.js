@@ -4,7 +4,7 @@
 // (POST /api/v1/backup, the API token), saved as a file. Loaded when the
 // section is first opened, so the first screen does not pay for it.
 import { getFile, getJson } from './api.js';
-import { el, stacked } from './dom.js';
+import { el, saveFile, stacked } from './dom.js';
 
 function when(unix) {
   return new Date(unix * 1000).toLocaleString();
@@ -74,12 +74,7 @@ export async function saveBackup(button, status) {
   try {
     const stamp = new Date().toISOString().slice(0, 10);
     const { blob, name } = await getFile('/api/v1/backup', `diskpulse-${stamp}.db`, 'POST');
-    const url = URL.createObjectURL(blob);
-    const link = el('a', { href: url, download: name, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    saveFile(blob, name);
     status.textContent = `${name} saved (${Math.round(blob.size / 1024)} KiB)`;
   } catch (err) {
     status.textContent = `no backup: ${err.message}`;
