@@ -554,7 +554,8 @@ TEST_F(PageBrowserTest, ChartRetriesAfterAFailedAnswer) {
 }
 
 // What owners of other SMART tools look for: serial and the last SMART read
-// on each card, "Powered on", sorting and filtering the drives, every
+// on each card, "Powered on", sorting and filtering the drives, one chart of
+// every drive's temperature, every
 // override and mute in one list with its expiry and who set it, a backup.
 TEST_F(PageBrowserTest, OverviewSortsFiltersAndSettingsListEveryOverride) {
   const std::string url = StartDemo(8);
@@ -583,6 +584,14 @@ TEST_F(PageBrowserTest, OverviewSortsFiltersAndSettingsListEveryOverride) {
             json::array({"sdb"}));
   EXPECT_NE(Eval("document.querySelector('#drives-filtered').textContent").get<std::string>()
                 .find("1 of 9"), std::string::npos);
+
+  // One chart of every present drive's temperature, drawn when opened.
+  Eval("const g = document.querySelector('#drive-filter'); g.value = '';"
+       " g.dispatchEvent(new Event('input')); true");
+  Eval("document.querySelector('#temps').open = true; true");
+  Wait("document.querySelector('#chart-all-temperatures svg.chart') !== null");
+  EXPECT_EQ(Eval("document.querySelectorAll('#chart-all-temperatures .series').length"),
+            Eval("document.querySelectorAll('.drive-card:not(.status-missing)').length"));
 
   // A mute set through the API is listed with its expiry, who and why.
   json set = Eval(R"((async () => {
