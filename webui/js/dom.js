@@ -28,3 +28,13 @@ export function stacked(table) {
   }
   return table;
 }
+
+// Hands a Blob to the browser as a download named `name`.
+export function saveFile(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = el('a', { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}

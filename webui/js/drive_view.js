@@ -11,7 +11,7 @@ import {
 } from './api.js';
 import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
-import { el, stacked } from './dom.js';
+import { el, saveFile, stacked } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
 import { getOverrides, renderOverrides } from './overrides_view.js';
@@ -223,12 +223,7 @@ function exportButton(d, format, status) {
     button.disabled = true;
     try {
       const { blob, name } = await getFile(exportPath(d.id, format), `diskpulse-${d.id}.${format}`);
-      const url = URL.createObjectURL(blob);
-      const link = el('a', { href: url, download: name, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      saveFile(blob, name);
       status.textContent = `${name} saved`;
       status.classList.remove('error');
     } catch (err) {

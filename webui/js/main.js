@@ -229,6 +229,11 @@ document.getElementById('backup').addEventListener('click', async (event) => {
   const { saveBackup } = await import('./settings_view.js');
   saveBackup(button, document.getElementById('backup-status'));
 });
+document.getElementById('temps').addEventListener('toggle', async (event) => {
+  if (!event.currentTarget.open) return;
+  const { renderTemperatures } = await import('./settings_view.js');
+  renderTemperatures(document.getElementById('temps-box'), drives.filter((d) => d.present));
+});
 document.getElementById('settings-overrides').addEventListener('toggle', async (event) => {
   if (!event.currentTarget.open) return;
   const { renderAllOverrides } = await import('./settings_view.js');

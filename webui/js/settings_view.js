@@ -1,10 +1,12 @@
 // Settings: every override and mute in one list — what it tunes, for which
 // drives, until when, who set it and why (GET /api/v1/overrides, the config
 // file's with their FILE:LINE) — and a backup of the whole database
-// (POST /api/v1/backup, the API token), saved as a file. Loaded when the
-// section is first opened, so the first screen does not pay for it.
-import { getFile, getJson } from './api.js';
-import { el, stacked } from './dom.js';
+// (POST /api/v1/backup, the API token), saved as a file; and the overview's
+// chart of every drive's temperature. Loaded when first opened, so the first
+// screen does not pay for it.
+import { getFile, getJson, getSmartHistory } from './api.js';
+import { lineChart } from './chart.js';
+import { el, saveFile, stacked } from './dom.js';
 
 function when(unix) {
   return new Date(unix * 1000).toLocaleString();
@@ -74,12 +76,7 @@ export async function saveBackup(button, status) {
   try {
     const stamp = new Date().toISOString().slice(0, 10);
     const { blob, name } = await getFile('/api/v1/backup', `diskpulse-${stamp}.db`, 'POST');
-    const url = URL.createObjectURL(blob);
-    const link = el('a', { href: url, download: name, hidden: true });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    saveFile(blob, name);
     status.textContent = `${name} saved (${Math.round(blob.size / 1024)} KiB)`;
   } catch (err) {
     status.textContent = `no backup: ${err.message}`;
@@ -87,4 +84,33 @@ export async function saveBackup(button, status) {
   } finally {
     button.disabled = false;
   }
+}
+
+// One chart of every drive's temperature over the last 30 days, from each
+// drive's SMART history (GET /api/v1/drives/{id}/smart, 120 points each).
+export async function renderTemperatures(container, drives) {
+  container.replaceChildren(el('p', { class: 'placeholder' }, 'Loading temperatures…'));
+  const since = Math.floor(Date.now() / 1000) - 30 * 86400;
+  const answers = await Promise.allSettled(drives.map((d) => getSmartHistory(d.id, since, 120)));
+  const series = [];
+  const failed = [];
+  answers.forEach((a, i) => {
+    const name = drives[i].name || drives[i].id;
+    if (a.status !== 'fulfilled') {
+      failed.push(name);
+      return;
+    }
+    const temps = (a.value.figures && a.value.figures.temperature_c) || [];
+    const samples = (a.value.at || []).map((at, k) => ({ at, value: temps[k], run_id: k }))
+      .filter((p) => typeof p.value === 'number');
+    if (samples.length) series.push({ key: name, samples, baseline: null });
+  });
+  container.replaceChildren(
+    series.length
+      ? el('figure', { class: 'chart-card', id: 'chart-all-temperatures', dataset: { series: series.length } },
+        el('figcaption', {}, 'Temperature, last 30 days'),
+        lineChart(series, { unit: '°C', title: 'Temperature of every drive', dots: false, minSpan: 10 }),
+        el('div', { class: 'legend muted' }, series.map((s, i) => el('span', { class: `legend-${i % 6}` }, s.key))))
+      : el('p', { class: 'placeholder' }, 'No temperature readings in the last 30 days.'),
+    failed.length ? el('p', { class: 'error small' }, `Not loaded: ${failed.join(', ')} (close and open to try again).`) : null);
 }
