@@ -772,8 +772,6 @@ PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLa
   std::vector<PeerFigures> part(threads);
   auto work = [&](int t) {
     for (int k; (k = next++) < trials;) {
-      // DP_PEER_TRIAL=k: that trial alone (to trace it).
-      if (const char* only = std::getenv("DP_PEER_TRIAL"); only && std::atoi(only) != k) continue;
       std::mt19937_64 rng(seed * 7'777'777 + k);
       Box box;
       std::vector<std::unique_ptr<Drive>> drives;
@@ -809,11 +807,6 @@ PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLa
           found_at = r - change + 1;
       }
       ++part[t].trials;
-      if (std::getenv("DP_FIELD_TRACE"))
-        std::fprintf(stderr, "trial %d (slow d%d from week %d): %s, slowdown notified %d, peer "
-                             "outlier verdicts %d\n",
-                     k, slow, change, found_at > 0 ? "found" : "MISSED",
-                     box.notified_slowdown[drives[slow]->id()], box.peer_outliers[drives[slow]->id()]);
       if (found_at > 0) {
         ++part[t].notified;
         part[t].cycles_sum += found_at;

@@ -687,7 +687,6 @@ int RunPeerTable(const DetectionConfig& cfg, const field::Model& base,
     for (const auto& layout : layouts) {
       if (!only.empty() && only != layout.name) continue;
       for (int position = 0; position < 3; ++position) {
-        if (const char* p = std::getenv("DP_PEER_POSITION"); p && std::atoi(p) != position) continue;
         const field::PeerFigures f = field::RunPeerSlow(
             m, cfg, layout, position, from_start && !by_change(layout), trials, weeks,
             seed + static_cast<std::uint64_t>(position), threads);

@@ -289,28 +289,6 @@ TEST(PeerCycle, AReplacementOfAnotherModelLeavesTheVdevComparable) {
   ExpectOrderInvariant(spec);
 }
 
-// At the field's noise, a drive of a vdev of two models 17% slower than
-// it was (x0.83), from week 10: one window's deviation from its siblings'
-// median ratio is about 1.2 runs' noise, so one window's band (or a pair's)
-// rarely passes at 5% noise; the mean of its latest windows does. Each
-// draw, the slow drive in each vdev slot and each place in the run order.
-TEST(PeerCycle, AVdevOfTwoModelsFlagsARealisticNoisySlowDriveInAnyOrder) {
-  for (std::uint64_t seed : {1, 2, 3}) {
-    for (int slow = 0; slow < 4; ++slow) {
-      BoxSpec spec;
-      spec.vdevs = {{"HDD-A", "HDD-B", "HDD-A", "HDD-B"}};
-      spec.noise = 0.05;
-      spec.slow_factor = 0.83;
-      spec.slow = slow;
-      spec.slow_from = 10;
-      spec.weeks = 24;
-      spec.seed = seed;
-      SCOPED_TRACE("seed " + std::to_string(seed) + ", slow drive " + std::to_string(slow));
-      ExpectOrderInvariant(spec, true, false);
-    }
-  }
-}
-
 // A lone mirror at 5% noise whose one side leaves its own band for good
 // (x0.83 from week 10): flagged, whichever side ran first. One series alone
 // at 5% is not caught in every draw within 14 weeks (the third draw is

@@ -26,15 +26,9 @@ import sys
 import tempfile
 
 LIMIT = 120
-# Functions over the limit that are being rewritten on another branch (the
-# peer rules and the alert lifecycle): split them there, then drop them from
-# here. Each entry is checked to still be over the limit, so the list only
-# shrinks.
-PENDING = {
-    ('service/src/alert/alert_events.cc', 'UpdateEvent'),
-    ('service/src/detect/peer_detector.cc', 'EvaluatePeers'),
-    ('service/src/detect/zfs_latency_peers.cc', 'EvaluateZfsLatencyPeers'),
-}
+# Functions allowed over the limit for a while (file, name): each entry is
+# checked to still be over it, so the list only shrinks. Empty: none is.
+PENDING = set()
 SOURCE_ENDINGS = ('.h', '.cc', '.cc.in')
 SCOPE_WORDS = re.compile(r'\b(namespace|class|struct|union|enum)\b')
 CONTROL = re.compile(r'^\s*(if|for|while|switch|catch|do|else)\b')
@@ -204,8 +198,9 @@ def main(argv):
         print(f'Functions over {LIMIT} lines (split them into named steps):', *problems,
               sep='\n  ')
         return 1
-    print(f'every function body under service/src is at most {LIMIT} lines, but for '
-          f'{len(PENDING)} pending: ' + ', '.join(sorted(n for _, n in PENDING)))
+    print(f'every function body under service/src is at most {LIMIT} lines' +
+          (f', but for {len(PENDING)} pending: ' + ', '.join(sorted(n for _, n in PENDING))
+           if PENDING else ''))
     return 0
 
 

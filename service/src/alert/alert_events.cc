@@ -91,6 +91,80 @@ std::string MemberLabel(const AlertMember& m) {
   return label.empty() ? m.condition : label;
 }
 
+// What one run's verdicts did to an event's members.
+struct MemberPass {
+  const Verdict* fired = nullptr;  // this run's worst firing member verdict
+  // A held doubt whose confirmation re-test still stands out beside the
+  // drive's calm read paths (detect's Verdict::stands_out, at the severity
+  // detect gave it): the change persists, though unseen interference made
+  // it a doubt again. It keeps a watch going, as a firing verdict would.
+  const Verdict* persists = nullptr;
+  std::string cleared;  // the last clear verdict's summary
+  bool changed = false;
+  bool trend_fired = false;
+};
+
+MemberPass UpdateMembers(std::vector<AlertMember>& members,
+                         const std::vector<const Verdict*>& verdicts, SysTime now,
+                         const AlertPolicy& member_policy, bool active) {
+  MemberPass pass;
+  for (const Verdict* v : verdicts) {
+    auto it = std::find_if(members.begin(), members.end(),
+                           [&](const AlertMember& m) { return m.condition == v->condition; });
+    std::optional<Alert> member;
+    if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
+    if (member && v->kind == VerdictKind::kNeedsConfirmation && v->stands_out) pass.persists = v;
+    if (!member && !v->Firing()) {
+      // A clear of a member gone already can still end a quiet event.
+      if (active && v->kind == VerdictKind::kClear) {
+        pass.cleared = v->summary;
+        pass.changed = true;
+      }
+      continue;
+    }
+    AlertDecision d = Update(member, *v, now, member_policy);
+    if (d.write == AlertDecision::Write::kNothing) continue;
+    pass.changed = true;
+    if (it != members.end()) *it = MemberRecord(d.alert, *v, &*it);
+    else members.push_back(MemberRecord(d.alert, *v, nullptr));
+    if (v->Firing() && (!pass.fired || v->severity > pass.fired->severity)) pass.fired = v;
+    if (v->Firing() && ConditionKindOf(v->condition) == ConditionKind::kTrend)
+      pass.trend_fired = true;
+    if (v->kind == VerdictKind::kClear) pass.cleared = v->summary;
+  }
+  return pass;
+}
+
+// The lead member's sentence, with the other active members named.
+std::string EventSummary(const std::vector<AlertMember>& members, const AlertMember& lead) {
+  std::vector<std::string> others;
+  for (const AlertMember& m : members)
+    if (Active(m) && &m != &lead) others.push_back(MemberLabel(m));
+  std::string summary = lead.summary;
+  if (!others.empty()) {
+    summary += "; with " + std::to_string(others.size()) + " more series:";
+    for (std::size_t i = 0; i < others.size(); ++i) summary += (i ? ", " : " ") + others[i];
+  }
+  return summary;
+}
+
+// A new box event for the step told already (resolved within the join
+// horizon) is kept for the record, not told again.
+void JoinToldBoxStep(AlertDecision& d, const std::optional<Alert>& told_before, std::int64_t t,
+                     const std::string& summary) {
+  if (d.write != AlertDecision::Write::kInsert || d.alert.condition != kBoxEnvironmentEvent ||
+      !told_before || told_before->notify_count == 0 || !told_before->resolved_at ||
+      t - *told_before->resolved_at >= kBoxStepJoinSeconds)
+    return;
+  d.notify = NotifyKind::kNone;
+  d.alert.notify_count = told_before->notify_count;
+  d.alert.last_notified_at = told_before->last_notified_at;
+  AddHistory(d.alert, t, "joined",
+             "the box's step told on alert " + std::to_string(told_before->id) + ", resolved " +
+                 std::to_string((t - *told_before->resolved_at) / 86400) + " days ago: " + summary);
+}
+
+
 }  // namespace
 
 AlertKey AlertKeyOf(const Verdict& v) {
@@ -133,47 +207,19 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   AlertPolicy member_policy = policy;
   member_policy.persist_before_notify = std::chrono::seconds(0);
   member_policy.max_reminder = std::chrono::seconds(0);
-  const Verdict* fired = nullptr;  // this run's worst firing member verdict
-  // A held doubt whose confirmation re-test still stands out beside the
-  // drive's calm read paths (detect's Verdict::stands_out, at the severity
-  // detect gave it): the change persists, though unseen interference made
-  // it a doubt again. It keeps a watch going, as a firing verdict would.
-  const Verdict* persists = nullptr;
-  std::string cleared;             // the last clear verdict's summary
-  bool changed = false;
-  bool trend_fired = false;
   const std::int64_t t = ToUnixSeconds(now);
   std::string name;  // the drive's, for people
   for (const Verdict* v : verdicts)
     if (name.empty() && !v->drive_name.empty()) name = v->drive_name;
-  for (const Verdict* v : verdicts) {
-    auto it = std::find_if(members.begin(), members.end(),
-                           [&](const AlertMember& m) { return m.condition == v->condition; });
-    std::optional<Alert> member;
-    if (it != members.end() && Active(*it)) member = MemberAlert(*it, v->drive_id);
-    if (member && v->kind == VerdictKind::kNeedsConfirmation && v->stands_out) persists = v;
-    if (!member && !v->Firing()) {
-      // A clear of a member gone already can still end a quiet event.
-      if (active && v->kind == VerdictKind::kClear) {
-        cleared = v->summary;
-        changed = true;
-      }
-      continue;
-    }
-    AlertDecision d = Update(member, *v, now, member_policy);
-    if (d.write == AlertDecision::Write::kNothing) continue;
-    changed = true;
-    if (it != members.end()) *it = MemberRecord(d.alert, *v, &*it);
-    else members.push_back(MemberRecord(d.alert, *v, nullptr));
-    if (v->Firing() && (!fired || v->severity > fired->severity)) fired = v;
-    if (v->Firing() && ConditionKindOf(v->condition) == ConditionKind::kTrend) trend_fired = true;
-    if (v->kind == VerdictKind::kClear) cleared = v->summary;
-  }
+  MemberPass pass = UpdateMembers(members, verdicts, now, member_policy, active);
+  const Verdict* fired = pass.fired;
+  const std::string& cleared = pass.cleared;
+  bool changed = pass.changed;
   AlertDecision d;
   Verdict persisting;
-  if (!fired && persists && active && existing->notify_count == 0 &&
+  if (!fired && pass.persists && active && existing->notify_count == 0 &&
       !state.cleared_since_fired) {
-    persisting = *persists;
+    persisting = *pass.persists;
     persisting.kind = VerdictKind::kSlowdown;  // the lifecycle's form of "still firing"
     fired = &persisting;
     changed = true;
@@ -213,14 +259,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   if (fired && (!active || existing->notify_count == 0))
     for (const AlertMember& m : members)
       if (Active(m) && m.condition == fired->condition) lead = &m;
-  std::vector<std::string> others;
-  for (const AlertMember& m : members)
-    if (Active(m) && &m != lead) others.push_back(MemberLabel(m));
-  std::string summary = lead->summary;
-  if (!others.empty()) {
-    summary += "; with " + std::to_string(others.size()) + " more series:";
-    for (std::size_t i = 0; i < others.size(); ++i) summary += (i ? ", " : " ") + others[i];
-  }
+  const std::string summary = EventSummary(members, *lead);
   const std::string evidence = primary->verdict_json;
   if (!fired) {
     // Clears and doubts only: the event stands as it was, with its members
@@ -245,7 +284,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   event.summary = summary;
   AlertPolicy event_policy = policy;
   // A trend rests on months of runs: no housekeeping lasts that long.
-  if (urgent || trend_fired) event_policy.persist_before_notify = std::chrono::seconds(0);
+  if (urgent || pass.trend_fired) event_policy.persist_before_notify = std::chrono::seconds(0);
   std::optional<Alert> prior = active ? existing : std::nullopt;
   const bool came_back = prior && prior->notify_count == 0 && existing->event.cleared_since_fired;
   if (came_back) AddHistory(*prior, t, "watching", "fired again after clearing: " + summary);
@@ -255,18 +294,7 @@ AlertDecision UpdateEvent(const std::optional<Alert>& existing,
   d.alert.band_low.reset();
   d.alert.band_high.reset();
   if (d.write == AlertDecision::Write::kInsert) d.alert.opened_evidence_json = d.alert.evidence_json;
-  if (d.write == AlertDecision::Write::kInsert && d.alert.condition == kBoxEnvironmentEvent &&
-      told_before && told_before->notify_count > 0 && told_before->resolved_at &&
-      t - *told_before->resolved_at < kBoxStepJoinSeconds) {
-    // The same step, told already: kept for the record, not told again.
-    d.notify = NotifyKind::kNone;
-    d.alert.notify_count = told_before->notify_count;
-    d.alert.last_notified_at = told_before->last_notified_at;
-    AddHistory(d.alert, t, "joined",
-               "the box's step told on alert " + std::to_string(told_before->id) +
-                   ", resolved " + std::to_string((t - *told_before->resolved_at) / 86400) +
-                   " days ago: " + summary);
-  }
+  JoinToldBoxStep(d, told_before, t, summary);
   d.alert.words = WordsOf(d.alert, name, t);
   return d;
 }

@@ -25,11 +25,10 @@ void MarkNotified(Alert& a, std::int64_t now) {
 // detector's baseline can move under an open alert: runs waiting in the open
 // segment widen its spread, a tight start's segment joins it. At high noise
 // its verdict then flips between slowdown and clear from run to run, and
-// resolving on those flips re-opens the same alert weeks later (field model,
-// 15% noise: a healthy zones series whose first runs came out high alerted
-// against its 6-run baseline, resolved on three clears against a baseline
-// widened by the waiting runs, and re-opened against the same 6 runs six
-// weeks later). Hysteresis: a slowdown alert resolves when the drive is back
+// resolving on those flips re-opens the same alert weeks later (a series
+// whose first runs came out high alerts against its young baseline, resolves
+// on clears against a baseline widened by the waiting runs, and re-opens
+// against the same first runs weeks later). Hysteresis: a slowdown alert resolves when the drive is back
 // where the reference it was raised against puts healthy runs. A real drop
 // that its baseline has not absorbed keeps its alert until the user
 // re-baselines; a drive that recovers is back inside at once.

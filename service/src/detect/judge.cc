@@ -77,8 +77,6 @@ class Judge {
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
   Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
                       std::vector<PeerHistory> peers);
-  void FlagAccumulated(Verdict& v, const AccumulatedChange& acc,
-                       const std::vector<Sample>& own_samples);
   std::vector<PeerHistory> SiblingJoints();
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
@@ -204,23 +202,11 @@ std::vector<Sample> RelativeToOwn(std::vector<Sample> samples, std::int64_t sinc
 Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
                            std::vector<PeerHistory> peers) {
   const std::vector<Sample> own_samples = samples;
-  const bool pair = vdev_.siblings.size() == 1;
-  // The ratios to each drive's own baseline: what a group of several models
-  // is compared by, and what the accumulated change of such a group or of a
-  // lone pair is judged on.
-  std::vector<Sample> relative;
-  std::vector<PeerHistory> relative_peers;
-  if (vdev_.relative || pair) {
-    relative = RelativeToOwn(samples, since_, spec.key.metric, cfg_);
-    for (const PeerHistory& p : peers) {
-      PeerHistory r = p;
-      r.samples = RelativeToOwn(std::move(r.samples), p.baseline_since, spec.key.metric, cfg_);
-      if (!r.samples.empty()) relative_peers.push_back(std::move(r));
-    }
-  }
   if (vdev_.relative) {
-    samples = relative;
-    peers = relative_peers;
+    samples = RelativeToOwn(std::move(samples), since_, spec.key.metric, cfg_);
+    for (PeerHistory& p : peers)
+      p.samples = RelativeToOwn(std::move(p.samples), p.baseline_since, spec.key.metric, cfg_);
+    std::erase_if(peers, [](const PeerHistory& p) { return p.samples.empty(); });
     if (samples.empty() || peers.empty()) {
       Verdict v;
       v.drive_id = run_.drive.id;
@@ -236,6 +222,7 @@ Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
       return v;
     }
   }
+  const bool pair = vdev_.siblings.size() == 1;
   DetectionConfig c = cfg_;
   if (pair) c.peer_min_siblings = 1;
   Verdict v = EvaluatePeers(spec.key, std::move(samples), peers, c);
@@ -270,43 +257,7 @@ Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
       v.summary += "; but it is inside its own band: with two drives either could have moved";
     }
   }
-  if ((vdev_.relative || pair) && v.kind != VerdictKind::kPeerOutlier &&
-      v.kind != VerdictKind::kInconclusive && !relative.empty() && !relative_peers.empty())
-    if (auto acc = EvaluateAccumulatedChange(spec.key, relative, relative_peers, c))
-      FlagAccumulated(v, *acc, own_samples);
   return v;
-}
-
-// A peer outlier by its accumulated change (EvaluateAccumulatedChange): the
-// evidence is the windows whose mean passed.
-void Judge::FlagAccumulated(Verdict& v, const AccumulatedChange& acc,
-                            const std::vector<Sample>& own_samples) {
-  const Direction dir = DirectionOf(v.metric);
-  v.kind = VerdictKind::kPeerOutlier;
-  v.severity = Severity::kWarning;
-  v.runs = acc.runs;
-  // The drive's own figures, not its ratios.
-  for (EvidenceRun& r : v.runs)
-    for (const Sample& s : own_samples)
-      if (s.run_id == r.run_id) r.value = s.value;
-  v.current = own_samples.back().value;
-  v.change_percent = WorsePercent(
-      std::exp(dir == Direction::kHigherIsBetter ? -acc.mean_log : acc.mean_log), 1, dir);
-  v.details["rule"] = "accumulated change against its siblings over the latest windows";
-  v.details["accumulated"] = {{"windows", acc.windows},
-                              {"mean_percent", 100 * std::expm1(acc.mean_log)},
-                              {"band_percent", 100 * std::expm1(acc.width_log)},
-                              {"own_change_percent", 100 * std::expm1(acc.own_log)}};
-  char text[240];
-  std::snprintf(text, sizeof text,
-                ": over its latest %d windows it changed %.0f%% %s its siblings on average "
-                "(band %.0f%%), %.0f%% %s its own baseline",
-                acc.windows, 100 * std::expm1(acc.mean_log),
-                dir == Direction::kHigherIsBetter ? "more down than" : "more up than",
-                100 * std::expm1(acc.width_log), 100 * std::expm1(acc.own_log),
-                dir == Direction::kHigherIsBetter ? "below" : "above");
-  v.summary = run_.drive.name + " " + v.test + (v.series.empty() ? "" : " " + v.series) + " " +
-              MetricNoun(v.metric) + text;
 }
 
 // A sibling's runs of the series and its re-baseline mark; nullopt when it

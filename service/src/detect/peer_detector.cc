@@ -70,9 +70,9 @@ Baseline PeerReference(const SpreadPrior& noise, int siblings, double tail_df) {
 // The peer rule is a second test of every series of the drive, and the
 // drive's false-alert budget is one (baseline.h): its pair band is set at a
 // tenth of the own rule's pair probability (Bonferroni), 4.97 sigmas for the
-// default 4.5. At the own rule's 4.5, vdevs of three healthy drives of 5-15%
-// noise raised 3 peer alerts in 720 drive-years (field model, seed 7): three
-// times the drive's whole budget. The floors are cfg.peer_min_percent.
+// default 4.5. At the own rule's 4.5 a drive spends its whole budget on each
+// of its several peer series: a healthy vdev raises peer alerts several
+// times the budget. The floors are cfg.peer_min_percent.
 constexpr double kPeerBudgetShare = 10;
 
 DetectionConfig PeerConfig(const DetectionConfig& cfg) {
@@ -136,9 +136,9 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
   w.widths = widen(SingleWidths(ref, peer_cfg));
   // The change rule's pair band (PairRuleWidths, baseline.h): the mean of
   // two windows of a heavy-tailed figure is about as heavy-tailed as one, so
-  // one wild window carried a pair's mean past the band (field model, 3%
-  // noise: a seek stroke 75% and then 12% above its siblings' 12.0 ms made a
-  // peer alert); for those both windows must be beyond it.
+  // one wild window carried a pair's mean past the band (a seek stroke 75%
+  // and then 12% above its siblings' median is one wild window and one
+  // ordinary one, not a slow drive); for those both windows must be beyond it.
   w.pair_widths = widen(PairRuleWidths(ref, peer_cfg));
   w.on_both = PairRuleOnBoth(ref);
   w.deviation = dir == Direction::kHigherIsBetter ? std::log(w.median / s.value)
@@ -151,10 +151,9 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
 // units, + = worse) over its latest cfg.baseline_max_runs good runs before
 // `before_index` that had enough siblings in their window; nullopt with fewer than cfg.baseline_runs of
 // them. A unit of a model is a little faster or slower than the next for
-// its whole life (the field model's 2% sd): a drive usually 7% behind its
-// siblings reads 10% behind them on an ordinary pair often enough to spend
-// the drive's budget several times over (1% noise: 25 peer alerts in 600
-// drive-years, 9 drives; shared yearly swing: 2).
+// its whole life (units of one model differ by a few percent): a drive
+// usually 7% behind its siblings reads 10% behind them on an ordinary pair
+// often enough to spend a drive's false-alarm budget several times over.
 std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sample>& history,
                                     std::size_t before_index,
                                     const std::vector<PeerHistory>& siblings,
@@ -172,12 +171,8 @@ std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sam
   return Median(std::move(deviations));
 }
 
-}  // namespace
-
-Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
-                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
-  // One run stored twice is one window, not the two a peer outlier needs.
-  self_history = ChronologicalRuns(std::move(self_history));
+// A peer verdict of the series, before anything is judged.
+Verdict PeerVerdictOf(const SeriesKey& self) {
   Verdict v;
   v.drive_id = self.drive_id;
   v.drive_name = self.drive_name;
@@ -186,6 +181,54 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   v.series = self.series;
   v.metric = self.metric;
   v.unit = UnitOf(self.metric);
+  return v;
+}
+
+// The window before: the newest earlier run compared with other sibling
+// runs than the latest. A run and its re-test hours later meet the same
+// sibling runs, so they are one comparison twice, not two windows; a
+// sibling's slow run (or the drive's housekeeping lasting past its re-test)
+// would otherwise make a pair on its own.
+struct EarlierWindow {
+  const Sample* run = nullptr;
+  std::optional<Window> window;
+};
+
+EarlierWindow WindowBefore(const SeriesKey& self, const std::vector<Sample>& history,
+                           const Window& now, const std::vector<PeerHistory>& siblings,
+                           const SpreadPrior& noise, const DetectionConfig& cfg, Direction dir) {
+  std::set<std::int64_t> now_runs;
+  for (const auto& sib : now.siblings) now_runs.insert(sib.value("run_id", std::int64_t{0}));
+  for (auto it = history.rbegin() + 1; it != history.rend(); ++it) {
+    if (!it->Good()) continue;
+    Window w = Judge(self, *it, siblings, noise, cfg, dir);
+    const bool shared = std::any_of(w.siblings.begin(), w.siblings.end(), [&](const auto& sib) {
+      return now_runs.count(sib.value("run_id", std::int64_t{0})) > 0;
+    });
+    if (shared && w.judged) continue;
+    return {&*it, std::move(w)};
+  }
+  return {};
+}
+
+// "sdb seq MB/s is 18% below the median of its 3 siblings, 150 MB/s (120
+// and 123 MB/s in two windows)".
+std::string OutlierSentence(const SeriesKey& self, const std::string& pct, const char* worse_word,
+                            const std::string& peers_text, const Sample& prev,
+                            const Sample& latest, const std::string& unit) {
+  return self.Who() + " " + self.test + (self.series.empty() ? "" : " " + self.series) + " " +
+         MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " + peers_text + " (" +
+         FormatValue(prev.value, "") + " and " + FormatValue(latest.value, unit) +
+         " in two windows)";
+}
+
+}  // namespace
+
+Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
+                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
+  // One run stored twice is one window, not the two a peer outlier needs.
+  self_history = ChronologicalRuns(std::move(self_history));
+  Verdict v = PeerVerdictOf(self);
   const std::string who = self.Who() + " " + self.Label();
   if (self_history.empty() || !self_history.back().Good()) {
     v.kind = VerdictKind::kInconclusive;
@@ -211,8 +254,8 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     return v;
   }
   // Until some drive's baseline says how noisy the series is, a percentage
-  // alone would judge it: two windows 10% apart came by chance from drives
-  // of 10% noise in their first week (field model, vdevs of three).
+  // alone would judge it: two windows 10% apart come by chance from drives
+  // of 10% noise in their first week.
   if (noise.df <= 0) {
     v.kind = VerdictKind::kInconclusive;
     v.summary = who + ": its noise is not known yet (the drives' baselines are still forming)";
@@ -228,26 +271,9 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
   v.change_percent = WorsePercent(latest.value, now.median, dir);
   v.details["sibling_mad"] = now.mad;
 
-  // The window before: the newest earlier run compared with other sibling
-  // runs than this one. A run and its re-test hours later meet the same
-  // sibling runs, so they are one comparison twice, not two windows; a
-  // sibling's slow run (or the drive's housekeeping lasting past its
-  // re-test) would otherwise make a pair on its own.
-  std::set<std::int64_t> now_runs;
-  for (const auto& sib : now.siblings) now_runs.insert(sib.value("run_id", std::int64_t{0}));
-  const Sample* prev = nullptr;
-  std::optional<Window> before;
-  for (auto it = self_history.rbegin() + 1; it != self_history.rend(); ++it) {
-    if (!it->Good()) continue;
-    Window w = Judge(self, *it, sorted, noise, cfg, dir);
-    const bool shared = std::any_of(w.siblings.begin(), w.siblings.end(), [&](const auto& sib) {
-      return now_runs.count(sib.value("run_id", std::int64_t{0})) > 0;
-    });
-    if (shared && w.judged) continue;
-    prev = &*it;
-    before = std::move(w);
-    break;
-  }
+  const EarlierWindow earlier = WindowBefore(self, self_history, now, sorted, noise, cfg, dir);
+  const Sample* prev = earlier.run;
+  const std::optional<Window>& before = earlier.window;
   // A drive that has stood within the floor of its siblings is judged
   // against where it usually stands (the excess over its usual lag), one
   // that has always been beyond the floor (a slower model or firmware
@@ -289,11 +315,8 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     v.details["previous_peer_median"] = before->median;
     char usual_text[64];
     std::snprintf(usual_text, sizeof usual_text, "%.0f%%", 100 * std::expm1(*usual));
-    v.summary = self.Who() + " " + self.test + (self.series.empty() ? "" : " " + self.series) +
-                " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " +
-                peers_text + " (" + FormatValue(prev->value, "") + " and " +
-                FormatValue(latest.value, v.unit) + " in two windows); it usually stands " +
-                usual_text + " " + worse_word + " them";
+    v.summary = OutlierSentence(self, pct, worse_word, peers_text, *prev, latest, v.unit) +
+                "; it usually stands " + usual_text + " " + worse_word + " them";
   } else if (!now.outside) {
     v.kind = VerdictKind::kClear;
     v.summary = who + ": " + FormatValue(latest.value, v.unit) + " in line with " + peers_text;
@@ -308,10 +331,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     v.severity = Severity::kWarning;
     v.details["previous_siblings"] = before->siblings;
     v.details["previous_peer_median"] = before->median;
-    v.summary = self.Who() + " " + self.test + (self.series.empty() ? "" : " " + self.series) +
-                " " + MetricNoun(self.metric) + " is " + pct + " " + worse_word + " " + peers_text +
-                " (" + FormatValue(prev->value, "") + " and " + FormatValue(latest.value, v.unit) +
-                " in two windows)";
+    v.summary = OutlierSentence(self, pct, worse_word, peers_text, *prev, latest, v.unit);
     if (lag > 0) {
       char usual_text[96];
       std::snprintf(usual_text, sizeof usual_text, "; it usually stands %.0f%% %s them",
@@ -320,91 +340,6 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     }
   }
   return v;
-}
-
-}  // namespace dp::detect
-
-namespace dp::detect {
-
-std::optional<AccumulatedChange> EvaluateAccumulatedChange(
-    const SeriesKey& self, std::vector<Sample> self_relative,
-    const std::vector<PeerHistory>& siblings_relative, const DetectionConfig& cfg) {
-  if (TailDfOf(self.metric) != 0) return std::nullopt;
-  self_relative = ChronologicalRuns(std::move(self_relative));
-  if (self_relative.empty() || !self_relative.back().Good()) return std::nullopt;
-  std::vector<PeerHistory> sorted = siblings_relative;
-  for (auto& peer : sorted) peer.samples = ChronologicalRuns(std::move(peer.samples));
-  const Direction dir = DirectionOf(self.metric);
-  const SpreadPrior noise = PeerNoise(self, self_relative, sorted, cfg, dir);
-  if (noise.df <= 0 || !(noise.log_sd > 0)) return std::nullopt;
-
-  // The latest independent windows, newest first: each shares no sibling
-  // run with the one after it.
-  struct Seen {
-    const Sample* run;
-    Window w;
-  };
-  std::vector<Seen> chain;
-  std::set<std::int64_t> later_runs;
-  for (auto it = self_relative.rbegin();
-       it != self_relative.rend() && static_cast<int>(chain.size()) < kMaxAccumulatedWindows;
-       ++it) {
-    if (!it->Good()) continue;
-    Window w = Judge(self, *it, sorted, noise, cfg, dir);
-    if (!w.judged) {
-      if (chain.empty()) return std::nullopt;  // the latest run is not judged
-      continue;
-    }
-    std::set<std::int64_t> runs;
-    for (const auto& sib : w.siblings) runs.insert(sib.value("run_id", std::int64_t{0}));
-    const bool shared = std::any_of(runs.begin(), runs.end(),
-                                    [&](std::int64_t id) { return later_runs.count(id) > 0; });
-    if (shared) continue;
-    later_runs = std::move(runs);
-    chain.push_back({&*it, std::move(w)});
-  }
-  if (chain.size() < 2 || chain[0].w.deviation <= 0 || chain[1].w.deviation <= 0)
-    return std::nullopt;
-
-  // A window's deviation: the drive's run (one run's noise), the siblings'
-  // median (as a mean of n_eff runs: PeerReference, unrounded), and the
-  // baselines' centres the ratios are taken to, common to every window (a
-  // tenth of a run's variance: the drive's and its siblings' of ten runs or
-  // more, the siblings' halved by their median).
-  const int siblings = static_cast<int>(chain[0].w.siblings.size());
-  const double n_eff = siblings <= 2 ? std::max(1, siblings) : 2 * siblings / std::numbers::pi;
-  constexpr double kCentreVariance = 0.1;
-  const double q = PeerConfig(cfg).confirm_sigmas;
-  const double floor_log = dir == Direction::kHigherIsBetter
-                               ? -std::log1p(-cfg.peer_min_percent / 100)
-                               : std::log1p(cfg.peer_min_percent / 100);
-  auto own_worse = [&](const Sample& s) {
-    return dir == Direction::kHigherIsBetter ? -std::log(s.value) : std::log(s.value);
-  };
-  double sum = 0, own_sum = 0;
-  for (std::size_t k = 1; k <= chain.size(); ++k) {
-    sum += chain[k - 1].w.deviation;
-    own_sum += own_worse(*chain[k - 1].run);
-    if (k < 2) continue;
-    const double mean = sum / k, own = own_sum / k;
-    const double width =
-        q * noise.log_sd * std::sqrt((1 + 1 / n_eff) / static_cast<double>(k) + kCentreVariance);
-    if (mean <= std::max(width, floor_log)) continue;
-    // With one sibling either side could have moved: the drive must have
-    // made at least half of the divergence itself.
-    if (siblings == 1 && own < mean / 2) continue;
-    AccumulatedChange out;
-    out.windows = static_cast<int>(k);
-    out.mean_log = mean;
-    out.width_log = width;
-    out.own_log = own;
-    out.peer_median = chain[0].w.median;
-    for (std::size_t i = k; i-- > 0;)
-      out.runs.push_back({chain[i].run->run_id, chain[i].run->at, chain[i].run->value,
-                          chain[i].w.deviation > 0});
-    return out;
-  }
-  return std::nullopt;
 }
 
 }  // namespace dp::detect

@@ -23,7 +23,6 @@
 // unknown before. Pure function, thread-safe.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,38 +49,5 @@ struct PeerHistory {
 // condition = "peer:TEST:SERIES:METRIC".
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                       const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg);
-
-// The accumulated change, for the groups whose comparison is noisiest: drives
-// compared by their change (several models) and a lone pair. Every history
-// is given as ratios to its drive's own baseline (1 = where it usually is),
-// so a healthy drive's deviation from its siblings' median ratio is 0
-// whatever its unit's own level. Over the latest kMaxWindows independent
-// windows (no two share a sibling run, so a run and its re-test are one
-// window), the mean deviation of the latest k (k = 2..kMaxWindows) is
-// compared with the band of a mean of k windows: the peer rule's sigmas
-// (a tenth of the drive's budget) times the series' pooled noise, each
-// window's deviation holding the drive's run and the siblings' median
-// (as PeerReference counts it) and the baselines' centres. One window's
-// band is too wide for a 17% change at 5% noise (a ratio against a median
-// of ratios: about 1.2 run's noise), a mean of four or more windows is not.
-// Flagged when that mean also passes the floor (cfg.peer_min_percent) and
-// the latest two windows are each worse than the siblings; with one sibling
-// the drive must also account for at least half of the divergence by its
-// own change (its own mean ratio), since either side could have moved.
-// Light-tailed metrics only (TailDfOf 0: MB/s, IOPS): a mean of a few
-// windows of a heavy-tailed figure is as wild as one of them. nullopt: not
-// flagged (or not judged).
-struct AccumulatedChange {
-  int windows = 0;           // k: the latest windows whose mean passed
-  double mean_log = 0;       // their mean deviation (log units, + = worse)
-  double width_log = 0;      // the band it passed
-  double own_log = 0;        // the drive's own mean change over them (+ = worse)
-  std::vector<EvidenceRun> runs;  // the k windows' runs of the drive, oldest first
-  double peer_median = 0;    // the siblings' median ratio in the latest window
-};
-inline constexpr int kMaxAccumulatedWindows = 8;
-std::optional<AccumulatedChange> EvaluateAccumulatedChange(
-    const SeriesKey& self, std::vector<Sample> self_relative,
-    const std::vector<PeerHistory>& siblings_relative, const DetectionConfig& cfg);
 
 }  // namespace dp::detect
