@@ -72,6 +72,13 @@ class PageBrowserTest : public ::testing::Test {
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     browser_ = std::move(b).value();
   }
+  // A demo stopped as its owner stops it removes its /dev/shm database; the
+  // process's destructor only kills it, which left the folder behind.
+  void TearDown() override {
+    if (!demo_) return;
+    demo_->Signal(SIGTERM);
+    demo_->WaitExit(20s);
+  }
   json Eval(const std::string& js) {
     auto v = browser_->Eval(js);
     EXPECT_TRUE(v.ok()) << v.status().ToString();
