@@ -78,6 +78,7 @@ for arch in $arches; do
   deb="$work/deb-$arch/diskpulse_${version}_${arch}.deb"
   [ -f "$deb" ] || { echo "release: cpack made no diskpulse_${version}_${arch}.deb" >&2; exit 1; }
   cp "$deb" "$out/"
+  echo "release: $arch: $(basename "$deb") at ${SECONDS} s"
   files+=("diskpulse_${version}_${arch}.deb")
 
   echo "release: $arch: the container image"
@@ -87,9 +88,10 @@ for arch in $arches; do
   # Left in local storage, the last architecture's image would answer
   # `podman run diskpulse:VERSION` on this machine, whatever its architecture.
   podman rmi "diskpulse:$version" "docker.io/library/diskpulse:$version" >/dev/null
+  echo "release: $arch: $name-image-$arch.tar at ${SECONDS} s"
   files+=("$name-image-$arch.tar")
 done
 
 (cd "$out" && sha256sum "${files[@]}" >SHA256SUMS)
-echo "release: in $out:"
+echo "release: in $out, after ${SECONDS} s:"
 (cd "$out" && ls -l "${files[@]}" SHA256SUMS | awk '{print "  " $5 "  " $NF}')
