@@ -51,6 +51,13 @@ git archive --format=tar.gz --prefix="$name/" -o "$out/$name.tar.gz" HEAD
   echo "SIZE ($name.tar.gz) = $(stat -c %s "$out/$name.tar.gz")"
 } >"$out/distinfo"
 files=("$name.tar.gz" distinfo)
+# Images are built and saved in a podman storage of the release's own (they
+# are FROM scratch: there is no cached layer to reuse), so that the release
+# neither replaces nor leaves behind an image of this machine: the last
+# architecture's would otherwise answer `podman run diskpulse:VERSION` here.
+export CONTAINERS_STORAGE_CONF=$work/storage.conf
+printf '[storage]\ndriver = "vfs"\ngraphroot = "%s"\nrunroot = "%s"\n' "$work/storage" "$work/run" \
+  >"$CONTAINERS_STORAGE_CONF"
 
 for arch in $arches; do
   case $arch in
@@ -85,8 +92,6 @@ for arch in $arches; do
   (cd "$tree" && DP_IMAGE_ARCH=$arch bash scripts/container_image.sh "$build" "diskpulse:$version")
   rm -f "$out/$name-image-$arch.tar"
   podman save --format docker-archive -o "$out/$name-image-$arch.tar" "docker.io/library/diskpulse:$version"
-  # Left in local storage, the last architecture's image would answer
-  # `podman run diskpulse:VERSION` on this machine, whatever its architecture.
   podman rmi "diskpulse:$version" "docker.io/library/diskpulse:$version" >/dev/null
   echo "release: $arch: $name-image-$arch.tar at ${SECONDS} s"
   files+=("$name-image-$arch.tar")

@@ -13,7 +13,8 @@
 #   4. the distfile is `git archive` of HEAD under the name and folder the
 #      FreeBSD port expects, and the release's distinfo matches it;
 #   5. every release file name README.md and docs/packaging.md give is one
-#      the release wrote, and README.md names each of them.
+#      the release wrote, and README.md names each of them;
+# and the release left this machine's podman images as they were.
 #   release_test.sh SOURCE_DIR BUILD_DIR
 # Exit 77 (ctest: skipped) with the reason where this box cannot: not root,
 # a tool or the arm64 build missing; a failure instead under CI=true.
@@ -40,10 +41,14 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 version=$(sed -n 's/^project(diskpulse VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 out=$work/release
+image_here() { podman image exists "docker.io/library/diskpulse:$version" && echo present || echo absent; }
+before=$(image_here)
 start=$(date +%s)
 DP_RELEASE_ARCHES="amd64 arm64" DP_RELEASE_BUILD_amd64=$build DP_RELEASE_BUILD_arm64=$build/arm64 \
   bash "$src/scripts/release.sh" "$out"
 echo "release.sh took $(($(date +%s) - start)) s"
+[ "$(image_here)" = "$before" ] ||
+  fail "diskpulse:$version in this machine's podman storage was $before before the release, $(image_here) after"
 
 # 1. The checksums.
 [ -s "$out/SHA256SUMS" ] || fail "no SHA256SUMS"
