@@ -43,8 +43,8 @@ work=$(mktemp -d /var/tmp/diskpulse-release.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 name=diskpulse-$version
 git archive --format=tar.gz --prefix="$name/" -o "$out/$name.tar.gz" HEAD
-# The port (no USE_GITHUB: MASTER_SITES and DISTNAME=$name) checks the
-# distfile against this file; copy it beside the port's Makefile.
+# The port fetches this archive (its DISTNAME, PORTNAME-DISTVERSION, is $name)
+# and checks it against this distinfo; copy it beside the port's Makefile.
 {
   echo "TIMESTAMP = $(git log -1 --format=%ct HEAD)"
   echo "SHA256 ($name.tar.gz) = $(sha256sum "$out/$name.tar.gz" | cut -d' ' -f1)"
@@ -78,7 +78,7 @@ for arch in $arches; do
     cross=()
     [ "$arch" = amd64 ] || cross=(-DCMAKE_TOOLCHAIN_FILE="$tree/cmake/aarch64-linux-gnu.toolchain.cmake")
     echo "release: $arch: building diskpulsed and diskpulse from $(git rev-parse --short HEAD)"
-    (cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cross[@]}" >/dev/null)
+    cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cross[@]}" >/dev/null
     cmake --build "$build" -j "$jobs" --target diskpulsed diskpulse >/dev/null
   fi
   (cd "$build" && cpack -G DEB --config CPackConfig.cmake -B "$work/deb-$arch" >/dev/null)
