@@ -13,8 +13,11 @@
 #      with CAP_SYS_RAWIO in effect (what SMART's pass-through needs), the
 #      daemon itself runs as diskpulse with no capability;
 #   2. the owner edits the written file to watch the loop device and
-#      restarts: the kept token is taken back (not printed again), the
-#      drive is listed and a `seq` run on it completes;
+#      restarts: /api/v1/health gives smartctl's answer for the loop device
+#      (run by the helper; a loop device has no SMART), the image's
+#      `diskpulse smart --from-file` reads a real smartctl capture, the kept
+#      token is taken back (not printed again), the drive is listed with
+#      that token and a `seq` run on it completes;
 #   3. (podman) a container with no device says in /api/v1/health
 #      (discovery.access) and on the page what it cannot see and how to pass it.
 # Prints the image's size and the daemon's idle memory (VmRSS).
@@ -161,7 +164,7 @@ if [ "$engine" = docker ]; then
 fi
 eng run -d --name "$name" "${limit_opts[@]}" "${cap_opts[@]}" "${net_opts[@]}" "${env_opts[@]}" \
   --device "$loop:$loop:r" -v "$work/config:/etc/diskpulse" -v "$work/data:/var/lib/diskpulse" \
-  "$tag" >/dev/null
+  -v "$src/tests/fixtures/smartctl:/fixtures:ro" "$tag" >/dev/null
 if [ "$engine" = podman ]; then port=$(podman port "$name" 8470/tcp | sed -n '1s/.*://p'); fi
 token=""
 for _ in $(seq 1 60); do
@@ -222,6 +225,20 @@ PY
 eng restart "$name" >/dev/null
 if [ "$engine" = podman ]; then port=$(podman port "$name" 8470/tcp | sed -n '1s/.*://p'); fi
 wait_health "$port" || fail "daemon did not come back after the restart"
+# SMART: smartctl, run by the helper, reached the device and could not
+# read SMART from it (a loop device has none; it refuses to guess its type,
+# where a missing capability or device would read "Permission denied" or
+# "No such device"), and the drive's discovery says so.
+grep -q "\"path-$loop\":\"SMART: [^\"]*smartctl refused the request: $loop: Unable to detect device type\"" \
+  "$work/health.json" || fail "/api/v1/health does not give smartctl's answer for $loop: $(cat "$work/health.json")"
+echo "SMART on $loop: $(grep -o "\"path-$loop\":\"[^\"]*\"" "$work/health.json")"
+# and the image's diskpulse reads a real capture of smartctl (a WD Red,
+# tests/fixtures/SOURCES.tsv) as it reads a drive's.
+eng exec "$name" /usr/bin/diskpulse smart --from-file /fixtures/ata-hdd-wd-red-WD20EFRX-nas.json --json \
+  >"$work/smart.json" 2>&1 || fail "diskpulse smart --from-file in the container: $(cat "$work/smart.json")"
+grep -q '"model": "WDC WD20EFRX-68EUZN0"' "$work/smart.json" && grep -q '"power_on_hours": 47657' "$work/smart.json" &&
+  grep -q '"health_passed": true' "$work/smart.json" || fail "the capture read in the container gave $(head -c 600 "$work/smart.json")"
+echo "SMART capture read in the container: WDC WD20EFRX-68EUZN0, 47657 hours, passed"
 logs
 grep -q "the one made at the first start" "$work/log.txt" || fail "the restart did not take the kept token back"
 [ "$(grep -c "$token" "$work/log.txt")" = 1 ] || fail "the token was printed more than once"
