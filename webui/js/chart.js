@@ -213,7 +213,8 @@ export function lineChart(series, options = {}) {
 // A small inline trend line (no axes) for the overview and attribute rows.
 // points: [{at, value, contended?, partial?}]; flagged points are left out
 // of the line and drawn hollow. Returns an <svg> or a text node when there
-// is nothing to draw.
+// is nothing to draw. options.last = false leaves out the dot on the newest
+// point (the attribute rows: thirty of them, the cell says the value).
 export function sparkline(points, options = {}) {
   const w = options.width || 120;
   const h = options.height || 28;
@@ -247,7 +248,6 @@ export function sparkline(points, options = {}) {
     }
   }
   const last = pts[pts.length - 1];
-  svg.append(node('circle', { class: 'spark-last', cx: x(last.at).toFixed(1), cy: y(last.value).toFixed(1), r: 2.2 }));
-  svg.append(node('title', {}, label));
+  if (options.last !== false) svg.append(node('circle', { class: 'spark-last', cx: x(last.at).toFixed(1), cy: y(last.value).toFixed(1), r: 2.2 }));
   return svg;
 }

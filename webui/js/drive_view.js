@@ -58,9 +58,12 @@ const BACKBLAZE = {
   198: 'Sectors the drive\'s own offline scan could not read. One of Backblaze\'s five failure signals.',
 };
 
+// A label and its value; a value without a class of its own is text beside
+// the label, not one more element.
 function fact(label, value, cls = '') {
+  const shown = value === undefined || value === null || value === '' ? '–' : value;
   return el('div', { class: 'fact' }, el('span', { class: 'muted' }, label),
-    el('span', { class: cls }, value === undefined || value === null || value === '' ? '–' : value));
+    cls ? el('span', { class: cls }, shown) : shown);
 }
 
 function smartFacts(smart) {
@@ -364,7 +367,7 @@ function attributeTable(smart, history) {
         el('td', { class: 'num' }, a.thresh ?? '–'),
         rawCell(a),
         el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
-        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–',
+        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–', last: false,
           label: `${a.name} ${byRaw ? 'raw' : 'normalised'} over time` })));
     })))));
 }
@@ -447,7 +450,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   const [drive, alerts, runs, smartHistory, zfs, overrides, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
-    getRuns(driveId, 15),
+    getRuns(driveId, 8),
     getSmartHistory(driveId, since),
     getZfs(driveId),
     getOverrides(driveId),
