@@ -2,7 +2,7 @@
 // call: api.js asks for the token).
 import { postWithToken } from './api.js';
 import { el } from './dom.js';
-import { formatAgo, formatValue } from './format.js';
+import { formatAgo, formatValue, localTime } from './format.js';
 
 const EVIDENCE_LABELS = [
   ['current', 'now'],
@@ -46,7 +46,7 @@ function evidenceView(alert) {
   const runList = runs.length
     ? el('div', { class: 'ev-runs muted' }, 'runs: ',
       runs.map((r) => el('span', { class: r.outside ? 'ev-run outside' : 'ev-run',
-        title: r.at ? new Date(r.at * 1000).toLocaleString() : '' },
+        title: r.at ? localTime(r.at) : '' },
       `#${r.run_id}${typeof r.value === 'number' ? ` ${formatValue(r.value)}` : ''}`)))
     : null;
   // An event's series (a drive's slowdown and peer verdicts, a box's
@@ -76,7 +76,7 @@ function historyView(alert) {
     el('summary', { class: 'muted' }, `history (${history.length})`),
     opened,
     el('ol', {}, history.map((h) => el('li', {},
-      el('span', { class: 'muted', title: new Date(h.at * 1000).toLocaleString() },
+      el('span', { class: 'muted', title: localTime(h.at) },
         `${formatAgo(h.at)} ${h.what}: `), h.summary))));
 }
 
@@ -108,7 +108,7 @@ function alertItem(alert, driveName, onChange) {
       standingChip(alert),
       driveName ? el('strong', {}, driveName) : null,
       el('span', { class: 'alert-headline' }, alert.headline || alert.summary),
-      el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
+      el('span', { class: 'muted', title: localTime(alert.opened_at) },
         `opened ${formatAgo(alert.opened_at)}`),
       ack, status),
     alert.confidence ? el('div', { class: 'alert-confidence small' },

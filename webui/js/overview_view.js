@@ -4,8 +4,8 @@
 // (pool -> vdev -> members with role, state, error counters, scrub/resilver).
 import { sparkline } from './chart.js';
 import { el, stacked } from './dom.js';
-import { driveKind, formatAgo, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp }
-  from './format.js';
+import { driveKind, formatAgo, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp,
+  localTime } from './format.js';
 
 const STATUS_LABEL = {
   failing: 'failing', missing: 'missing', slowing: 'slowing', warning: 'warning',
@@ -73,7 +73,7 @@ function driveCard(d) {
     stat('Read', readFigure(d)),
     stat('Alerts', alertsFigure(d.alerts)),
     stat('SMART read', d.smart_at
-      ? el('span', { class: 'smart-at', title: new Date(d.smart_at * 1000).toLocaleString() }, formatAgo(d.smart_at))
+      ? el('span', { class: 'smart-at', title: localTime(d.smart_at) }, formatAgo(d.smart_at))
       : el('span', { class: 'muted smart-at' }, 'not yet'))),
   cardSpark(d, name));
 }

@@ -4,7 +4,7 @@
 // test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
 import { getJson, getTests, postWithToken } from './api.js';
 import { el, stacked } from './dom.js';
-import { formatAgo } from './format.js';
+import { formatAgo, localTime } from './format.js';
 
 // A <select> of the tests a drive can be asked for: the daemon's catalog
 // (GET /api/v1/tests) less the pool- and vdev-level tests. Those (pool-write,
@@ -41,7 +41,7 @@ function whenCell(unix) {
   const s = Math.round(unix - Date.now() / 1000);
   const rel = s <= 0 ? 'due now' : s < 3600 ? `in ${Math.ceil(s / 60)} min`
     : s < 86400 ? `in ${Math.round(s / 3600)} h` : `in ${Math.round(s / 86400)} d`;
-  return el('td', { title: d.toLocaleString() }, rel);
+  return el('td', { title: localTime(unix) }, rel);
 }
 
 function scheduleTable(plan) {
@@ -71,7 +71,7 @@ function scheduleTable(plan) {
       el('td', {}, (t.tests || []).join(', ')),
       el('td', {}, t.last_run ? formatAgo(t.last_run) : 'never'),
       whenCell((t.due || [])[0]),
-      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))))), more);
+      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => localTime(d)).join(' · ')))))))), more);
 }
 
 // As many as the recent runs below: a phone's screenful each.
@@ -95,7 +95,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
         names ? el('td', {}, names[r.drive_id] || r.drive_id || 'pool') : null,
         el('td', {}, r.test),
         el('td', { class: 'muted' }, r.trigger),
-        el('td', { title: new Date(r.started_at * 1000).toLocaleString() }, formatAgo(r.started_at)),
+        el('td', { title: localTime(r.started_at) }, formatAgo(r.started_at)),
         el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
         el('td', { class: 'wrap' }, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
           .filter(Boolean).join(' ')));
