@@ -18,6 +18,7 @@
 // is judged against, and says what change the series can tell apart.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "detect/baseline.h"
@@ -54,6 +55,18 @@ nlohmann::json SamplesJson(const std::vector<detect::Sample>& list) {
   return points;
 }
 
+// points=N: each series thinned for a chart that many pixels wide, its dips
+// kept (detect::DownsampleExtremes); 0 when absent (every sample), nullopt
+// when not 2..10000.
+std::optional<std::size_t> PointsOf(const Request& request) {
+  auto q = request.Query();
+  auto it = q.find("points");
+  if (it == q.end()) return 0;
+  auto v = ParseId(it->second);
+  if (!v || *v < 2 || *v > 10000) return std::nullopt;
+  return static_cast<std::size_t>(*v);
+}
+
 Response History(const ApiContext& ctx, const Request& request, const PathParams& params) {
   auto drive = DriveByRef(*ctx.store, params.at("id"));
   if (!drive.ok()) return StatusResponse(drive.status());
@@ -75,17 +88,10 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   auto limit = ParseLimit(request, 500, 10000);
   if (!limit.ok()) return StatusResponse(limit.status());
   hq.limit = *limit;
-  // points: each series thinned for a chart that many pixels wide, its dips
-  // kept (detect::DownsampleExtremes); absent, every sample.
-  std::size_t points = 0;
-  if (auto it = q.find("points"); it != q.end()) {
-    auto v = ParseId(it->second);
-    if (!v || *v < 2 || *v > 10000)
-      return ErrorResponse(400, "bad_request", "points must be 2..10000");
-    points = static_cast<std::size_t>(*v);
-  }
-  auto thin = [points](std::vector<detect::Sample> all) {
-    return points ? detect::DownsampleExtremes(all, points) : all;
+  const auto points = PointsOf(request);
+  if (!points) return ErrorResponse(400, "bad_request", "points must be 2..10000");
+  auto thin = [n = *points](std::vector<detect::Sample> all) {
+    return n ? detect::DownsampleExtremes(all, n) : all;
   };
   auto samples = ctx.store->History(hq);
   if (!samples.ok()) return StatusResponse(samples.status());
