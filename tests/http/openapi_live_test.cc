@@ -133,6 +133,8 @@ TEST_F(OpenApiLiveTest, EveryRouteAnswersAsDocumented) {
 
   json history = Expect(200, "GET", "/api/v1/drives/bench-a/history?test=seq&metric=mb_per_s");
   EXPECT_FALSE(history["series"].empty()) << history;
+  Expect(200, "GET", "/api/v1/drives/bench-a/history?test=seq&metric=mb_per_s&points=2");
+  Expect(400, "GET", "/api/v1/drives/bench-a/history?test=seq&metric=mb_per_s&points=1");
   Expect(400, "GET", "/api/v1/drives/bench-a/history");
   Expect(404, "GET", "/api/v1/drives/no-such-drive/history?test=seq&metric=mb_per_s");
 

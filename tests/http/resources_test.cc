@@ -4,6 +4,8 @@
 // executor: token checks, JSON shapes, and 400/404/405/409/503.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include <condition_variable>
@@ -491,6 +493,33 @@ TEST_F(ResourcesTest, HistoryGivesSeriesWithFlagsAndBaseline) {
   EXPECT_EQ(Get("/api/v1/drives/sda/history").status, 400);
   EXPECT_EQ(Get("/api/v1/drives/sda/history?test=bogus&metric=iops").status, 400);
   EXPECT_EQ(Get("/api/v1/drives/nope/history?test=seq&metric=iops").status, 404);
+}
+
+// points=N thins each series to at most N samples for a chart, keeping the
+// dip; the band is the same; fewer samples than N come whole.
+TEST_F(ResourcesTest, HistoryThinsSeriesToThePointsAskedKeepingTheDip) {
+  for (int i = 0; i < 40; ++i)
+    AddRun("seq", RunOutcome::kOk, 1700000000 + i * 86400, {SeqPoint(i == 23 ? 130 : 200 + i % 3)});
+  const json whole = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s").body);
+  Response r = Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s&points=10");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json thin = json::parse(r.body);
+  ASSERT_EQ(thin["series"].size(), 1u);
+  const json& samples = thin["series"][0]["samples"];
+  EXPECT_LE(samples.size(), 10u);
+  EXPECT_GE(samples.size(), 5u);
+  EXPECT_EQ(thin["series"][0]["samples_total"], 40);
+  EXPECT_EQ(whole["series"][0]["samples"].size(), 40u);
+  EXPECT_EQ(whole["series"][0]["samples_total"], 40);
+  EXPECT_TRUE(std::any_of(samples.begin(), samples.end(),
+                          [](const json& p) { return p["value"].get<double>() == 130; }))
+      << samples;
+  EXPECT_EQ(thin["series"][0]["baseline"], whole["series"][0]["baseline"]);
+  const json all = json::parse(Get("/api/v1/drives/sda/history?test=seq&metric=mb_per_s&points=40").body);
+  EXPECT_EQ(all["series"][0]["samples"], whole["series"][0]["samples"]);
+  for (const char* bad : {"1", "0", "10001", "x"})
+    EXPECT_EQ(Get(std::string("/api/v1/drives/sda/history?test=seq&metric=mb_per_s&points=") + bad).status, 400)
+        << bad;
 }
 
 // A start that agreed too well is widened by the runs waiting to join it,

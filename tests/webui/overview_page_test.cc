@@ -379,9 +379,14 @@ TEST_F(PageBrowserTest, PageHoldsStillAndOffersOnlyRunnableTests) {
 
   // Every test offered, on the drive page and in the schedule card, is
   // queued by the daemon for the drive (202), none refused (400).
-  Wait("document.querySelectorAll('#drive-run-test option').length > 1 && "
-       "document.querySelectorAll('#run-test option').length > 1");
+  Wait("document.querySelectorAll('#drive-run-test option').length > 1");
   json offered = Eval("[...document.querySelectorAll('#drive-run-test option')].map((o) => o.value)");
+  // The drive page is a page of its own: the schedule card is the overview's.
+  EXPECT_EQ(Eval("document.querySelector('#run-test')"), json(nullptr));
+  EXPECT_TRUE(Eval("document.querySelector('#schedule-card').hidden").get<bool>());
+  Eval("document.querySelector('#drive-close').click(); true");
+  Wait("document.querySelector('#drive-panel').hidden && "
+       "document.querySelectorAll('#run-test option').length > 1");
   EXPECT_EQ(offered, Eval("[...document.querySelectorAll('#run-test option')].map((o) => o.value)"));
   EXPECT_GE(offered.size(), 6u) << offered.dump();
   json answers = Eval(R"((async () => {
@@ -409,27 +414,54 @@ constexpr const char* kObserveLoadJs = R"(
 )";
 
 // What the page cost on a phone since it was opened: bytes over the wire
-// (compressed where the daemon compressed), elements, blocking time.
+// (compressed where the daemon compressed), elements, blocking time, and
+// every address fetched more than once.
 constexpr const char* kPageCostJs = R"((() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource');
   const bytes = (nav ? nav.transferSize : 0) + res.reduce((n, r) => n + r.transferSize, 0);
   const decoded = (nav ? nav.decodedBodySize : 0) + res.reduce((n, r) => n + r.decodedBodySize, 0);
   const blocking = window.__longTasks.reduce((n, t) => n + Math.max(0, t.duration - 50), 0);
+  const seen = {};
+  for (const r of res) seen[r.name] = (seen[r.name] || 0) + 1;
   return { transferred_kib: bytes / 1024, decoded_kib: decoded / 1024,
     elements: document.getElementsByTagName('*').length, long_tasks: window.__longTasks.length,
-    blocking_ms: Math.round(blocking), requests: res.length + 1 };
+    blocking_ms: Math.round(blocking), requests: res.length + 1,
+    twice: Object.keys(seen).filter((k) => seen[k] > 1).map((k) => k.replace(location.origin, '')),
+    history: res.map((r) => r.name).filter((n) => n.includes('/history?')) };
 })())";
 
-// The overview and a drive page of half a year's demo, opened on a phone with the
-// CPU slowed 4x (Lighthouse's phone): few bytes over the wire, few elements,
-// nothing moving; the blocking time is printed. DP_PAGE_COST_URL measures a daemon
-// already running there instead (benchmarks/README.md: an older build and
-// this one side by side).
+// Every axe-core violation (any impact) of the page as it is, as
+// "id: help (nodes)"; Lighthouse's accessibility score is axe's.
+std::vector<std::string> AxeViolations(Browser& browser, const std::string& axe) {
+  std::vector<std::string> out;
+  if (!browser.Eval(axe + "\n;true").ok()) return {"axe-core did not load"};
+  auto v = browser.Eval(R"((async () => {
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.length} nodes: ` +
+      `${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+  })())");
+  if (!v.ok()) return {v.status().ToString()};
+  for (const auto& s : *v) out.push_back(s.get<std::string>());
+  return out;
+}
+
+// The overview and a drive page of half a year's demo, opened on a phone with
+// the CPU slowed 4x (Lighthouse's phone): at most 800 elements (Lighthouse
+// flags more) on the overview and on every drive page, few bytes over the
+// wire, each address fetched once, charts asked for no more points than the
+// screen is wide, nothing moving; no axe-core violation on either page at
+// phone and desktop sizes. The blocking time (the sum over long tasks of
+// their time past 50 ms) is printed and held only to a loose bound: on a
+// shared 2-core machine it follows the load more than the page.
+// DP_PAGE_COST_URL measures a daemon already running there instead
+// (benchmarks/README.md: an older build and this one side by side).
 TEST_F(PageBrowserTest, PhonePageStaysLight) {
   const char* given = std::getenv("DP_PAGE_COST_URL");
   const std::string url = given ? given : StartDemo(30);
   ASSERT_FALSE(url.empty());
+  const std::string axe = AxeSource();
+  ASSERT_FALSE(axe.empty()) << "axe-core is not installed (scripts/setup.sh, DP_SETUP_BROWSER=1)";
   ASSERT_TRUE(browser_->SetViewport(390, 844, true).ok());
   ASSERT_TRUE(browser_->RunOnNewDocument(kObserveLoadJs).ok());
   ASSERT_TRUE(browser_->ThrottleCpu(4).ok());
@@ -454,22 +486,54 @@ TEST_F(PageBrowserTest, PhonePageStaysLight) {
               drive_cls["cls"].get<double>());
   ASSERT_TRUE(browser_->ThrottleCpu(1).ok());
 
-  // Element budgets, beside what the page drew before it was trimmed (52
-  // weeks of demo): overview 1,310, drive page 3,839; it sent 207 and 394
-  // KiB uncompressed. Blocking time is printed, not asserted: on a shared
-  // 2-core machine it follows the load more than the page
-  // (benchmarks/README.md has it measured side by side).
-  for (const auto& [name, cost, cls, elements] :
-       {std::tuple{"overview", overview, overview_cls, 1200},
-        std::tuple{"drive page", drive, drive_cls, 2200}}) {
+  // Before they were trimmed (30 weeks of demo, this test): overview 1,125
+  // elements, drive page 1,930, the alerts fetched twice on a drive page and
+  // the logo twice on both; uncompressed the pages were 2-3x their bytes.
+  for (const auto& [name, cost, cls] :
+       {std::tuple{"overview", overview, overview_cls}, std::tuple{"drive page", drive, drive_cls}}) {
     SCOPED_TRACE(name);
-    // Compressed, the first visit of either page is well under what the page
-    // weighs decoded; uncompressed it was 2-3x this.
     EXPECT_LT(cost["transferred_kib"].get<double>(), 90) << cost.dump();
     EXPECT_LT(cost["transferred_kib"].get<double>() * 2.5, cost["decoded_kib"].get<double>())
         << "answers go uncompressed: " << cost.dump();
-    EXPECT_LT(cost["elements"].get<int>(), elements) << cost.dump();
+    EXPECT_LE(cost["elements"].get<int>(), 800) << cost.dump();
+    EXPECT_EQ(cost["twice"], json::array()) << cost.dump();
     EXPECT_LT(cls["cls"].get<double>(), 0.1) << cls.dump(1);
+    // Loose: a page that blocked a phone this long would score far below
+    // Lighthouse's goals whatever the machine's load.
+    EXPECT_LT(cost["blocking_ms"].get<int>(), 6000) << cost.dump();
+  }
+  // The charts asked for as many points as the phone is wide.
+  ASSERT_FALSE(drive["history"].empty()) << drive.dump();
+  for (const auto& h : drive["history"])
+    EXPECT_NE(h.get<std::string>().find("&points=390"), std::string::npos) << h;
+
+  // Every drive page of the demo keeps to the budget.
+  Eval("window.__ids = null; fetch('/api/v1/overview').then((r) => r.json())"
+       ".then((o) => { window.__ids = o.drives.map((d) => d.id); }); true");
+  Wait("Array.isArray(window.__ids)");
+  json ids = Eval("window.__ids");
+  ASSERT_GE(ids.size(), 8u) << ids.dump();
+  for (const auto& id : ids) {
+    const std::string ref = id.get<std::string>();
+    Eval("location.hash = '#drive=" + ref + "'; true");
+    Wait("document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+         "document.querySelector('#drive-panel').dataset.driveId === '" + ref + "' && "
+         "!document.querySelector('#drive-panel').hidden");
+    EXPECT_LE(Eval("document.getElementsByTagName('*').length").get<int>(), 800) << ref;
+  }
+
+  // Accessibility: axe-core on both pages, as a phone and as a desktop.
+  for (const auto& [width, height] : {std::pair{390, 844}, std::pair{1366, 900}}) {
+    ASSERT_TRUE(browser_->SetViewport(width, height, width < 600).ok());
+    for (const std::string page : {"", "#drive=sdb"}) {
+      SCOPED_TRACE(std::to_string(width) + " px " + (page.empty() ? "overview" : page));
+      ASSERT_TRUE(browser_->Open("about:blank").ok());
+      ASSERT_TRUE(browser_->Open(url + page).ok());
+      Wait("document.body.dataset.loaded === 'yes' && (location.hash === '' || "
+           "document.querySelector('#drive-panel').dataset.state === 'loaded')");
+      auto violations = AxeViolations(*browser_, axe);
+      EXPECT_TRUE(violations.empty()) << ::testing::PrintToString(violations);
+    }
   }
   EXPECT_TRUE(browser_->Errors().empty()) << ErrorsText();
 }
@@ -480,7 +544,7 @@ TEST_F(PageBrowserTest, PhonePageStaysLight) {
 // map's member paths are whole at 390 and 1366 px.
 constexpr const char* kCutOffJs = R"((() => {
   const out = [];
-  for (const e of document.querySelectorAll('.drive-card .stat > span:last-child, .drive-model, .drive-serial, .members td.path')) {
+  for (const e of document.querySelectorAll('.drive-card .stat, .drive-model, .drive-serial, .members td.path')) {
     const r = e.getBoundingClientRect();
     if (e.scrollWidth > e.clientWidth + 1 || r.right > document.documentElement.clientWidth + 1 || r.width === 0)
       out.push(`${e.className || e.tagName}: ${e.textContent} (${e.scrollWidth} > ${e.clientWidth}, right ${Math.round(r.right)})`);
@@ -498,25 +562,29 @@ TEST_F(PageBrowserTest, PhoneShowsEveryColumnAndBigTargets) {
     EXPECT_TRUE(cut.empty()) << width << " px: " << cut.dump(1);
   }
   ASSERT_TRUE(browser_->SetViewport(390, 844, true).ok());
-  ASSERT_TRUE(browser_->Open("about:blank").ok());
-  ASSERT_TRUE(browser_->Open(url + "#drive=sdd").ok());
-  Wait("document.body.dataset.loaded === 'yes' && "
-       "document.querySelector('#drive-panel').dataset.state === 'loaded' && "
-       "document.querySelectorAll('#attributes-table tbody tr').length > 5 && "
-       "document.querySelectorAll('#schedule-table tbody tr').length > 0");
   // In view: inside the screen's width, not clipped by a scrolling wrapper.
   const std::string in_view = R"((sel, col) => [...document.querySelectorAll(sel)].slice(0, 6).map((tr) => {
       const td = tr.children[col]; const r = td.getBoundingClientRect();
       const wrap = td.closest('.table-wrap').getBoundingClientRect();
       return r.width > 0 && r.left >= wrap.left - 1 && r.right <= Math.min(wrap.right, 390) + 1; }))";
+  // The schedule is the overview's.
+  ASSERT_TRUE(browser_->Open("about:blank").ok());
+  ASSERT_TRUE(browser_->Open(url).ok());
+  Wait("document.body.dataset.loaded === 'yes' && "
+       "document.querySelectorAll('#schedule-table tbody tr').length > 0");
+  json next = Eval("(" + in_view + ")('#schedule-table tbody tr', 4)");
+  EXPECT_FALSE(next.empty());
+  EXPECT_EQ(next, json(std::vector<bool>(next.size(), true))) << "schedule's next column";
+  ASSERT_TRUE(browser_->Open("about:blank").ok());
+  ASSERT_TRUE(browser_->Open(url + "#drive=sdd").ok());
+  Wait("document.body.dataset.loaded === 'yes' && "
+       "document.querySelector('#drive-panel').dataset.state === 'loaded' && "
+       "document.querySelectorAll('#attributes-table tbody tr').length > 5");
   for (int col : {2, 4, 5, 6}) {  // value, threshold, raw, status
     json seen = Eval("(" + in_view + ")('#attributes-table tbody tr', " + std::to_string(col) + ")");
     EXPECT_EQ(seen, json(std::vector<bool>(seen.size(), true))) << "attribute column " << col;
     EXPECT_FALSE(seen.empty());
   }
-  json next = Eval("(" + in_view + ")('#schedule-table tbody tr', 4)");
-  EXPECT_FALSE(next.empty());
-  EXPECT_EQ(next, json(std::vector<bool>(next.size(), true))) << "schedule's next column";
   Shot("drive_page_phone");
 
   std::string axe = AxeSource();
@@ -713,7 +781,7 @@ TEST_F(PageBrowserTest, BadInputStaysTextAndSaysWhatIsMissing) {
   EXPECT_EQ(Eval("document.querySelectorAll('.drive-card').length"), 100);
   EXPECT_EQ(Eval("typeof window.pwned"), "undefined");
   EXPECT_EQ(Eval("document.querySelectorAll('script').length"), 1);
-  EXPECT_EQ(Eval("document.querySelectorAll('img').length"), 1);  // the logo
+  EXPECT_EQ(Eval("document.querySelectorAll('img').length"), 0);  // the logo is drawn in place
   EXPECT_NE(Eval("document.querySelector('#drives').textContent").get<std::string>()
                 .find("<script>window.pwned=1</script>"), std::string::npos);
   EXPECT_NE(Eval("document.querySelector('[data-drive-id=\"drive-5\"]').textContent")

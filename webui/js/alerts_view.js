@@ -2,7 +2,7 @@
 // call: api.js asks for the token).
 import { postWithToken } from './api.js';
 import { el } from './dom.js';
-import { formatAgo, formatValue } from './format.js';
+import { formatAgo, formatValue, localTime } from './format.js';
 
 const EVIDENCE_LABELS = [
   ['current', 'now'],
@@ -46,7 +46,7 @@ function evidenceView(alert) {
   const runList = runs.length
     ? el('div', { class: 'ev-runs muted' }, 'runs: ',
       runs.map((r) => el('span', { class: r.outside ? 'ev-run outside' : 'ev-run',
-        title: r.at ? new Date(r.at * 1000).toLocaleString() : '' },
+        title: r.at ? localTime(r.at) : '' },
       `#${r.run_id}${typeof r.value === 'number' ? ` ${formatValue(r.value)}` : ''}`)))
     : null;
   // An event's series (a drive's slowdown and peer verdicts, a box's
@@ -76,7 +76,7 @@ function historyView(alert) {
     el('summary', { class: 'muted' }, `history (${history.length})`),
     opened,
     el('ol', {}, history.map((h) => el('li', {},
-      el('span', { class: 'muted', title: new Date(h.at * 1000).toLocaleString() },
+      el('span', { class: 'muted', title: localTime(h.at) },
         `${formatAgo(h.at)} ${h.what}: `), h.summary))));
 }
 
@@ -102,25 +102,37 @@ function alertItem(alert, driveName, onChange) {
   }
   // What happened, how sure and what to do first (the daemon's words,
   // alert/alert_words.h); the statistics behind "details".
-  return el('li', { class: `alert sev-${alert.severity}`, dataset: { alertId: alert.id } },
+  return el('li', { class: `alert sev-${alert.severity}`, dataset: { alertId: alert.id, condition: alert.condition } },
     el('div', { class: 'alert-head' },
       el('span', { class: `chip sev ${alert.severity}` }, alert.severity),
       standingChip(alert),
       driveName ? el('strong', {}, driveName) : null,
       el('span', { class: 'alert-headline' }, alert.headline || alert.summary),
-      el('span', { class: 'muted', title: new Date(alert.opened_at * 1000).toLocaleString() },
+      el('span', { class: 'muted', title: localTime(alert.opened_at) },
         `opened ${formatAgo(alert.opened_at)}`),
       ack, status),
     alert.confidence ? el('div', { class: 'alert-confidence small' },
       el('span', { class: 'muted' }, 'How sure: '), alert.confidence) : null,
     alert.advice ? el('div', { class: 'alert-advice' },
       el('span', { class: 'muted' }, 'What to do: '), alert.advice) : null,
-    el('details', { class: 'alert-details small' },
-      el('summary', { class: 'muted' }, 'details'),
-      el('div', { class: 'alert-summary' }, alert.summary),
-      el('div', { class: 'muted mono small' }, alert.condition),
-      evidenceView(alert),
-      historyView(alert)));
+    detailsView(alert));
+}
+
+// The statistics behind an alert: its summary and rule up front, the
+// evidence (every run and series) and history drawn when first opened. A
+// long-lived alert carries dozens of runs and events, and drawing them for
+// every alert on load made most of the page's elements.
+function detailsView(alert) {
+  const details = el('details', { class: 'alert-details small' },
+    el('summary', { class: 'muted' }, 'details'),
+    el('div', { class: 'alert-summary' }, alert.summary),
+    el('div', { class: 'muted mono small' }, alert.condition));
+  details.addEventListener('toggle', () => {
+    if (!details.open || details.dataset.drawn) return;
+    details.dataset.drawn = 'yes';
+    details.append(...[evidenceView(alert), historyView(alert)].filter(Boolean));
+  });
+  return details;
 }
 
 // Where the alert stands for its owner (the daemon's "standing", the same
@@ -158,9 +170,25 @@ export function renderAlerts(container, alerts, names = {}, onChange = null) {
     return;
   }
   container.dataset.state = 'list';
-  container.append(el('ul', { class: 'alerts' },
-    alerts.map((a) => alertItem(a, subjectOf(a, names), onChange))));
+  const list = el('ul', { class: 'alerts' },
+    alerts.slice(0, SHOWN_FIRST).map((a) => alertItem(a, subjectOf(a, names), onChange)));
+  container.append(list);
+  const rest = alerts.slice(SHOWN_FIRST);
+  if (rest.length) {
+    const more = el('button', { type: 'button', class: 'button small', id: 'alerts-more' },
+      `Show ${rest.length} more`);
+    more.addEventListener('click', () => {
+      list.append(...rest.map((a) => alertItem(a, subjectOf(a, names), onChange)));
+      more.remove();
+    });
+    container.append(more);
+  }
 }
+
+// The newest alerts drawn at once (the list comes newest first); the rest
+// on "Show N more": a year of resolved alerts would otherwise be drawn on
+// every load.
+const SHOWN_FIRST = 10;
 
 export function renderAlertsError(container, error) {
   container.replaceChildren();

@@ -110,9 +110,12 @@ export function getTests() {
 export const getDrives = () => getJson('/api/v1/drives');
 
 export const getDrive = (id) => getJson(`/api/v1/drives/${encodeURIComponent(id)}`);
-export const getHistory = (id, test, metric, since = 0) =>
+// points: thinned by the daemon to about what a chart that wide can show
+// (each stretch's lowest and highest run, so a dip survives); 0: every run.
+export const getHistory = (id, test, metric, { since = 0, points = 0 } = {}) =>
   getJson(`/api/v1/drives/${encodeURIComponent(id)}/history?test=${encodeURIComponent(test)}` +
-    `&metric=${encodeURIComponent(metric)}&limit=2000${since ? `&since=${since}` : ''}`);
+    `&metric=${encodeURIComponent(metric)}&limit=${points ? 10000 : 2000}` +
+    `${since ? `&since=${since}` : ''}${points ? `&points=${points}` : ''}`);
 export const getSmartHistory = (id, since = 0, points = 300) =>
   getJson(`/api/v1/drives/${encodeURIComponent(id)}/smart?points=${points}` +
     (since ? `&since=${since}` : ''));

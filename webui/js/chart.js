@@ -6,7 +6,7 @@
 // (judged, never part of the baseline).
 // Pure DOM building; returns an <svg> element.
 
-import { formatValue } from './format.js';
+import { formatValue, localTime } from './format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 560;
@@ -31,12 +31,23 @@ function niceTicks(lo, hi, count = 4) {
   return ticks;
 }
 
+// One formatter of each kind for every chart: toLocaleDateString builds a
+// new one per call, a few milliseconds each on a slow phone, and a drive
+// page's axes and tooltips call it hundreds of times.
+const FORMATS = {};
+function formatter(kind, options) {
+  if (!FORMATS[kind]) FORMATS[kind] = new Intl.DateTimeFormat(undefined, options);
+  return FORMATS[kind];
+}
+
 function dateLabel(unix, spanDays) {
   const d = new Date(unix * 1000);
-  if (spanDays < 2) return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  if (spanDays > 200) return d.toLocaleDateString([], { year: 'numeric', month: 'short' });
-  return d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+  if (spanDays < 2) return formatter('time', { hour: '2-digit', minute: '2-digit' }).format(d);
+  if (spanDays > 200) return formatter('month', { year: 'numeric', month: 'short' }).format(d);
+  return formatter('day', { month: 'short', day: 'numeric' }).format(d);
 }
+
+
 
 // More points than a chart is pixels wide draw nothing a reader can see; a
 // line is thinned to this many (largest-triangle buckets) and keeps its shape.
@@ -172,7 +183,7 @@ export function lineChart(series, options = {}) {
         const lastGood = good[good.length - 1];
         line.append(node('title', {}, `${s.key}: ${good.length} good runs, the newest ` +
           `${formatValue(lastGood.value * scale)} ${options.unit || ''} on ` +
-          `${new Date(lastGood.at * 1000).toLocaleDateString()}`));
+          `${formatter('date', {}).format(new Date(lastGood.at * 1000))}`));
       }
       g.append(line);
     }
@@ -183,7 +194,6 @@ export function lineChart(series, options = {}) {
     for (const p of s.samples) {
       const cx = x(p.at);
       const cy = y(p.value * scale);
-      const when = new Date(p.at * 1000).toLocaleString();
       const flags = [p.contended ? 'contended' : '', p.partial ? 'partial' : ''].filter(Boolean);
       let mark;
       if (p.partial) {
@@ -198,7 +208,7 @@ export function lineChart(series, options = {}) {
         mark = node('circle', { class: 'pt', cx, cy, r: s.samples.length > 120 ? 1.7 : 2.8, fill: color });
       }
       mark.append(node('title', {},
-        `${s.key}: ${formatValue(p.value * scale)} ${options.unit || ''} · ${when} · run ${p.run_id}` +
+        `${s.key}: ${formatValue(p.value * scale)} ${options.unit || ''} · ${localTime(p.at)} · run ${p.run_id}` +
         (flags.length ? ` · ${flags.join(', ')} (not evidence)` : '') +
         (p.interfered && !flags.length
           ? ' · interference: every read path of the drive was worse then (kept out of the baseline)'
@@ -213,7 +223,8 @@ export function lineChart(series, options = {}) {
 // A small inline trend line (no axes) for the overview and attribute rows.
 // points: [{at, value, contended?, partial?}]; flagged points are left out
 // of the line and drawn hollow. Returns an <svg> or a text node when there
-// is nothing to draw.
+// is nothing to draw. options.last = false leaves out the dot on the newest
+// point (the attribute rows: thirty of them, the cell says the value).
 export function sparkline(points, options = {}) {
   const w = options.width || 120;
   const h = options.height || 28;
@@ -247,7 +258,6 @@ export function sparkline(points, options = {}) {
     }
   }
   const last = pts[pts.length - 1];
-  svg.append(node('circle', { class: 'spark-last', cx: x(last.at).toFixed(1), cy: y(last.value).toFixed(1), r: 2.2 }));
-  svg.append(node('title', {}, label));
+  if (options.last !== false) svg.append(node('circle', { class: 'spark-last', cx: x(last.at).toFixed(1), cy: y(last.value).toFixed(1), r: 2.2 }));
   return svg;
 }

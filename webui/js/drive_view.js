@@ -58,9 +58,12 @@ const BACKBLAZE = {
   198: 'Sectors the drive\'s own offline scan could not read. One of Backblaze\'s five failure signals.',
 };
 
+// A label and its value; a value without a class of its own is text beside
+// the label, not one more element.
 function fact(label, value, cls = '') {
+  const shown = value === undefined || value === null || value === '' ? '–' : value;
   return el('div', { class: 'fact' }, el('span', { class: 'muted' }, label),
-    el('span', { class: cls }, value === undefined || value === null || value === '' ? '–' : value));
+    cls ? el('span', { class: cls }, shown) : shown);
 }
 
 function smartFacts(smart) {
@@ -101,13 +104,13 @@ function poolFacts(pools) {
     `${p.scan_state === 'in_progress' ? `, ${p.scan} running` : ''})`));
 }
 
-// since: the first time shown (0 = all). The answer holds the whole history
-// so that the band is the one the detector formed from the start (since the
-// re-baseline), not one formed from the first samples of the range.
+// since: the first time shown (0 = all). The band is the detector's own,
+// formed from the start (since the re-baseline) whatever the range asked.
 function chartCard(def, history, error, since) {
   const series = (history && Array.isArray(history.series) ? history.series : [])
     .map((s) => ({ ...s, samples: s.samples.filter((p) => p.at >= since) }))
     .filter((s) => s.samples.length > 0);
+  const total = series.reduce((n, s) => n + (s.samples_total ?? s.samples.length), 0);
   let body;
   if (error) body = retryBox(error);
   else if (series.length === 0) body = el('p', { class: 'placeholder chart-empty' }, `No ${def.test} runs in this range.`);
@@ -124,7 +127,7 @@ function chartCard(def, history, error, since) {
           noiseText(s.baseline) : '')))
     : null;
   return el('figure', { class: 'chart-card', id: `chart-${def.id}`,
-    dataset: { points: series.reduce((n, s) => n + s.samples.length, 0), series: series.length } },
+    dataset: { points: series.reduce((n, s) => n + s.samples.length, 0), total, series: series.length } },
   el('figcaption', {}, def.title), body, legend);
 }
 
@@ -364,7 +367,7 @@ function attributeTable(smart, history) {
         el('td', { class: 'num' }, a.thresh ?? '–'),
         rawCell(a),
         el('td', {}, el('span', { class: `chip ${st.cls}`, title: st.why }, st.text)),
-        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–',
+        el('td', { dataset: { sparkLast: drawnLast(samples) } }, sparkline(samples, { width: 100, height: 22, empty: '–', last: false,
           label: `${a.name} ${byRaw ? 'raw' : 'normalised'} over time` })));
     })))));
 }
@@ -437,6 +440,9 @@ function runNowControls(d, onChange) {
 export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   const days = RANGES.find((r) => r.id === range).days;
   const since = days ? Math.floor(Date.now() / 1000) - days * 86400 : 0;
+  // A chart is at most the screen wide: about one run per pixel column is
+  // all it can show (the daemon keeps each stretch's extremes).
+  const points = Math.max(100, Math.min(800, Math.round(document.documentElement.clientWidth || 800)));
   let charts = [];
   let chartsError = null;
   try {
@@ -447,11 +453,11 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   const [drive, alerts, runs, smartHistory, zfs, overrides, ...histories] = await Promise.allSettled([
     getDrive(driveId),
     getAlerts('active', driveId),
-    getRuns(driveId, 15),
+    getRuns(driveId, 8),
     getSmartHistory(driveId, since),
     getZfs(driveId),
     getOverrides(driveId),
-    ...charts.map((c) => getHistory(driveId, c.test, c.metric)),
+    ...charts.map((c) => getHistory(driveId, c.test, c.metric, { since, points })),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
   // The last run-now's outcome stays in view across the refresh it causes.
@@ -519,7 +525,7 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   charts.forEach((c, i) => {
     if (histories[i].status !== 'rejected') return;
     keepTrying(container.querySelector(`#chart-${c.id}`),
-      () => getHistory(driveId, c.test, c.metric),
+      () => getHistory(driveId, c.test, c.metric, { since, points }),
       (value) => chartCard(c, value, null, since));
   });
   if (smartHistory.status === 'rejected') {

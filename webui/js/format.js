@@ -82,3 +82,15 @@ export function formatValue(v) {
   if (a >= 10) return v.toFixed(1);
   return v.toFixed(2);
 }
+
+// Unix seconds as the browser's local date and time (what toLocaleString
+// gives), from one formatter: toLocaleString builds a new one per call, a
+// few milliseconds each on a slow phone, for every row and tooltip.
+let timeFormat = null;
+export function localTime(unix) {
+  if (!timeFormat) {
+    timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  }
+  return timeFormat.format(new Date(unix * 1000));
+}

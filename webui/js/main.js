@@ -74,9 +74,25 @@ function selectedDrive() {
   return m ? decodeURIComponent(m[1]) : '';
 }
 
-async function showPanel() {
+// The overview's cards, put away while a drive's page is open: the drive
+// page is a page of its own, and drawing the overview's cards, alert list
+// and schedule beneath it doubled what a phone had to lay out.
+const OVERVIEW_CARDS = ['drives-card', 'pools-card', 'alerts-card', 'schedule-card', 'settings-card'];
+const OVERVIEW_BOXES = ['drives', 'pools', 'alerts', 'schedule'];
+
+function putOverviewAway() {
+  for (const id of OVERVIEW_CARDS) document.getElementById(id).hidden = true;
+  for (const id of OVERVIEW_BOXES) {
+    const box = document.getElementById(id);
+    box.replaceChildren();
+    box.dataset.state = 'loading';
+  }
+  for (const id of ['temps', 'settings-overrides']) document.getElementById(id).open = false;
+  for (const id of ['temps-box', 'all-overrides-box']) document.getElementById(id).replaceChildren();
+}
+
+async function showPanel(id) {
   const panel = document.getElementById('drive-panel');
-  const id = selectedDrive();
   if (!id) {
     panel.hidden = true;
     panel.replaceChildren();
@@ -155,17 +171,29 @@ async function refresh() {
   if (!down) showHealth(health.value, null);
   if (down) {
     // Keep what is shown; try again soon.
-    reveal('drives-card', 'pools-card');
+    if (!selectedDrive()) reveal('drives-card', 'pools-card');
     timer = setTimeout(refresh, RETRY_MS);
     return;
   }
   lastGood = Date.now();
+  if (overview.status === 'fulfilled') {
+    drives = overview.value.drives || [];
+    driveNames = Object.fromEntries(drives.map((d) => [d.id, d.name || d.id]));
+  }
+  const driveId = selectedDrive();
+  if (driveId) {
+    putOverviewAway();
+    const first = document.getElementById('drive-panel').hidden;
+    await showPanel(driveId);
+    if (first) focusPanel();
+    finishRefresh();
+    return;
+  }
+  await showPanel('');
 
   const container = document.getElementById('drives');
   const count = document.getElementById('drive-count');
   if (overview.status === 'fulfilled') {
-    drives = overview.value.drives || [];
-    driveNames = Object.fromEntries(drives.map((d) => [d.id, d.name || d.id]));
     renderOverview(container, overview.value);
     // How long the first screen took from navigation (read by tests and benchmarks/page_draw).
     if (!document.body.dataset.overviewMs) {
@@ -182,10 +210,12 @@ async function refresh() {
     count.textContent = '';
   }
   reveal('drives-card', 'pools-card');
-  await Promise.allSettled([refreshAlerts(), refreshSchedule(), showPanel()]);
-  const first = document.getElementById('alerts-card').hidden;
+  await Promise.allSettled([refreshAlerts(), refreshSchedule()]);
   reveal('alerts-card', 'schedule-card', 'settings-card');
-  if (first && selectedDrive()) focusPanel();
+  finishRefresh();
+}
+
+function finishRefresh() {
   document.getElementById('updated').textContent =
     `updated ${new Date().toLocaleTimeString()}`;
   document.body.dataset.loaded = 'yes';
@@ -219,7 +249,24 @@ setTokenAsker((why) => new Promise((resolve) => {
   };
 }));
 
-window.addEventListener('hashchange', () => { showPanel().then(focusPanel); });
+// Another drive, or back to the overview: drawn anew from fresh answers.
+// A link within the overview (the top bar's) only scrolls; leaving a drive's
+// page for one of the overview's headings scrolls there once it is drawn.
+window.addEventListener('hashchange', () => {
+  const id = selectedDrive();
+  const fromDrive = !document.getElementById('drive-panel').hidden;
+  if (!id && !fromDrive) return;
+  refresh().then(() => {
+    if (id) {
+      focusPanel();
+      return;
+    }
+    const name = window.location.hash.slice(1);
+    const target = name ? document.getElementById(decodeURIComponent(name)) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+  });
+});
 
 document.getElementById('refresh').addEventListener('click', () => refresh());
 bindOverviewControls(document.getElementById('drives'));

@@ -5,13 +5,14 @@
 // drive's alerts (self-test, wear, missing...) for some days.
 // Setting and deleting need the API token and are audited by the daemon.
 import { getJson, postWithToken } from './api.js';
+import { localTime } from './format.js';
 import { el } from './dom.js';
 
 export const getOverrides = (id) =>
   getJson(`/api/v1/overrides?drive=${encodeURIComponent(id)}`);
 
 function when(unix) {
-  return new Date(unix * 1000).toLocaleString();
+  return localTime(unix);
 }
 
 // "udma_crc_errors: ignored", "temperature: threshold 55", "muted until …".

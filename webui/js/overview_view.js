@@ -4,8 +4,8 @@
 // (pool -> vdev -> members with role, state, error counters, scrub/resilver).
 import { sparkline } from './chart.js';
 import { el, stacked } from './dom.js';
-import { driveKind, formatAgo, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp }
-  from './format.js';
+import { driveKind, formatAgo, formatBytes, formatNumber, formatPercent, formatPowerOn, formatTemp,
+  localTime } from './format.js';
 
 const STATUS_LABEL = {
   failing: 'failing', missing: 'missing', slowing: 'slowing', warning: 'warning',
@@ -48,8 +48,10 @@ function alertsFigure(a) {
     `${parts.join(', ')}${a.kinds && a.kinds.length ? ` (${a.kinds.join(', ')})` : ''}`);
 }
 
+// The label and the figure: a plain figure is text beside the label, not
+// wrapped in an element of its own (nine cards of seven stats add up).
 function stat(label, value) {
-  return el('div', { class: 'stat' }, el('span', { class: 'stat-label' }, label), el('span', {}, value));
+  return el('div', { class: 'stat' }, el('span', { class: 'stat-label' }, label), value);
 }
 
 function driveCard(d) {
@@ -71,11 +73,18 @@ function driveCard(d) {
     stat('Read', readFigure(d)),
     stat('Alerts', alertsFigure(d.alerts)),
     stat('SMART read', d.smart_at
-      ? el('span', { class: 'smart-at', title: new Date(d.smart_at * 1000).toLocaleString() }, formatAgo(d.smart_at))
+      ? el('span', { class: 'smart-at', title: localTime(d.smart_at) }, formatAgo(d.smart_at))
       : el('span', { class: 'muted smart-at' }, 'not yet'))),
-  el('div', { class: 'spark-wrap' },
-    sparkline((d.trend || []).map(([at, value, flag]) => ({ at, value, contended: flag === 1, partial: flag === 2 })), { width: 240, height: 30,
-      label: `${name} ${d.read ? d.read.test : 'seq'} MB/s over time` })));
+  cardSpark(d, name));
+}
+
+// The read trend under the stats; "no trend yet" as a line of its own.
+function cardSpark(d, name) {
+  const spark = sparkline((d.trend || []).map(([at, value, flag]) => ({ at, value, contended: flag === 1, partial: flag === 2 })),
+    { width: 240, height: 30, label: `${name} ${d.read ? d.read.test : 'seq'} MB/s over time` });
+  if (!(spark instanceof Element)) return el('div', { class: 'spark-wrap' }, spark);
+  spark.classList.add('spark-wrap');
+  return spark;
 }
 
 function emptyState() {

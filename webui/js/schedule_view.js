@@ -4,7 +4,7 @@
 // test on any drive, with the run's live progress (GET /api/v1/runs/{id}).
 import { getJson, getTests, postWithToken } from './api.js';
 import { el, stacked } from './dom.js';
-import { formatAgo } from './format.js';
+import { formatAgo, localTime } from './format.js';
 
 // A <select> of the tests a drive can be asked for: the daemon's catalog
 // (GET /api/v1/tests) less the pool- and vdev-level tests. Those (pool-write,
@@ -34,13 +34,14 @@ function summaryOf(catalog, name) {
 const OUTCOME_CLASS = { ok: 'ok', failed: 'bad', cancelled: 'muted', skipped: 'warn', deferred: 'warn',
   running: 'accent', queued: 'muted' };
 
-function when(unix) {
-  if (!unix) return '–';
+// The next run's cell: how soon, with the date as its title.
+function whenCell(unix) {
+  if (!unix) return el('td', {}, '–');
   const d = new Date(unix * 1000);
   const s = Math.round(unix - Date.now() / 1000);
   const rel = s <= 0 ? 'due now' : s < 3600 ? `in ${Math.ceil(s / 60)} min`
     : s < 86400 ? `in ${Math.round(s / 3600)} h` : `in ${Math.round(s / 86400)} d`;
-  return el('span', { title: d.toLocaleString() }, rel);
+  return el('td', { title: localTime(unix) }, rel);
 }
 
 function scheduleTable(plan) {
@@ -69,11 +70,12 @@ function scheduleTable(plan) {
       el('td', { class: 'muted' }, t.schedule),
       el('td', {}, (t.tests || []).join(', ')),
       el('td', {}, t.last_run ? formatAgo(t.last_run) : 'never'),
-      el('td', {}, when((t.due || [])[0])),
-      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => new Date(d * 1000).toLocaleString()).join(' · ')))))))), more);
+      whenCell((t.due || [])[0]),
+      el('td', { class: 'muted' }, (t.due || []).slice(1).map((d) => localTime(d)).join(' · ')))))))), more);
 }
 
-const SCHEDULE_ROWS = 12;
+// As many as the recent runs below: a phone's screenful each.
+const SCHEDULE_ROWS = 8;
 let scheduleShowAll = false;
 
 // Runs with outcome and reason; with `names` (drive id -> name) a drive column.
@@ -93,7 +95,7 @@ export function runsTable(runs, { names = null, id = 'runs-table' } = {}) {
         names ? el('td', {}, names[r.drive_id] || r.drive_id || 'pool') : null,
         el('td', {}, r.test),
         el('td', { class: 'muted' }, r.trigger),
-        el('td', { title: new Date(r.started_at * 1000).toLocaleString() }, formatAgo(r.started_at)),
+        el('td', { title: localTime(r.started_at) }, formatAgo(r.started_at)),
         el('td', {}, el('span', { class: `chip ${OUTCOME_CLASS[r.outcome] || ''}` }, outcome)),
         el('td', { class: 'wrap' }, [r.reason, flags.length ? `(${flags.join(', ')}: not evidence)` : '']
           .filter(Boolean).join(' ')));
@@ -162,7 +164,7 @@ export async function renderSchedule(container, drives, onDone) {
   // The catalog too, so the form's test list is whole when it is drawn
   // (a list that fills in later widens the select and moves the button).
   const [plan, runs] = await Promise.allSettled([
-    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=12'), getTests()]);
+    getJson('/api/v1/schedule?count=3'), getJson('/api/v1/runs?limit=8'), getTests()]);
   const keepForm = container.querySelector('#run-form');
   const busy = keepForm && keepForm.querySelector('#run-go').disabled;
   container.replaceChildren(

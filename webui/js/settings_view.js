@@ -6,10 +6,11 @@
 // screen does not pay for it.
 import { getFile, getJson, getSmartHistory } from './api.js';
 import { lineChart } from './chart.js';
+import { localTime } from './format.js';
 import { el, saveFile, stacked } from './dom.js';
 
 function when(unix) {
-  return new Date(unix * 1000).toLocaleString();
+  return localTime(unix);
 }
 
 function appliesTo(o, names) {

@@ -27,6 +27,12 @@ constexpr const char* kUsage =
     "ack and test need the daemon's api_token.\n"
     "  --json             print JSON\n";
 
+// An alert's headline; its summary where the daemon gave none (an older one).
+std::string HeadlineOf(const nlohmann::json& alert) {
+  const std::string headline = alert.value("headline", "");
+  return headline.empty() ? alert.value("summary", "") : headline;
+}
+
 int List(const DaemonClient& client, const std::string& state, const std::string& drive,
          bool json) {
   std::string path = "/api/v1/alerts?state=" + UrlEncode(state);
@@ -46,13 +52,15 @@ int List(const DaemonClient& client, const std::string& state, const std::string
   if (auto drives = CallApi(client, "GET", "/api/v1/drives"); drives.ok() && drives->ok())
     for (const auto& d : drives->body)
       if (d.value("name", "") != "") names[d.value("id", "")] = d.value("name", "");
-  TextTable table({"ID", "SEVERITY", "STATE", "DRIVE", "OPENED", "SUMMARY"});
+  // The owner's words (the page's and the notifications' headline); the
+  // statistics stay in --json and on the page behind "details".
+  TextTable table({"ID", "SEVERITY", "STATE", "DRIVE", "OPENED", "ALERT"});
   table.AlignRight(0);
   for (const auto& a : got->body) {
     std::string drive_id = a["drive_id"].is_string() ? a["drive_id"].get<std::string>() : "-";
     std::string name = names.count(drive_id) ? names[drive_id] : drive_id;
     table.AddRow({std::to_string(a.value("id", 0LL)), a.value("severity", "?"),
-                  a.value("state", "?"), name, FormatWhen(a["opened_at"]), a.value("summary", "")});
+                  a.value("state", "?"), name, FormatWhen(a["opened_at"]), HeadlineOf(a)});
   }
   std::fputs(table.Render().c_str(), stdout);
   return 0;
@@ -66,7 +74,7 @@ int Ack(const DaemonClient& client, const std::string& id, bool json) {
   if (json) {
     std::printf("%s\n", got->body.dump(2).c_str());
   } else {
-    std::printf("alert %s acknowledged: %s\n", id.c_str(), got->body.value("summary", "").c_str());
+    std::printf("alert %s acknowledged: %s\n", id.c_str(), HeadlineOf(got->body).c_str());
   }
   return 0;
 }

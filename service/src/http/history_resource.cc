@@ -1,10 +1,11 @@
-// GET /api/v1/drives/{id}/history?test=seq&metric=mb_per_s&since=&limit=
+// GET /api/v1/drives/{id}/history?test=seq&metric=mb_per_s&since=&limit=&points=
 // The samples behind a drive's trend charts, one series per
 // zone/stroke/variant/block size/queue depth, oldest first:
 //   {"drive_id", "test", "metric", "unit", "direction": "higher_is_better"|
 //    "lower_is_better", "series": [{"key", "zone", "stroke", "variant",
 //    "block_size", "queue_depth", "samples": [{"run_id", "at", "value",
-//    "contended", "partial", "unwritten", "interfered"}], "baseline": null | {"ready", "runs", "wanted",
+//    "contended", "partial", "unwritten", "interfered"}], "samples_total": the
+//    series' samples before points= thinned them, "baseline": null | {"ready", "runs", "wanted",
 //    "median", "center", "low", "high", "noise_percent", "detectable":
 //    {"change_percent", "runs"}}}], "baseline_since": unix seconds of the
 //    latest re-baseline of this drive x test (0 = never)}
@@ -17,9 +18,11 @@
 // is judged against, and says what change the series can tell apart.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "detect/baseline.h"
+#include "detect/downsample.h"
 #include "detect/judge.h"
 #include "detect/sample.h"
 #include "detect/series.h"
@@ -52,6 +55,18 @@ nlohmann::json SamplesJson(const std::vector<detect::Sample>& list) {
   return points;
 }
 
+// points=N: each series thinned for a chart that many pixels wide, its dips
+// kept (detect::DownsampleExtremes); 0 when absent (every sample), nullopt
+// when not 2..10000.
+std::optional<std::size_t> PointsOf(const Request& request) {
+  auto q = request.Query();
+  auto it = q.find("points");
+  if (it == q.end()) return 0;
+  auto v = ParseId(it->second);
+  if (!v || *v < 2 || *v > 10000) return std::nullopt;
+  return static_cast<std::size_t>(*v);
+}
+
 Response History(const ApiContext& ctx, const Request& request, const PathParams& params) {
   auto drive = DriveByRef(*ctx.store, params.at("id"));
   if (!drive.ok()) return StatusResponse(drive.status());
@@ -73,6 +88,11 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
   auto limit = ParseLimit(request, 500, 10000);
   if (!limit.ok()) return StatusResponse(limit.status());
   hq.limit = *limit;
+  const auto points = PointsOf(request);
+  if (!points) return ErrorResponse(400, "bad_request", "points must be 2..10000");
+  auto thin = [n = *points](std::vector<detect::Sample> all) {
+    return n ? detect::DownsampleExtremes(all, n) : all;
+  };
   auto samples = ctx.store->History(hq);
   if (!samples.ok()) return StatusResponse(samples.status());
   // Group into series, keeping first-seen order and chronological samples.
@@ -139,19 +159,22 @@ Response History(const ApiContext& ctx, const Request& request, const PathParams
                       {"variant", first.variant},
                       {"block_size", first.block_size},
                       {"queue_depth", first.queue_depth},
-                      {"samples", SamplesJson(all)},
+                      {"samples", SamplesJson(thin(all))},
+                      {"samples_total", all.size()},
                       {"baseline", baseline_json(bands->series[i])}});
   }
   // The joint series the judge reads beside them, with the name its alerts
   // carry.
   if (bands->joint) {
+    const std::vector<detect::Sample> joint = detect::JointSamples(joint_all);
     series.push_back({{"key", detect::kJointSeries},
                       {"zone", ""},
                       {"stroke", ""},
                       {"variant", ""},
                       {"block_size", 0},
                       {"queue_depth", 0},
-                      {"samples", SamplesJson(detect::JointSamples(joint_all))},
+                      {"samples", SamplesJson(thin(joint))},
+                      {"samples_total", joint.size()},
                       {"baseline", baseline_json(*bands->joint)}});
   }
   return JsonResponse({{"drive_id", drive->id},
