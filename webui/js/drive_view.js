@@ -462,6 +462,8 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
   // The last run-now's outcome stays in view across the refresh it causes.
   const lastRun = container.dataset.ref === driveId ? container.querySelector('#run-now-status') : null;
+  // So does an action's word (forgotten, re-baselined, exported).
+  const lastStatus = container.dataset.ref === driveId ? container.querySelector('#panel-status') : null;
   container.replaceChildren();
   if (drive.status !== 'fulfilled') {
     container.dataset.state = 'error';
@@ -473,6 +475,10 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   container.dataset.driveId = d.id;
   container.dataset.ref = driveId;
   const status = el('span', { class: 'muted', id: 'panel-status' });
+  if (lastStatus) {
+    status.textContent = lastStatus.textContent;
+    status.className = lastStatus.className;
+  }
   const rebase = el('button', { type: 'button', class: 'button', id: 'rebaseline',
     title: 'Start this drive\'s baselines anew, e.g. after a firmware update (needs the API token)' },
   'Re-baseline');
