@@ -18,7 +18,6 @@
 
 #include <functional>
 #include <mutex>
-#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,8 +75,8 @@ class RunEvaluator {
   // One peer judgement at a time: the scheduler's threads and the periodic
   // pass would otherwise compare one run twice.
   Mutex peers_mu_;
-  Mutex mu_;
-  std::set<std::int64_t> asked_ GUARDED_BY(mu_);  // runs a re-test was asked for
+  // One re-test request at a time (Effects::Retest reads the store, then queues).
+  Mutex retest_mu_;
 };
 
 }  // namespace dp
