@@ -51,20 +51,12 @@ class RunEvaluator::Effects final : public detect::JudgementEffects {
   Status Retest(const detect::RetestRequest& r) override {
     if (!e_.confirm_) return Status::Ok();
     // One re-test per run: the run's own doubt and its peer doubt may both
-    // ask for it, from two threads, or again after a restart. The store
-    // tells (the re-test is stored, queued, with its trigger before
-    // confirm_ returns); one asker at a time, so the second sees the first's.
-    MutexLock lock(e_.retest_mu_);
-    RunFilter f;
-    f.drive_id = r.drive_id;
-    f.test = r.test;
-    f.since = 0;
-    f.limit = 16;
-    DP_ASSIGN_OR_RETURN(std::vector<Run> recent, e_.store_.ListRuns(f));
-    const std::string trigger = ConfirmTrigger(r.of_run);
-    if (std::any_of(recent.begin(), recent.end(),
-                    [&](const Run& run) { return run.trigger == trigger; }))
-      return Status::Ok();
+    // ask for it, from two threads (a scheduler's and the periodic peer pass).
+    {
+      MutexLock lock(e_.mu_);
+      if (e_.asked_.size() > 4096) e_.asked_.erase(e_.asked_.begin());
+      if (!e_.asked_.insert(r.of_run).second) return Status::Ok();
+    }
     e_.confirm_(r.drive_id, r.test, r.of_run);
     return Status::Ok();
   }

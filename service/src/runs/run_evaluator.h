@@ -19,6 +19,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,8 +76,8 @@ class RunEvaluator {
   // One peer judgement at a time: the scheduler's threads and the periodic
   // pass would otherwise compare one run twice.
   Mutex peers_mu_;
-  // One re-test request at a time (Effects::Retest reads the store, then queues).
-  Mutex retest_mu_;
+  Mutex mu_;
+  std::set<std::int64_t> asked_ GUARDED_BY(mu_);  // runs a re-test was asked for
 };
 
 }  // namespace dp
