@@ -807,6 +807,9 @@ PeerFigures RunPeerSlow(const Model& m, const DetectionConfig& cfg, const PeerLa
           found_at = r - change + 1;
       }
       ++part[t].trials;
+      if (std::getenv("DP_FIELD_TRACE"))
+        std::fprintf(stderr, "trial %d position %d slow %s change %d found %d\n", k, position,
+                     drives[slow]->id().c_str(), change, found_at);
       if (found_at > 0) {
         ++part[t].notified;
         part[t].cycles_sum += found_at;

@@ -660,6 +660,7 @@ int RunPeerTable(const DetectionConfig& cfg, const field::Model& base,
   const std::vector<field::PeerLayout> layouts = {
       {"raidz 4", {4}},
       {"raidz 6", {6}},
+      {"raidz 8", {8}},
       {"raidz 12", {12}},
       {"mirrors 3x2", {2, 2, 2}},
       {"mirror 2", {2}},

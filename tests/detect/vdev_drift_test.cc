@@ -100,5 +100,93 @@ TEST(VdevDrift, ACreepOfEveryMemberIsNobodysEvent) {
   EXPECT_GT(seen.drifts, 0) << "the creep never reached the environment rule: the test is moot";
 }
 
+// A vdev of four drives of two models (compared by change against each
+// drive's own baseline), the seq test weekly at 2% noise, the drives run in
+// order, 30 minutes apart. `level(drive, week)` scales a drive's MB/s.
+struct MixedSeen {
+  int slow_peer_outliers = 0;  // the last drive's kPeerOutlier verdicts from week `from` on
+  int slow_slowdowns = 0;      // its own kSlowdown verdicts from then on
+  int drive_slowdowns = 0;     // every drive's kSlowdown / kPeerOutlier verdicts
+  std::int64_t slow_since = 0;    // the last drive's re-baseline mark at the end
+  std::int64_t healthy_since = 0;  // the second drive's
+};
+MixedSeen RunMixedVdev(int weeks, int from, double (*level)(int, int)) {
+  MemorySeriesHistory history;
+  std::vector<DriveRef> drives;
+  std::vector<std::string> ids;
+  for (int d = 0; d < 4; ++d) {
+    drives.push_back({"wwn-" + std::to_string(d), "sd" + std::string(1, 'a' + d),
+                      d % 2 ? "HDD-12T" : "HDD-8T"});
+    history.AddDrive(drives.back());
+    ids.push_back(drives.back().id);
+  }
+  history.AddVdev("tank/raidz1-0", ids);
+  DetectionConfig cfg;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> noise(0, 1);
+  MemoryEffects effects(history);
+  MixedSeen seen;
+  for (int w = 0; w < weeks; ++w)
+    for (int d = 0; d < 4; ++d) {
+      RunToJudge run;
+      run.id = history.NewRunId();
+      run.test = "seq";
+      run.started_at = kT0 + w * kWeek + 1800 * d;
+      run.drive = drives[d];
+      run.retests = false;  // every run stands on its own
+      BenchPoint p;
+      p.test = "seq";
+      p.block_size = 1 << 20;
+      p.queue_depth = 8;
+      p.mb_per_s = (d % 2 ? 240 : 200) * level(d, w) * std::exp(0.02 * noise(rng));
+      run.points = {p};
+      history.AddRun(drives[d].id, {run.id, "seq", run.started_at, false, false, {}}, run.points);
+      auto judged = JudgeRun(run, history, cfg);
+      EXPECT_TRUE(judged.ok()) << judged.status().ToString();
+      if (!judged.ok()) return seen;
+      auto peers = JudgeDuePeers("seq", run.started_at + 600, history, cfg, false);
+      EXPECT_TRUE(peers.ok()) << peers.status().ToString();
+      if (!peers.ok()) return seen;
+      judged->Add(std::move(*peers));
+      for (const Verdict& v : judged->verdicts) {
+        const bool slow = v.drive_id == "wwn-3" && w >= from;
+        if (slow && v.kind == VerdictKind::kPeerOutlier) ++seen.slow_peer_outliers;
+        if (slow && v.kind == VerdictKind::kSlowdown) ++seen.slow_slowdowns;
+        if (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kPeerOutlier)
+          ++seen.drive_slowdowns;
+      }
+      EXPECT_TRUE(ApplyJudgement(*judged, effects).ok());
+    }
+  seen.slow_since = *history.BaselineSince("wwn-3", "seq");
+  seen.healthy_since = *history.BaselineSince("wwn-1", "seq");
+  return seen;
+}
+
+// The last drive slows 17% for good in week 20; in that week and the next
+// two healthy siblings happen to be 12% worse too. Over those two weeks the
+// vdev looks shifted, and re-formed with its siblings the slow drive's
+// baseline took 0.83 for its normal: compared by change it was never told
+// again. Its change stands apart from theirs: it keeps its baseline, its
+// slowdown is its own, and its siblings still absorb theirs.
+TEST(VdevDrift, ADriveSlowerThanItsSiblingsAtAShiftIsNotReformedWithThem) {
+  const MixedSeen seen = RunMixedVdev(36, 24, [](int d, int w) {
+    if (d == 3 && w >= 20) return 0.83;
+    if ((d == 1 || d == 2) && (w == 20 || w == 21)) return 0.88;
+    return 1.0;
+  });
+  EXPECT_GT(seen.healthy_since, 0) << "no absorption: the scenario no longer makes a shift";
+  EXPECT_EQ(seen.slow_since, 0) << "the slow drive was re-formed with its siblings";
+  EXPECT_GT(seen.slow_peer_outliers + seen.slow_slowdowns, 0);
+}
+
+// The same vdev stepping 12% worse together, for good: absorbed for every
+// member, none set apart, no drive's event.
+TEST(VdevDrift, AStepOfEveryMemberOfTwoModelsIsAbsorbedForEach) {
+  const MixedSeen seen = RunMixedVdev(36, 0, [](int, int w) { return w >= 20 ? 0.88 : 1.0; });
+  EXPECT_GT(seen.healthy_since, 0);
+  EXPECT_GT(seen.slow_since, 0);
+  EXPECT_EQ(seen.drive_slowdowns, 0);
+}
+
 }  // namespace
 }  // namespace dp::detect

@@ -57,6 +57,7 @@ struct TimedDeviation {
 };
 struct WindowJudged {
   double deviation = 0;
+  double se = 0;  // of the median deviation
   double score = 0;
   int runs = 0;
   double step = 0;  // at the drive's segment
@@ -94,8 +95,8 @@ std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64
   w.runs = static_cast<int>(devs.size());
   w.deviation = Median(std::move(devs));
   w.step = Median(std::move(after)) - (before.empty() ? 0 : Median(std::move(before)));
-  const double se = (w.runs >= 3 ? 1.25 : 1.0) * b.log_sigma / std::sqrt(w.runs * 1.0);
-  w.score = w.deviation / se;
+  w.se = (w.runs >= 3 ? 1.25 : 1.0) * b.log_sigma / std::sqrt(w.runs * 1.0);
+  w.score = w.deviation / w.se;
   return w;
 }
 
@@ -410,6 +411,47 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
               ": a change they share (controller, driver, enclosure temperature, pool load), "
               "not one drive failing";
   return SharedOverWindow::kStep;
+}
+
+std::vector<std::string> ApartAtShift(const SeriesKey& self,
+                                      const std::vector<Sample>& self_history,
+                                      std::int64_t self_since, const Verdict& own,
+                                      const std::vector<PeerHistory>& siblings,
+                                      const DetectionConfig& cfg) {
+  constexpr double kApartSigmas = 2.5;
+  std::vector<std::string> out;
+  if (own.runs.empty()) return out;
+  const Direction dir = DirectionOf(self.metric);
+  const std::int64_t from = own.runs.front().at, to = own.at;
+  const std::int64_t reference =
+      std::min(from, own.segment_from.value_or(from)) - cfg.peer_window_seconds;
+  struct Member {
+    std::string id;
+    WindowJudged w;
+  };
+  std::vector<Member> members;
+  auto read = [&](const std::string& id, std::vector<Sample> samples, std::int64_t since) {
+    // Re-formed since the shift began: against the level it had before.
+    if (since > reference) since = 0;
+    SortByTime(samples);
+    auto w = JudgeWindow(samples, reference, from - cfg.peer_window_seconds,
+                         to + cfg.peer_window_seconds, to + cfg.peer_window_seconds + 1, cfg,
+                         since, dir, TailDfOf(self.metric));
+    if (w && w->se > 0) members.push_back({id, std::move(*w)});
+  };
+  read(self.drive_id, self_history, self_since);
+  for (const PeerHistory& sib : siblings)
+    if (sib.drive_id != self.drive_id) read(sib.drive_id, sib.samples, sib.baseline_since);
+  if (members.size() < 2) return out;
+  const double floor = std::log1p(cfg.peer_min_percent / 200);
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    std::vector<double> others;
+    for (std::size_t j = 0; j < members.size(); ++j)
+      if (j != i) others.push_back(members[j].w.deviation);
+    const double apart = members[i].w.deviation - Median(std::move(others));
+    if (apart >= floor && apart >= kApartSigmas * members[i].w.se) out.push_back(members[i].id);
+  }
+  return out;
 }
 
 }  // namespace dp::detect

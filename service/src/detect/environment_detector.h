@@ -74,4 +74,24 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
                                        const std::string& group, const DetectionConfig& cfg,
                                        Verdict& v);
 
+// The members of a lasting shift the group shares (an own slowdown `own`
+// of `self`, absorbed with its siblings) whose own change over it stands
+// apart from the others': a drive slow beside its siblings while they
+// moved too (by chance, or by less) is its own event, and re-formed with
+// them its slowdown became its new normal. Each member (the drive itself,
+// its runs `self_history` from its mark `self_since`, and each sibling) is
+// read over the drive's window as EnvironmentOverWindow reads a sibling:
+// the median worse-side deviation of its runs against its baseline as it
+// stood before the shift, in log units, and that median's standard error.
+// A member stands apart when it is worse than the median of the others'
+// by kApartSigmas (2.5) of its standard error and by at least half of
+// cfg.peer_min_percent: a box step moves every member alike, so one of a
+// vdev of 6 is set apart in about 2% of true steps (it then absorbs the
+// step alone on its own next doubt). Needs 2 members read; their ids.
+std::vector<std::string> ApartAtShift(const SeriesKey& self,
+                                      const std::vector<Sample>& self_history,
+                                      std::int64_t self_since, const Verdict& own,
+                                      const std::vector<PeerHistory>& siblings,
+                                      const DetectionConfig& cfg);
+
 }  // namespace dp::detect

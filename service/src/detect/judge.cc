@@ -72,8 +72,9 @@ class Judge {
   Status JudgeSeries(const SeriesSpec& spec);
   Status ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
                             const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
-  void Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
-              const std::vector<PeerHistory>& peers);
+  // True when the drive's own change stands apart (ApartAtShift).
+  bool Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
+              const std::vector<Sample>& samples, const std::vector<PeerHistory>& peers);
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
   Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
                       std::vector<PeerHistory> peers);
@@ -305,8 +306,9 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
     if (!doubtful && v.kind != VerdictKind::kClear) continue;
     Verdict env = EvaluateEnvironment(spec.key, samples, peers, vdev_.group, vdev_.owner, cfg_,
                                       since_, &v);
+    bool apart = false;
     if (env.kind == VerdictKind::kEnvironment && doubtful) {
-      if (!trend) Absorb(v, env, spec.key, peers);  // or finds it a drift
+      if (!trend) apart = Absorb(v, env, spec.key, samples, peers);  // or finds it a drift
       if (env.kind == VerdictKind::kEnvironment) joint_environment_ = env;
     }
     if ((env.kind == VerdictKind::kEnvironment && doubtful) || IsDrift(env))
@@ -320,7 +322,7 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
     // The siblings have not run in this window yet: a scheduled run's drop
     // waits for their runs (its re-test) before it is a slowdown.
     if (env.kind == VerdictKind::kInconclusive && v.kind == VerdictKind::kSlowdown &&
-        !run_.confirmation && env.siblings_measured) {
+        !run_.confirmation && env.siblings_measured && !apart) {
       v.kind = VerdictKind::kNeedsConfirmation;
       v.severity = Severity::kInfo;
       v.details["waiting_for"] = "vdev siblings measured in the same window";
@@ -344,12 +346,12 @@ Status Judge::ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sampl
 // common component: the siblings outside their own bands in the same window
 // are the evidence that the change is common, and its persistence across
 // scheduled runs what tells a new driver or controller from a hot week.
-void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
-                   const std::vector<PeerHistory>& peers) {
-  if (cfg_.environment_absorb_days <= 0) return;
+bool Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
+                   const std::vector<Sample>& samples, const std::vector<PeerHistory>& peers) {
+  if (cfg_.environment_absorb_days <= 0) return false;
   const std::int64_t from = EvidenceStart(own);
-  if (from <= since_) return;  // absorbed already
-  if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return;
+  if (from <= since_) return false;  // absorbed already
+  if (own.at - from < static_cast<std::int64_t>(cfg_.environment_absorb_days * 86400)) return false;
   // The siblings must have shared it over the whole of it, not only in this
   // window: a drive's own segment open for weeks and its siblings worse in
   // one week by chance is not the box's new level (taken for one, healthy
@@ -359,17 +361,33 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
     switch (EnvironmentOverWindow(key, own, peers, vdev_.group, cfg_, over)) {
       case SharedOverWindow::kNo:
         env.details["absorb"] = "not yet: the siblings did not share it over the whole window";
-        return;
+        return false;
       case SharedOverWindow::kDrift:
         // Worse together in this window, but over the segment the vdev
         // crept there: no event to tell, no level to re-form on.
         env = std::move(over);
-        return;
+        return false;
       case SharedOverWindow::kStep:
         break;
     }
     env.over_window = true;
     env.details["window"] = over.details["window"];
+  }
+  // A member whose change over the shift stands apart from the others' is
+  // not re-formed with them: a slow drive whose siblings happened to be
+  // worse with it learned its slowdown as its new normal. This drive apart:
+  // its slowdown is its own, judged alone; the siblings absorb their shift
+  // on their own doubts.
+  const std::vector<std::string> apart = ApartAtShift(key, samples, since_, own, peers, cfg_);
+  auto is_apart = [&](const std::string& id) {
+    return std::find(apart.begin(), apart.end(), id) != apart.end();
+  };
+  if (is_apart(run_.drive.id)) {
+    env.kind = VerdictKind::kInconclusive;
+    env.severity = Severity::kInfo;
+    env.details["apart"] = apart;
+    env.summary += "; but " + run_.drive.name + " changed far more than its siblings: judged alone";
+    return true;
   }
   env.rebaseline_from = from;
   env.details["rebaseline_from"] = from;
@@ -389,15 +407,17 @@ void Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   // A sibling already alerted as slowing before the shift is its own
   // event: its baselines stay (re-forming them would close it).
   for (const auto& sib : env.siblings_since) {
-    if (sib.since >= began - kSiblingAbsorbedSeconds) continue;
+    if (sib.since >= began - kSiblingAbsorbedSeconds || is_apart(sib.drive_id)) continue;
     auto slowing = history_.SlowingBefore(sib.drive_id, from);
     if (!slowing.ok() || *slowing) continue;
     env.rebaseline_siblings.push_back(sib.drive_id);
     with.push_back(sib.drive_id);
   }
   env.details["rebaseline_siblings"] = with;
+  if (!apart.empty()) env.details["apart"] = apart;
   env.summary += "; it has lasted " + std::to_string((own.at - from) / 86400) +
                  " days: the baselines re-form on the new level";
+  return false;
 }
 
 // The joint series, judged on its own spread, never below what its members'
@@ -427,9 +447,11 @@ Status Judge::JudgeJoint() {
     for (const PeerHistory& p : peers) env.siblings_since.push_back({p.drive_id, p.baseline_since});
     const SharedOverWindow shared = EnvironmentOverWindow(key, v, peers, vdev_.group, cfg_, env);
     if (shared == SharedOverWindow::kStep) {
-      Absorb(v, env, key, peers);
-      joint_environment_ = env;
-      out_.push_back(env);
+      Absorb(v, env, key, joint, peers);
+      if (env.kind == VerdictKind::kEnvironment) {
+        joint_environment_ = env;
+        out_.push_back(env);
+      }
     } else if (shared == SharedOverWindow::kDrift) {
       NotJudgedAlone(v, "environment", "environment", env.condition,
                      run_.drive.name + " " + key.Label() + ": not judged alone: " + env.summary);

@@ -46,7 +46,6 @@ void MemorySeriesHistory::SetSlowingBefore(
 }
 
 void MemorySeriesHistory::AddPeerJudged(std::int64_t run_id) {
-  peer_judged_.insert(run_id);
   for (auto& [drive, runs] : runs_)
     for (StoredRun& r : runs)
       if (r.id == run_id) r.peer_judged = true;
@@ -84,7 +83,6 @@ void MemorySeriesHistory::AddRun(const std::string& drive_id, StoredRun run,
       if (run.Whole() && !p.contended && !p.partial) run.series.push_back(std::move(spec));
     }
   }
-  run.peer_judged = run.peer_judged || peer_judged_.count(run.id) > 0;
   runs_[drive_id].push_back(std::move(run));
 }
 

@@ -28,7 +28,8 @@ class MemorySeriesHistory final : public SeriesHistory {
   // Who answers SlowingBefore (the alerts the caller keeps); none: no drive
   // is slowing.
   void SetSlowingBefore(std::function<bool(const std::string&, std::int64_t)> slowing);
-  // A run's peer comparison is done (JudgementEffects::MarkPeerJudged).
+  // A run's peer comparison is done (JudgementEffects::MarkPeerJudged): the
+  // run's own flag, as the store keeps it.
   void AddPeerJudged(std::int64_t run_id);
   // A re-baseline mark of `test` ("" = every test) of the drive at `at`.
   void AddRebaseline(const std::string& drive_id, const std::string& test, std::int64_t at);
@@ -67,7 +68,6 @@ class MemorySeriesHistory final : public SeriesHistory {
   std::set<std::string> absent_;
   std::vector<BoxLayout::VdevMembers> vdevs_;
   std::function<bool(const std::string&, std::int64_t)> slowing_;
-  std::set<std::int64_t> peer_judged_;
   std::map<std::string, std::vector<std::pair<std::string, std::int64_t>>> marks_;
   std::map<std::string, std::vector<StoredRun>> runs_;  // by drive, oldest first
   std::map<SpecId, std::vector<Sample>> samples_;

@@ -51,17 +51,7 @@ class RunEvaluator::Effects final : public detect::JudgementEffects {
   Status Retest(const detect::RetestRequest& r) override {
     if (!e_.confirm_) return Status::Ok();
     // One re-test per run: the run's own doubt and its peer doubt may both
-    // ask for it.
-    RunFilter f;
-    f.drive_id = r.drive_id;
-    f.test = r.test;
-    f.since = 0;
-    f.limit = 16;
-    DP_ASSIGN_OR_RETURN(std::vector<Run> recent, e_.store_.ListRuns(f));
-    const std::string trigger = ConfirmTrigger(r.of_run);
-    if (std::any_of(recent.begin(), recent.end(),
-                    [&](const Run& run) { return run.trigger == trigger; }))
-      return Status::Ok();
+    // ask for it, from two threads (a scheduler's and the periodic peer pass).
     {
       MutexLock lock(e_.mu_);
       if (e_.asked_.size() > 4096) e_.asked_.erase(e_.asked_.begin());

@@ -18,8 +18,8 @@
 
 #include <functional>
 #include <mutex>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
