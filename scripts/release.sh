@@ -6,15 +6,20 @@
 #                                        (contrib/freebsd/sysutils/diskpulse/)
 #   diskpulse_VERSION_ARCH.deb           the Debian 12 package (apt install ./...)
 #   diskpulse-VERSION-image-ARCH.tar     the container image, `docker load -i` / `podman load -i`
+#   diskpulse-VERSION-image.oci.tar      both architectures in one OCI archive (an
+#                                        image index), for a registry or `podman load`
 #   SHA256SUMS                           sha256sum of each (sha256sum -c SHA256SUMS)
 # for ARCH in $DP_RELEASE_ARCHES (default "amd64 arm64"; arm64 is cross-built
 # as scripts/arm64.sh does, which needs DP_SETUP_ARM64=1 scripts/setup.sh, and
 # its image needs qemu-user-static registered with binfmt_misc).
-# The images are one docker-archive per architecture: Debian 12's docker.io
-# (20.10, as on Synology, Unraid and TrueNAS SCALE) refuses an OCI archive
-# with an index of two platforms ("open .../blobs/json: no such file"), and
-# `podman load` of one keeps only the host's platform. Both archives carry
-# the tag diskpulse:VERSION that compose.yaml and the Unraid template name.
+# Each image is a docker-archive of its own architecture, because Debian 12's
+# docker.io (20.10, as on Synology, Unraid and TrueNAS SCALE) refuses an OCI
+# archive with an index of two platforms ("open .../blobs/json: no such
+# file"). The multi-architecture OCI archive is written as well, for
+# `skopeo copy --all oci-archive:FILE docker://REGISTRY/diskpulse:VERSION`
+# and for engines that read an index (`podman load` keeps the host's
+# platform of it). All carry the tag diskpulse:VERSION that compose.yaml and
+# the Unraid template name.
 # DP_RELEASE_BUILD_amd64=DIR / DP_RELEASE_BUILD_arm64=DIR take that
 # architecture's .deb and image from an existing build of this checkout
 # instead of building one (the test of this script does, with the test
@@ -78,7 +83,9 @@ for arch in $arches; do
     cross=()
     [ "$arch" = amd64 ] || cross=(-DCMAKE_TOOLCHAIN_FILE="$tree/cmake/aarch64-linux-gnu.toolchain.cmake")
     echo "release: $arch: building diskpulsed and diskpulse from $(git rev-parse --short HEAD)"
-    cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cross[@]}" >/dev/null
+    # A unity build compiles the two programs in about half the time.
+    cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDP_UNITY=ON -DDP_BUILD_TESTS=OFF \
+      "${cross[@]}" >/dev/null
     cmake --build "$build" -j "$jobs" --target diskpulsed diskpulse >/dev/null
   fi
   (cd "$build" && cpack -G DEB --config CPackConfig.cmake -B "$work/deb-$arch" >/dev/null)
@@ -92,10 +99,26 @@ for arch in $arches; do
   (cd "$tree" && DP_IMAGE_ARCH=$arch bash scripts/container_image.sh "$build" "diskpulse:$version")
   rm -f "$out/$name-image-$arch.tar"
   podman save --format docker-archive -o "$out/$name-image-$arch.tar" "docker.io/library/diskpulse:$version"
+  # Kept under a name of its architecture for the multi-architecture archive.
+  podman tag "docker.io/library/diskpulse:$version" "localhost/diskpulse-release:$arch"
   podman rmi "diskpulse:$version" "docker.io/library/diskpulse:$version" >/dev/null
   echo "release: $arch: $name-image-$arch.tar at ${SECONDS} s"
   files+=("$name-image-$arch.tar")
 done
+
+set -- $arches
+if [ $# -gt 1 ]; then
+  multi=$name-image.oci.tar
+  rm -f "$out/$multi"
+  podman manifest create "localhost/diskpulse-release:index" >/dev/null
+  for arch in $arches; do
+    podman manifest add "localhost/diskpulse-release:index" "containers-storage:localhost/diskpulse-release:$arch" >/dev/null
+  done
+  podman manifest push -q --all "localhost/diskpulse-release:index" \
+    "oci-archive:$out/$multi:docker.io/library/diskpulse:$version"
+  echo "release: $multi ($arches) at ${SECONDS} s"
+  files+=("$multi")
+fi
 
 (cd "$out" && sha256sum "${files[@]}" >SHA256SUMS)
 echo "release: in $out, after ${SECONDS} s:"

@@ -10,6 +10,9 @@
 #   3. each image archive is a docker-archive (what Docker 20.10's
 #      `docker load` reads) that `podman load` takes, tagged
 #      diskpulse:VERSION, of its architecture;
+#   3b. the OCI archive's index names both platforms, each of whose
+#      manifest and config are in the archive, for its architecture, and
+#      `podman load` takes it (as this machine's platform);
 #   4. the distfile is `git archive` of HEAD under the name and folder the
 #      FreeBSD port expects, and the release's distinfo matches it;
 #   5. every release file name README.md and docs/packaging.md give is one
@@ -60,7 +63,8 @@ written=$(cd "$out" && ls | grep -vx SHA256SUMS | sort)
   fail "SHA256SUMS names [${named[*]}] but the release wrote [$(echo $written)]"
 expected=$(printf '%s\n' "diskpulse-$version.tar.gz" distinfo \
   "diskpulse_${version}_amd64.deb" "diskpulse_${version}_arm64.deb" \
-  "diskpulse-$version-image-amd64.tar" "diskpulse-$version-image-arm64.tar" | sort)
+  "diskpulse-$version-image-amd64.tar" "diskpulse-$version-image-arm64.tar" \
+  "diskpulse-$version-image.oci.tar" | sort)
 [ "$written" = "$expected" ] || fail "the release wrote [$(echo $written)], expected [$(echo $expected)]"
 echo "SHA256SUMS: ${#named[@]} files, sha256sum -c passes"
 
@@ -93,6 +97,44 @@ for arch in amd64 arm64; do
   podman "${store[@]}" rmi -f "docker.io/library/diskpulse:$version" >/dev/null
   echo "$(basename "$image"): podman load gives diskpulse:$version, $got, $(stat -c %s "$image") bytes"
 done
+
+# 3b. The multi-architecture OCI archive: index.json -> the image index
+# (tagged diskpulse:VERSION) -> one manifest per platform -> its config.
+multi=$out/diskpulse-$version-image.oci.tar
+mkdir -p "$work/oci" && tar -xf "$multi" -C "$work/oci" || fail "$(basename "$multi") is not a tar"
+platforms=$(python3 - "$work/oci" "docker.io/library/diskpulse:$version" <<'PY'
+import json, os, sys
+root, want = sys.argv[1], sys.argv[2]
+def blob(digest):
+    algo, hexd = digest.split(":", 1)
+    path = os.path.join(root, "blobs", algo, hexd)
+    if not os.path.isfile(path):
+        sys.exit(f"blob {digest} is named but not in the archive")
+    return json.load(open(path))
+top = json.load(open(os.path.join(root, "index.json")))
+refs = [m for m in top["manifests"]
+        if m.get("annotations", {}).get("org.opencontainers.image.ref.name") == want]
+if len(refs) != 1:
+    sys.exit(f"index.json has no single entry named {want}: {top}")
+index = blob(refs[0]["digest"])
+if "manifests" not in index:
+    sys.exit(f"{want} is a single image, not an index of platforms")
+seen = []
+for m in index["manifests"]:
+    plat = m["platform"]["os"] + "/" + m["platform"]["architecture"]
+    config = blob(blob(m["digest"])["config"]["digest"])
+    if config["os"] + "/" + config["architecture"] != plat:
+        sys.exit(f"the index says {plat}, its image's config {config['os']}/{config['architecture']}")
+    seen.append(plat)
+print(" ".join(sorted(seen)))
+PY
+) || fail "$(basename "$multi"): $platforms"
+[ "$platforms" = "linux/amd64 linux/arm64" ] || fail "$(basename "$multi") holds [$platforms], not linux/amd64 linux/arm64"
+loaded=$(podman "${store[@]}" load -q -i "$multi" 2>&1) || fail "podman load -i $(basename "$multi"): $loaded"
+got=$(podman "${store[@]}" image inspect --format '{{.Os}}/{{.Architecture}}' "docker.io/library/diskpulse:$version")
+[ "$got" = "linux/$(dpkg --print-architecture)" ] || fail "$(basename "$multi") loads as $got on $(dpkg --print-architecture)"
+podman "${store[@]}" rmi -f "docker.io/library/diskpulse:$version" >/dev/null
+echo "$(basename "$multi"): an index of $platforms; podman load gives $got here, $(stat -c %s "$multi") bytes"
 
 # 4. The distfile and the port: the name the port's Makefile makes of
 # PORTNAME and DISTVERSION (DISTNAME, with EXTRACT_SUFX's .tar.gz), its
