@@ -11,7 +11,7 @@ import {
 } from './api.js';
 import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
-import { el, saveFile, stacked } from './dom.js';
+import { el, nextTask, saveFile, stacked } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
 import { getOverrides, renderOverrides } from './overrides_view.js';
@@ -439,8 +439,6 @@ function runNowControls(d, onChange) {
 // at once it was one task of a fifth of a second on a slow phone (and the
 // layout of all of it another), during which a tap waited. The part the
 // screen shows first comes first; the rest follows below it, out of view.
-const nextTask = () => (globalThis.scheduler && typeof scheduler.yield === 'function'
-  ? scheduler.yield() : new Promise((resolve) => { setTimeout(resolve, 0); }));
 
 // The latest drawing of each panel: an older one still under way stops
 // at its next part (another drive, a new range, a refresh began anew).

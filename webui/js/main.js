@@ -7,7 +7,7 @@
 import { getAlerts, getHealth, getOverview, postWithToken, setTokenAsker } from './api.js';
 import { renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
-import { el } from './dom.js';
+import { el, nextTask } from './dom.js';
 import { formatDuration, localTime } from './format.js';
 import { bindOverviewControls, renderOverview, renderOverviewError, renderPools } from './overview_view.js';
 import { renderSchedule } from './schedule_view.js';
@@ -199,12 +199,14 @@ async function refresh() {
     if (!document.body.dataset.overviewMs) {
       document.body.dataset.overviewMs = String(Math.round(performance.now()));
     }
-    renderPools(document.getElementById('pools'), overview.value.pools);
     const n = drives.length;
     const present = drives.filter((d) => d.present).length;
     const bad = drives.filter((d) => d.status !== 'healthy' && d.status !== 'asleep').length;
     count.textContent = n === 0 ? '' : `${present} present${n > present ? `, ${n - present} missing` : ''}` +
       `${bad ? ` · ${bad} need a look` : ''}`;
+    // The pool map in a task of its own, after the cards (shown together).
+    await nextTask();
+    renderPools(document.getElementById('pools'), overview.value.pools);
   } else {
     renderOverviewError(container, overview.reason);
     count.textContent = '';
