@@ -427,7 +427,7 @@ constexpr const char* kObserveLoadJs = R"(
 // the browser has rendered (laid out and painted their content) all the same.
 constexpr const char* kFarPartsJs = R"((() => {
   const parts = [...document.querySelectorAll('.drive-card, .pool, #alerts-card, #schedule-card, ' +
-    '#settings-card, .chart-card, #drive-panel > .table-wrap, #drive-overrides, #drive-alerts')]
+    '.chart-card, #drive-panel > .table-wrap, #drive-overrides, #drive-alerts')]
     .filter((e) => !e.closest('[hidden]') && e.getBoundingClientRect().top > 3 * innerHeight);
   window.__far = parts;
   const name = (e) => e.id || e.dataset.driveId || e.dataset.pool || e.className;
