@@ -5,6 +5,10 @@
 #
 #   bash benchmarks/lighthouse.sh [DISKPULSED]     # WEEKS=30 DRIVE=sdb RUNS=1
 #
+# WEBUI=DIR serves another copy of the page (say an older commit's webui/,
+# to compare before and after in the same period); REPORTS=DIR keeps each
+# run's full Lighthouse JSON there (long-tasks, bootup-time, ...).
+#
 # Starts `diskpulsed --demo` on a free loopback port with its database in a
 # temporary folder, runs Lighthouse (npm's, installed once into
 # LIGHTHOUSE_DIR, default ~/.cache/diskpulse-lighthouse) with Debian's
@@ -16,6 +20,8 @@ daemon=${1:-$root/build/service/diskpulsed}
 weeks=${WEEKS:-30}
 drive=${DRIVE:-sdb}
 runs=${RUNS:-1}
+webui=${WEBUI:-$root/webui}
+reports=${REPORTS:-}
 tools=${LIGHTHOUSE_DIR:-$HOME/.cache/diskpulse-lighthouse}
 chromium=${CHROME_PATH:-$(command -v chromium || true)}
 [ -x "$daemon" ] || { echo "lighthouse.sh: no daemon at $daemon (build it first)" >&2; exit 2; }
@@ -39,7 +45,7 @@ mkdir -p "$work"/host/{sys,dev,udev,proc} "$work/var"
 none="$work/host/no-such-tool"
 cat > "$work/diskpulse.json" <<JSON
 {"listen": "127.0.0.1:0", "database": "$work/var/diskpulse.db", "pidfile": "$work/var/diskpulsed.pid",
- "webui_root": "$root/webui", "log_level": "warning",
+ "webui_root": "$webui", "log_level": "warning",
  "inventory": {"sysfs_root": "$work/host/sys", "dev_root": "$work/host/dev",
                "udev_data_dir": "$work/host/udev", "proc_root": "$work/host/proc"},
  "tools": {"smartctl": "$none", "zpool": "$none", "geom": "$none", "diskinfo": "$none", "camcontrol": "$none"},
@@ -71,5 +77,9 @@ for page in "" "#drive=$drive"; do
         ` LCP ${n("largest-contentful-paint")} ms, CLS ${a["cumulative-layout-shift"].numericValue.toFixed(4)},` +
         ` elements ${n("dom-size")}, ${Math.round(a["total-byte-weight"].numericValue / 1024)} KiB`);
     ' "$work/report.json" "${page:-overview}" "$run"
+    if [ -n "$reports" ]; then
+      mkdir -p "$reports"; name=overview; [ -z "$page" ] || name="drive-$drive"
+      cp "$work/report.json" "$reports/$name-$run.json"
+    fi
   done
 done

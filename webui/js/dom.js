@@ -38,3 +38,10 @@ export function saveFile(blob, name) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
+
+// Resolves in a later task: a page built in parts lets the browser draw and
+// answer a tap between them (a slow phone's long task blocks both).
+export function nextTask() {
+  if (globalThis.scheduler && typeof scheduler.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => { setTimeout(resolve, 0); });
+}

@@ -11,7 +11,7 @@ import {
 } from './api.js';
 import { renderAlerts } from './alerts_view.js';
 import { lineChart, sparkline } from './chart.js';
-import { el, saveFile, stacked } from './dom.js';
+import { el, nextTask, saveFile, stacked } from './dom.js';
 import { driveKind, formatBytes, formatPowerOn, formatTemp } from './format.js';
 import { runsTable, startRun, testSelect } from './schedule_view.js';
 import { getOverrides, renderOverrides } from './overrides_view.js';
@@ -435,9 +435,20 @@ function runNowControls(d, onChange) {
   return [test, go, box];
 }
 
+// The drive page is built a part at a time, each in a task of its own: built
+// at once it was one task of a fifth of a second on a slow phone (and the
+// layout of all of it another), during which a tap waited. The part the
+// screen shows first comes first; the rest follows below it, out of view.
+
+// The latest drawing of each panel: an older one still under way stops
+// at its next part (another drive, a new range, a refresh began anew).
+const drawing = new WeakMap();
+
 // Loads everything about one drive into container. onChange: called after
 // an alert was acknowledged or a run finished (to refresh the page).
-export async function renderDrivePanel(container, driveId, { onChange } = {}) {
+// onShown: called once the first screenful is in place (the caller shows
+// the panel then); container.dataset.state is 'loaded' once every part is.
+export async function renderDrivePanel(container, driveId, { onChange, onShown } = {}) {
   const days = RANGES.find((r) => r.id === range).days;
   const since = days ? Math.floor(Date.now() / 1000) - days * 86400 : 0;
   // A chart is at most the screen wide: about one run per pixel column is
@@ -460,6 +471,9 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     ...charts.map((c) => getHistory(driveId, c.test, c.metric, { since, points })),
   ]);
   if (container.querySelector('#run-now[disabled]')) return;  // a run is being followed
+  const token = {};
+  drawing.set(container, token);
+  const redraw = () => renderDrivePanel(container, driveId, { onChange });
   // The last run-now's outcome stays in view across the refresh it causes.
   const lastRun = container.dataset.ref === driveId ? container.querySelector('#run-now-status') : null;
   // So does an action's word (forgotten, re-baselined, exported).
@@ -468,10 +482,11 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   if (drive.status !== 'fulfilled') {
     container.dataset.state = 'error';
     container.append(el('p', { class: 'error' }, `Cannot load drive ${driveId}: ${drive.reason.message}`));
+    if (onShown) onShown();
     return;
   }
   const d = drive.value;
-  container.dataset.state = 'loaded';
+  container.dataset.state = 'drawing';
   container.dataset.driveId = d.id;
   container.dataset.ref = driveId;
   const status = el('span', { class: 'muted', id: 'panel-status' });
@@ -485,6 +500,11 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   rebase.addEventListener('click', () => rebaseline(d, rebase, status, onChange));
   const sh = smartHistory.status === 'fulfilled' ? smartHistory.value : null;
   const paths = Array.isArray(d.stable_paths) ? d.stable_paths : [];
+  const chartBox = el('div', { class: 'charts' }, chartsError
+    ? el('p', { class: 'error', id: 'charts-error' }, `Cannot load the test catalog: ${chartsError.message}`)
+    : null);
+  const chartOf = (c, i) => chartCard(c, histories[i].status === 'fulfilled' ? histories[i].value : null,
+    histories[i].status === 'rejected' ? histories[i].reason : null, since);
   container.append(...[
     el('div', { class: 'card-head wrap-head' },
       el('h2', { id: 'drive-title' }, d.name || d.id),
@@ -497,36 +517,44 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
     el('div', { class: 'facts' }, ...identityFacts(d), baselineFact(d), ...smartFacts(d.smart), ...poolFacts(d.pools)),
     paths.length ? el('details', { class: 'paths small' }, el('summary', {}, `Stable paths (${paths.length})`),
       el('ul', { class: 'mono' }, paths.map((p) => el('li', {}, p)))) : null,
-    el('div', { class: 'section-head' }, el('h3', {}, 'Trends'), rangeButtons(() => renderDrivePanel(container, driveId, { onChange }))),
+    el('div', { class: 'section-head' }, el('h3', {}, 'Trends'), rangeButtons(redraw)),
     el('p', { class: 'muted small' },
       'Shaded: the detector\'s baseline band. Hollow orange: contended run; hollow grey square: ' +
       'partial run — neither counts as evidence.'),
-    el('div', { class: 'charts' }, chartsError
-      ? el('p', { class: 'error', id: 'charts-error' }, `Cannot load the test catalog: ${chartsError.message}`)
-      : null,
-    charts.map((c, i) =>
-      chartCard(c, histories[i].status === 'fulfilled' ? histories[i].value : null,
-        histories[i].status === 'rejected' ? histories[i].reason : null, since)),
-    temperatureCard(sh, smartHistory.status === 'rejected' ? smartHistory.reason : null)),
-    el('h3', {}, 'SMART attributes'),
-    attributeTable(d.smart, sh),
-    d.smart && d.smart.nvme ? el('h3', {}, 'NVMe health log') : null,
-    nvmeLog(d.smart),
-    el('h3', {}, 'Self-test log'),
-    selfTests(d.smart),
-    el('div', { id: 'drive-zfs', hidden: true }),
-    el('h3', {}, 'Overrides'),
-    el('div', { id: 'drive-overrides' }),
-    el('h3', {}, 'Alerts'),
-    el('div', { id: 'drive-alerts' }),
-    el('h3', {}, 'Recent runs'),
-    runs.status === 'fulfilled' ? runsTable(runs.value)
-      : el('p', { class: 'error' }, `Cannot load runs: ${runs.reason.message}`),
+    chartBox,
   ].filter(Boolean));
   const box = container.querySelector('#run-now-status');
   if (lastRun && box) {
     box.replaceChildren(...lastRun.childNodes);
     if (lastRun.dataset.outcome) box.dataset.outcome = lastRun.dataset.outcome;
+  }
+  // The first chart with the head: what a phone's screen shows first.
+  if (charts.length) chartBox.append(chartOf(charts[0], 0));
+  if (onShown) onShown();
+  // Then the other charts, one a task, and the rest of the page below them.
+  const parts = [
+    ...charts.slice(1).map((c, i) => () => chartBox.append(chartOf(c, i + 1))),
+    () => chartBox.append(temperatureCard(sh, smartHistory.status === 'rejected' ? smartHistory.reason : null)),
+    () => container.append(el('h3', {}, 'SMART attributes'), attributeTable(d.smart, sh)),
+    () => container.append(...[
+      d.smart && d.smart.nvme ? el('h3', {}, 'NVMe health log') : null,
+      nvmeLog(d.smart),
+      el('h3', {}, 'Self-test log'),
+      selfTests(d.smart),
+      el('div', { id: 'drive-zfs', hidden: true }),
+      el('h3', {}, 'Overrides'),
+      el('div', { id: 'drive-overrides' }),
+      el('h3', {}, 'Alerts'),
+      el('div', { id: 'drive-alerts' }),
+      el('h3', {}, 'Recent runs'),
+      runs.status === 'fulfilled' ? runsTable(runs.value)
+        : el('p', { class: 'error' }, `Cannot load runs: ${runs.reason.message}`),
+    ].filter(Boolean)),
+  ];
+  for (const part of parts) {
+    await nextTask();
+    if (drawing.get(container) !== token) return;
+    part();
   }
   charts.forEach((c, i) => {
     if (histories[i].status !== 'rejected') return;
@@ -540,8 +568,9 @@ export async function renderDrivePanel(container, driveId, { onChange } = {}) {
   }
   renderZfsSection(container.querySelector('#drive-zfs'), zfs);
   renderOverrides(container.querySelector('#drive-overrides'), container.querySelector('#override-badge'),
-    d, overrides, () => renderDrivePanel(container, driveId, { onChange }));
+    d, overrides, redraw);
   const alertBox = container.querySelector('#drive-alerts');
   if (alerts.status === 'fulfilled') renderAlerts(alertBox, alerts.value, { [d.id]: d.name || d.id }, onChange);
   else alertBox.append(el('p', { class: 'error' }, alerts.reason.message));
+  container.dataset.state = 'loaded';
 }

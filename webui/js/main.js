@@ -7,8 +7,8 @@
 import { getAlerts, getHealth, getOverview, postWithToken, setTokenAsker } from './api.js';
 import { renderAlerts, renderAlertsError } from './alerts_view.js';
 import { renderDrivePanel } from './drive_view.js';
-import { el } from './dom.js';
-import { formatDuration } from './format.js';
+import { el, nextTask } from './dom.js';
+import { formatDuration, localTime } from './format.js';
 import { bindOverviewControls, renderOverview, renderOverviewError, renderPools } from './overview_view.js';
 import { renderSchedule } from './schedule_view.js';
 
@@ -98,9 +98,9 @@ async function showPanel(id) {
     panel.replaceChildren();
     return;
   }
-  // Drawn whole before it is shown: an empty card that then grows would
-  // push everything below it twice.
-  await renderDrivePanel(panel, id, { onChange: () => refresh() });
+  // Shown once its first screenful is drawn (an empty card that then grew
+  // would push what is below it); the rest is added below, out of view.
+  await renderDrivePanel(panel, id, { onChange: () => refresh(), onShown: () => { panel.hidden = false; } });
   panel.hidden = false;
 }
 
@@ -199,12 +199,14 @@ async function refresh() {
     if (!document.body.dataset.overviewMs) {
       document.body.dataset.overviewMs = String(Math.round(performance.now()));
     }
-    renderPools(document.getElementById('pools'), overview.value.pools);
     const n = drives.length;
     const present = drives.filter((d) => d.present).length;
     const bad = drives.filter((d) => d.status !== 'healthy' && d.status !== 'asleep').length;
     count.textContent = n === 0 ? '' : `${present} present${n > present ? `, ${n - present} missing` : ''}` +
       `${bad ? ` · ${bad} need a look` : ''}`;
+    // The pool map in a task of its own, after the cards (shown together).
+    await nextTask();
+    renderPools(document.getElementById('pools'), overview.value.pools);
   } else {
     renderOverviewError(container, overview.reason);
     count.textContent = '';
@@ -304,3 +306,7 @@ document.getElementById('alert-test').addEventListener('click', async (event) =>
   }
 });
 refresh();
+// The browser's date formats (ICU's locale data) take ~50 ms to load on a
+// slow phone the first time one is used: loaded now, while the first
+// answers are on their way, not in the task that draws the cards.
+setTimeout(() => localTime(0), 0);
