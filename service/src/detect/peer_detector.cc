@@ -216,6 +216,20 @@ EarlierWindow WindowBefore(const SeriesKey& self, const std::vector<Sample>& his
   return {};
 }
 
+// The latest two windows' excess over the usual lag, standardised, for the
+// joint rule (JointPeerRule).
+void FillStanding(PeerStanding& joint, const Sample& latest, const Sample& prev, const Window& now,
+                  const Window& before, double lag) {
+  if (!(now.sd > 0) || !(before.sd > 0)) return;
+  joint.judged = true;
+  joint.run_id = latest.run_id;
+  joint.before_run_id = prev.run_id;
+  joint.excess = now.deviation - lag;
+  joint.before_excess = before.deviation - lag;
+  joint.z = joint.excess / now.sd;
+  joint.before_z = joint.before_excess / before.sd;
+}
+
 // "sdb seq MB/s is 18% below the median of its 3 siblings, 150 MB/s (120
 // and 123 MB/s in two windows)".
 std::string OutlierSentence(const SeriesKey& self, const std::string& pct, const char* worse_word,
@@ -293,15 +307,7 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
       self, self_history, pair_from, sorted, noise, cfg, dir, joint ? &joint->usual_z : nullptr);
   double lag = 0;  // the worse-side part of the usual standing that is discounted
   if (usual && *usual < floor_log) lag = std::max(0.0, *usual);
-  if (joint && prev && before->judged && now.sd > 0 && before->sd > 0) {
-    joint->judged = true;
-    joint->run_id = latest.run_id;
-    joint->before_run_id = prev->run_id;
-    joint->excess = now.deviation - lag;
-    joint->before_excess = before->deviation - lag;
-    joint->z = joint->excess / now.sd;
-    joint->before_z = joint->before_excess / before->sd;
-  }
+  if (joint && prev && before->judged) FillStanding(*joint, latest, *prev, now, *before, lag);
   if (usual) v.details["usual_deviation_percent"] = 100 * *usual;
   if (prev && before->judged)
     v.runs.push_back({prev->run_id, prev->at, prev->value, before->outside});
