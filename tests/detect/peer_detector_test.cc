@@ -283,3 +283,77 @@ TEST(PeerDetector, SelfInSiblingListIsIgnored) {
 
 }  // namespace
 }  // namespace dp::detect
+
+namespace dp::detect {
+namespace {
+
+// A series' standing in the latest two windows, `z` sds (and `excess` log
+// units) worse than its siblings, with usual windows 1..n whose scores are
+// `usual(run)`.
+PeerStanding Standing(double z, double excess, int n, double (*usual)(int, int), int series) {
+  PeerStanding s;
+  s.judged = true;
+  s.z = s.before_z = z;
+  s.excess = s.before_excess = excess;
+  for (int run = 1; run <= n; ++run) s.usual_z[run] = usual(run, series);
+  return s;
+}
+
+const double kShape[] = {1, -1, 0.5, -0.5, 1.5, -1.5, 0.2, -0.2};
+// Usual windows whose series scatter by a run's noise each without moving
+// together (every other series the other way): their mean barely moves, so
+// the sd is the independent series' 1/sqrt(m), never less.
+double Independent(int run, int series) { return kShape[run % 8] * (series % 2 ? 1 : -1); }
+// Usual windows in which every series moves with the others.
+double Together(int run, int) { return kShape[run % 8]; }
+
+TEST(JointPeerRule, SeriesEachInsideTheirBandsAreAnOutlierTogether) {
+  DetectionConfig cfg;
+  // Five strokes, each 2.8 sds and 18% worse in two windows: each alone is
+  // short of the pair rule's 4.97 sds for a mean of two (2.8 sqrt 2 = 4.0).
+  std::vector<PeerStanding> strokes;
+  for (int k = 0; k < 5; ++k) strokes.push_back(Standing(2.8, 0.18, 8, Independent, k));
+  const JointPeerResult r = JointPeerRule(strokes, cfg);
+  EXPECT_TRUE(r.outlier);
+  EXPECT_EQ(r.series, 5);
+  EXPECT_NEAR(r.sd, 1 / std::sqrt(5.0), 1e-9);
+  EXPECT_NEAR(r.t, 2.8 * std::sqrt(5.0), 1e-9);
+  // One series is the per-series rule's, not the joint one's.
+  EXPECT_FALSE(JointPeerRule({strokes.front()}, cfg).outlier);
+}
+
+TEST(JointPeerRule, SeriesThatMoveTogetherCountAsOne) {
+  DetectionConfig cfg;
+  // The same five strokes, whose usual windows show them moving together:
+  // the mean score's sd is read from those windows, not 1/sqrt(5).
+  std::vector<PeerStanding> strokes;
+  for (int k = 0; k < 5; ++k) strokes.push_back(Standing(2.8, 0.18, 8, Together, k));
+  const JointPeerResult r = JointPeerRule(strokes, cfg);
+  EXPECT_FALSE(r.outlier) << r.t << " sds";
+  EXPECT_GT(r.sd, 0.9);
+}
+
+TEST(JointPeerRule, NeedsTheFloorTheUsualWindowsAndTheOwnChangeOfAPair) {
+  DetectionConfig cfg;
+  std::vector<PeerStanding> strokes;
+  for (int k = 0; k < 5; ++k) strokes.push_back(Standing(2.8, 0.18, 8, Independent, k));
+  // 7% worse on average: within the floor (peer_min_percent), not failing.
+  std::vector<PeerStanding> near = strokes;
+  for (PeerStanding& s : near) s.excess = s.before_excess = 0.07;
+  EXPECT_FALSE(JointPeerRule(near, cfg).outlier);
+  // Too few usual windows to know how the series move together.
+  std::vector<PeerStanding> young;
+  for (int k = 0; k < 5; ++k) young.push_back(Standing(2.8, 0.18, 3, Independent, k));
+  EXPECT_FALSE(JointPeerRule(young, cfg).outlier);
+  // Only one of the two windows.
+  std::vector<PeerStanding> once = strokes;
+  for (PeerStanding& s : once) s.before_z = 0.5;
+  EXPECT_FALSE(JointPeerRule(once, cfg).outlier);
+  // A pair: the drive's own change must agree (either side could have moved).
+  EXPECT_FALSE(JointPeerRule(strokes, cfg, cfg.band_sigmas).outlier);
+  for (PeerStanding& s : strokes) s.own_z = 1.5;
+  EXPECT_TRUE(JointPeerRule(strokes, cfg, cfg.band_sigmas).outlier);
+}
+
+}  // namespace
+}  // namespace dp::detect

@@ -1,6 +1,7 @@
 #include "detect/judge.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -77,7 +78,9 @@ class Judge {
               const std::vector<Sample>& samples, const std::vector<PeerHistory>& peers);
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
   Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
-                      std::vector<PeerHistory> peers);
+                      std::vector<PeerHistory> peers, PeerStanding& standing);
+  void JointPeers(std::vector<Verdict>& verdicts, const std::vector<PeerStanding>& standings);
+  double OwnScore(const SeriesKey& key, const std::vector<Sample>& samples) const;
   std::vector<PeerHistory> SiblingJoints();
   Status JudgeJoint();
   void FoldIntoJoint(Verdict& joint);
@@ -166,6 +169,8 @@ Status Judge::JudgeSeries(const SeriesSpec& spec) {
 Result<std::vector<Verdict>> Judge::Peers(const std::vector<SeriesSpec>& series) {
   DP_RETURN_IF_ERROR(Prepare());
   if (vdev_.siblings.empty()) return std::vector<Verdict>{};
+  std::vector<Verdict> verdicts;
+  std::vector<PeerStanding> standings;
   for (SeriesSpec spec : series) {
     spec.key.drive_id = run_.drive.id;
     spec.key.drive_name = run_.drive.name;
@@ -178,11 +183,49 @@ Result<std::vector<Verdict>> Judge::Peers(const std::vector<SeriesSpec>& series)
     for (const DriveRef& s : vdev_.siblings)
       if (auto p = PeerOf(s, spec)) peers.push_back(std::move(*p));
     if (peers.empty()) continue;
-    Verdict v = PeerVerdict(spec, std::move(samples), std::move(peers));
+    PeerStanding standing;
+    verdicts.push_back(PeerVerdict(spec, std::move(samples), std::move(peers), standing));
+    standings.push_back(std::move(standing));
+  }
+  JointPeers(verdicts, standings);
+  for (Verdict& v : verdicts) {
     DP_RETURN_IF_ERROR(Hold(v));
     out_.push_back(std::move(v));
   }
   return std::move(out_);
+}
+
+// The test's series judged together (JointPeerRule): when the drive is worse
+// than its siblings on all of them at once, in two windows, the series that
+// were worse in both are peer outliers even where each alone stayed inside
+// its band. A lone pair also asks it of the drive's own change, jointly.
+void Judge::JointPeers(std::vector<Verdict>& verdicts, const std::vector<PeerStanding>& standings) {
+  const bool pair = vdev_.siblings.size() == 1;
+  const JointPeerResult joint = JointPeerRule(standings, cfg_, pair ? cfg_.band_sigmas : 0);
+  if (!joint.outlier) return;
+  const nlohmann::json figures = {{"series", joint.series},
+                                  {"sigmas", joint.t},
+                                  {"previous_sigmas", joint.before_t},
+                                  {"mean_excess_percent", 100 * std::expm1(joint.excess)},
+                                  {"usual_windows", joint.usual_windows}};
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "; on its %d %s series together it stood %.1f and %.1f sigmas worse than its "
+                "siblings in two windows (%.0f%% on average)",
+                joint.series, run_.test.c_str(), joint.before_t, joint.t,
+                100 * std::expm1(joint.excess));
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    Verdict& v = verdicts[i];
+    const PeerStanding& s = standings[i];
+    if (!s.judged || !(s.excess > 0 && s.before_excess > 0)) continue;
+    v.details["joint"] = figures;
+    if (v.kind == VerdictKind::kPeerOutlier) continue;
+    v.kind = VerdictKind::kPeerOutlier;
+    v.severity = Severity::kWarning;
+    v.details["rule"] = "the test's series together";
+    v.summary = run_.drive.name + " " + v.test + (v.series.empty() ? "" : " " + v.series) + " " +
+                MetricNoun(v.metric) + text;
+  }
 }
 
 // A series' runs as ratios to its own baseline's centre (1 = where the drive
@@ -201,7 +244,7 @@ std::vector<Sample> RelativeToOwn(std::vector<Sample> samples, std::int64_t sinc
 // alone (a two-way mirror) diverge only when the worse one has also left
 // its own baseline, since either could be the one that moved.
 Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
-                           std::vector<PeerHistory> peers) {
+                           std::vector<PeerHistory> peers, PeerStanding& standing) {
   const std::vector<Sample> own_samples = samples;
   if (vdev_.relative) {
     samples = RelativeToOwn(std::move(samples), since_, spec.key.metric, cfg_);
@@ -226,7 +269,8 @@ Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
   const bool pair = vdev_.siblings.size() == 1;
   DetectionConfig c = cfg_;
   if (pair) c.peer_min_siblings = 1;
-  Verdict v = EvaluatePeers(spec.key, std::move(samples), peers, c);
+  Verdict v = EvaluatePeers(spec.key, std::move(samples), peers, c, &standing);
+  if (pair) standing.own_z = OwnScore(spec.key, own_samples);
   v.details["peer_group"] = vdev_.group;
   if (vdev_.relative) {
     v.details["compared_by"] = "change against each drive's own baseline";
@@ -259,6 +303,20 @@ Verdict Judge::PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
     }
   }
   return v;
+}
+
+// The latest run against the drive's own baseline (the runs before it), in
+// sds of a prediction for one run, + = worse; 0 while no baseline has formed.
+double Judge::OwnScore(const SeriesKey& key, const std::vector<Sample>& samples) const {
+  if (samples.size() < 2) return 0;
+  const Direction dir = DirectionOf(key.metric);
+  const Baseline b = ComputeBaseline(samples, samples.size() - 1, cfg_, since_, dir,
+                                     TailDfOf(key.metric), FamilyPriorOf(key, family_));
+  const double latest = samples.back().value;
+  if (!b.ready || !(b.center > 0) || !(b.log_sigma > 0) || !(latest > 0)) return 0;
+  const double deviation = dir == Direction::kHigherIsBetter ? std::log(b.center / latest)
+                                                             : std::log(latest / b.center);
+  return deviation / (b.log_sigma * std::sqrt(1 + 1.0 / std::max(1, b.runs)));
 }
 
 // A sibling's runs of the series and its re-baseline mark; nullopt when it

@@ -22,6 +22,7 @@ struct Window {
   bool outside = false;
   double median = 0, mad = 0;
   double deviation = 0;  // log units, + = worse than the siblings' median
+  double sd = 0;         // of the deviation: the drive's run against the median (log units)
   BandWidths widths;       // the single-window band around the median (log units)
   // The pair band: for the mean of two windows' deviations, or for each of
   // them when the metric is heavy-tailed (on_both; PairRuleOnBoth).
@@ -144,6 +145,7 @@ Window Judge(const SeriesKey& self, const Sample& s, const std::vector<PeerHisto
   w.deviation = dir == Direction::kHigherIsBetter ? std::log(w.median / s.value)
                                                   : std::log(s.value / w.median);
   w.outside = w.deviation > (dir == Direction::kHigherIsBetter ? w.widths.low : w.widths.high);
+  w.sd = noise.log_sd * std::sqrt(1 + 1.0 / ref.runs);
   return w;
 }
 
@@ -158,14 +160,17 @@ std::optional<double> UsualStanding(const SeriesKey& self, const std::vector<Sam
                                     std::size_t before_index,
                                     const std::vector<PeerHistory>& siblings,
                                     const SpreadPrior& noise, const DetectionConfig& cfg,
-                                    Direction dir) {
+                                    Direction dir,
+                                    std::map<std::int64_t, double>* z_by_run = nullptr) {
   std::vector<double> deviations;
   const std::size_t end = std::min(before_index, history.size());
   const std::size_t most = static_cast<std::size_t>(std::max(1, cfg.baseline_max_runs));
   for (std::size_t i = end; i-- > 0 && deviations.size() < most;) {
     if (!history[i].Good()) continue;
     const Window w = Judge(self, history[i], siblings, noise, cfg, dir, false);
-    if (w.judged) deviations.push_back(w.deviation);
+    if (!w.judged) continue;
+    deviations.push_back(w.deviation);
+    if (z_by_run && w.sd > 0) (*z_by_run)[history[i].run_id] = w.deviation / w.sd;
   }
   if (static_cast<int>(deviations.size()) < std::max(1, cfg.baseline_runs)) return std::nullopt;
   return Median(std::move(deviations));
@@ -211,6 +216,20 @@ EarlierWindow WindowBefore(const SeriesKey& self, const std::vector<Sample>& his
   return {};
 }
 
+// The latest two windows' excess over the usual lag, standardised, for the
+// joint rule (JointPeerRule).
+void FillStanding(PeerStanding& joint, const Sample& latest, const Sample& prev, const Window& now,
+                  const Window& before, double lag) {
+  if (!(now.sd > 0) || !(before.sd > 0)) return;
+  joint.judged = true;
+  joint.run_id = latest.run_id;
+  joint.before_run_id = prev.run_id;
+  joint.excess = now.deviation - lag;
+  joint.before_excess = before.deviation - lag;
+  joint.z = joint.excess / now.sd;
+  joint.before_z = joint.before_excess / before.sd;
+}
+
 // "sdb seq MB/s is 18% below the median of its 3 siblings, 150 MB/s (120
 // and 123 MB/s in two windows)".
 std::string OutlierSentence(const SeriesKey& self, const std::string& pct, const char* worse_word,
@@ -225,7 +244,8 @@ std::string OutlierSentence(const SeriesKey& self, const std::string& pct, const
 }  // namespace
 
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
-                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg) {
+                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg,
+                      PeerStanding* joint) {
   // One run stored twice is one window, not the two a peer outlier needs.
   self_history = ChronologicalRuns(std::move(self_history));
   Verdict v = PeerVerdictOf(self);
@@ -283,10 +303,11 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
                                : std::log1p(cfg.peer_min_percent / 100);
   const std::size_t pair_from =
       prev ? static_cast<std::size_t>(prev - self_history.data()) : self_history.size() - 1;
-  const std::optional<double> usual =
-      UsualStanding(self, self_history, pair_from, sorted, noise, cfg, dir);
+  const std::optional<double> usual = UsualStanding(
+      self, self_history, pair_from, sorted, noise, cfg, dir, joint ? &joint->usual_z : nullptr);
   double lag = 0;  // the worse-side part of the usual standing that is discounted
   if (usual && *usual < floor_log) lag = std::max(0.0, *usual);
+  if (joint && prev && before->judged) FillStanding(*joint, latest, *prev, now, *before, lag);
   if (usual) v.details["usual_deviation_percent"] = 100 * *usual;
   if (prev && before->judged)
     v.runs.push_back({prev->run_id, prev->at, prev->value, before->outside});
@@ -340,6 +361,52 @@ Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
     }
   }
   return v;
+}
+
+JointPeerResult JointPeerRule(const std::vector<PeerStanding>& series, const DetectionConfig& cfg,
+                              double own_sigmas) {
+  JointPeerResult r;
+  std::vector<const PeerStanding*> judged;
+  for (const PeerStanding& s : series)
+    if (s.judged) judged.push_back(&s);
+  const int m = static_cast<int>(judged.size());
+  r.series = m;
+  if (m < 2) return r;
+  auto capped = [](double z) { return std::clamp(z, -kJointZCap, kJointZCap); };
+  double z = 0, before_z = 0, own = 0;
+  for (const PeerStanding* s : judged) {
+    z += capped(s->z) / m;
+    before_z += capped(s->before_z) / m;
+    r.excess += s->excess / m;
+    r.before_excess += s->before_excess / m;
+    own += capped(s->own_z) / m;
+  }
+  // The mean score of each usual window every series was judged in: its
+  // spread is the joint score's own noise, correlation included.
+  std::vector<double> usual;
+  for (const auto& [run, first] : judged.front()->usual_z) {
+    double sum = capped(first);
+    bool every = true;
+    for (int i = 1; i < m && every; ++i) {
+      auto it = judged[i]->usual_z.find(run);
+      every = it != judged[i]->usual_z.end();
+      if (every) sum += capped(it->second);
+    }
+    if (every) usual.push_back(sum / m);
+  }
+  r.usual_windows = static_cast<int>(usual.size());
+  if (r.usual_windows < std::max(2, cfg.baseline_runs)) return r;
+  const double independent = 1 / std::sqrt(static_cast<double>(m));
+  const double seen = kMadToSigma * MadSmallSampleFactor(r.usual_windows) * Mad(usual);
+  r.sd = std::max(independent, seen);
+  r.t = z / r.sd;
+  r.before_t = before_z / r.sd;
+  const double floor_log = -std::log1p(-cfg.peer_min_percent / 100);
+  const double pair_sigmas = PeerConfig(cfg).confirm_sigmas;
+  r.outlier = r.t > cfg.band_sigmas && r.before_t > cfg.band_sigmas &&
+              (r.t + r.before_t) / std::sqrt(2.0) > pair_sigmas && r.excess > floor_log &&
+              r.before_excess > floor_log && (own_sigmas <= 0 || own / independent > own_sigmas);
+  return r;
 }
 
 }  // namespace dp::detect

@@ -23,6 +23,8 @@
 // unknown before. Pure function, thread-safe.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,7 +49,63 @@ struct PeerHistory {
 // its window, or no baseline formed yet), kClear, kNeedsConfirmation,
 // kPeerOutlier.
 // condition = "peer:TEST:SERIES:METRIC".
+//
+// `standing`, when given, receives the series' latest two windows and its
+// usual ones standardised, for the joint rule (JointPeerRule).
+struct PeerStanding;
 Verdict EvaluatePeers(const SeriesKey& self, std::vector<Sample> self_history,
-                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg);
+                      const std::vector<PeerHistory>& siblings, const DetectionConfig& cfg,
+                      PeerStanding* standing = nullptr);
+
+// The joint peer rule: every series of one test of the drive at once. A
+// fail-slow drive is slow on every series of a test (each seek stroke, both
+// random queue depths and their p99s, every zone), so the series' evidence
+// adds up where each alone stays inside its band: with three siblings
+// compared by change at 5% noise, an 18% slower drive stands ~2.8 sigmas
+// out on one series, short of the pair rule's 4.97, but ~6 on the mean of a
+// seek test's five strokes.
+//
+// Each series' window is its deviation from the siblings' median less its
+// usual lag (as the per-series rule judges it), over the deviation's sd
+// (the series' pooled noise for the drive's run and the siblings' median:
+// sigma sqrt(1 + 1/n_eff)), winsorised at +-kJointZCap so one wild p99
+// cannot carry the rest. J, the mean of a window's scores, has sd 1/sqrt(m)
+// for m independent series; series of one run can move together (the
+// drive's state during the run), so the sd is the larger of that and the
+// robust spread of J over the drive's usual windows (at least
+// cfg.baseline_runs of them with every series judged), which carries any
+// correlation the drive's series really have. A test is a peer outlier
+// when, in the latest two windows, J is beyond cfg.band_sigmas sds in each,
+// their mean beyond the per-series pair rule's level (4.97 sds of a mean of
+// two for the default 4.5), and the series' mean excess beyond
+// cfg.peer_min_percent in each (the floor: a drive of a different unit
+// batch is not failing). With `own_sigmas` > 0 (a lone pair, where either
+// side could have moved) the drive's own change must also be beyond that
+// many sds jointly (PeerStanding::own_z).
+struct PeerStanding {
+  bool judged = false;  // the latest window and the one before were judged
+  std::int64_t run_id = 0, before_run_id = 0;
+  double z = 0, before_z = 0;            // standardised excess, + = worse
+  double excess = 0, before_excess = 0;  // log units, + = worse, less the usual lag
+  // The usual windows: run id -> standardised deviation.
+  std::map<std::int64_t, double> usual_z;
+  // The latest run against the drive's own baseline, standardised (+ =
+  // worse); filled by the caller where the own change must agree (a pair).
+  double own_z = 0;
+};
+
+struct JointPeerResult {
+  bool outlier = false;
+  int series = 0;                 // series judged together
+  double t = 0, before_t = 0;     // each window's mean score over its sd
+  double sd = 0;                  // of the mean score
+  double excess = 0, before_excess = 0;  // mean excess, log units
+  int usual_windows = 0;          // windows behind the sd's empirical part
+};
+
+inline constexpr double kJointZCap = 3;
+
+JointPeerResult JointPeerRule(const std::vector<PeerStanding>& series, const DetectionConfig& cfg,
+                              double own_sigmas = 0);
 
 }  // namespace dp::detect
