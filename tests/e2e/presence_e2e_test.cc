@@ -112,7 +112,9 @@ class PresenceE2eTest : public ::testing::Test {
   Status AttachLoop() {
     std::string why = LoopDevice::Unavailable();
     if (!why.empty()) return Unavailable(why);
-    auto loop = LoopDevice::Create(64ULL << 20, /*direct_io=*/false);
+    // A number no test beside this one is given, so the pulled drive's name
+    // cannot come back as another test's loop device while its grace runs.
+    auto loop = LoopDevice::CreateApart(64ULL << 20);
     if (!loop.ok()) return loop.status();
     loop_ = std::move(loop).value();
     return Status::Ok();

@@ -63,6 +63,24 @@ std::string LoopDevice::DirectIoDir() {
 
 Result<std::unique_ptr<LoopDevice>> LoopDevice::Create(std::uint64_t size_bytes, bool direct_io,
                                                        const std::string& dir_in) {
+  return Attach(size_bytes, direct_io, dir_in, "");
+}
+
+Result<std::unique_ptr<LoopDevice>> LoopDevice::CreateApart(std::uint64_t size_bytes) {
+  // Started from the process id, so two such tests at once try different
+  // numbers first; losetup makes the node when it is missing.
+  const int first = 200 + static_cast<int>(::getpid() % 50);
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "loop" + std::to_string(first + i);
+    if (::access(("/sys/block/" + name + "/loop/backing_file").c_str(), F_OK) == 0) continue;
+    auto loop = Attach(size_bytes, /*direct_io=*/false, "", "/dev/" + name);
+    if (loop.ok()) return loop;
+  }
+  return ::dp::Unavailable("no free loop number from " + std::to_string(first));
+}
+
+Result<std::unique_ptr<LoopDevice>> LoopDevice::Attach(std::uint64_t size_bytes, bool direct_io,
+                                                       const std::string& dir_in, const std::string& at) {
   std::string dir = dir_in.empty() ? DirectIoDir() : dir_in;
   if (dir.empty()) return FailedPrecondition("no directory supporting O_DIRECT");
   std::unique_ptr<LoopDevice> loop(new LoopDevice());
@@ -77,7 +95,11 @@ Result<std::unique_ptr<LoopDevice>> LoopDevice::Create(std::uint64_t size_bytes,
 
   std::vector<std::string> args;
   if (direct_io) args.push_back("--direct-io=on");
-  args.insert(args.end(), {"--find", "--show", loop->file_});
+  if (at.empty()) {
+    args.insert(args.end(), {"--find", "--show", loop->file_});
+  } else {
+    args.insert(args.end(), {"--show", at, loop->file_});
+  }
   DP_ASSIGN_OR_RETURN(CommandOutput out, Losetup(args));
   std::string dev = out.stdout_text;
   while (!dev.empty() && (dev.back() == '\n' || dev.back() == ' ')) dev.pop_back();

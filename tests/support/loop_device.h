@@ -34,6 +34,11 @@ class LoopDevice {
   // attaches it with `losetup --find --show` (`--direct-io=on` when asked).
   static Result<std::unique_ptr<LoopDevice>> Create(std::uint64_t size_bytes, bool direct_io = true,
                                                     const std::string& dir = "");
+  // The same, attached at a free loop number of 200 and above, which
+  // `losetup --find` (the lowest free) does not hand to a test running beside
+  // it: for a test that detaches its device and must not see the name come
+  // back as another test's drive.
+  static Result<std::unique_ptr<LoopDevice>> CreateApart(std::uint64_t size_bytes);
   ~LoopDevice();
   LoopDevice(const LoopDevice&) = delete;
   LoopDevice& operator=(const LoopDevice&) = delete;
@@ -56,6 +61,9 @@ class LoopDevice {
 
  private:
   LoopDevice() = default;
+  // Attaches at `at` (/dev/loopN), or at the lowest free number when "".
+  static Result<std::unique_ptr<LoopDevice>> Attach(std::uint64_t size_bytes, bool direct_io,
+                                                    const std::string& dir, const std::string& at);
   std::string path_, file_;
   std::uint32_t major_ = 0, minor_ = 0;
   bool attached_ = false;
