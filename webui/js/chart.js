@@ -6,7 +6,7 @@
 // (judged, never part of the baseline).
 // Pure DOM building; returns an <svg> element.
 
-import { formatValue, localTime } from './format.js';
+import { dateFormat, formatValue, localTime } from './format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 560;
@@ -31,23 +31,12 @@ function niceTicks(lo, hi, count = 4) {
   return ticks;
 }
 
-// One formatter of each kind for every chart: toLocaleDateString builds a
-// new one per call, a few milliseconds each on a slow phone, and a drive
-// page's axes and tooltips call it hundreds of times.
-const FORMATS = {};
-function formatter(kind, options) {
-  if (!FORMATS[kind]) FORMATS[kind] = new Intl.DateTimeFormat(undefined, options);
-  return FORMATS[kind];
-}
-
 function dateLabel(unix, spanDays) {
   const d = new Date(unix * 1000);
-  if (spanDays < 2) return formatter('time', { hour: '2-digit', minute: '2-digit' }).format(d);
-  if (spanDays > 200) return formatter('month', { year: 'numeric', month: 'short' }).format(d);
-  return formatter('day', { month: 'short', day: 'numeric' }).format(d);
+  if (spanDays < 2) return dateFormat('time', { hour: '2-digit', minute: '2-digit' }).format(d);
+  if (spanDays > 200) return dateFormat('month', { year: 'numeric', month: 'short' }).format(d);
+  return dateFormat('day', { month: 'short', day: 'numeric' }).format(d);
 }
-
-
 
 // More points than a chart is pixels wide draw nothing a reader can see; a
 // line is thinned to this many (largest-triangle buckets) and keeps its shape.
@@ -183,7 +172,7 @@ export function lineChart(series, options = {}) {
         const lastGood = good[good.length - 1];
         line.append(node('title', {}, `${s.key}: ${good.length} good runs, the newest ` +
           `${formatValue(lastGood.value * scale)} ${options.unit || ''} on ` +
-          `${formatter('date', {}).format(new Date(lastGood.at * 1000))}`));
+          `${dateFormat('date', {}).format(new Date(lastGood.at * 1000))}`));
       }
       g.append(line);
     }

@@ -83,14 +83,18 @@ export function formatValue(v) {
   return v.toFixed(2);
 }
 
-// Unix seconds as the browser's local date and time (what toLocaleString
-// gives), from one formatter: toLocaleString builds a new one per call, a
-// few milliseconds each on a slow phone, for every row and tooltip.
-let timeFormat = null;
+// One date formatter of each kind for the whole page: toLocaleString and
+// toLocaleDateString build a new one per call, a few milliseconds each on a
+// slow phone, and the charts' axes and tooltips and the tables' rows call
+// them hundreds of times.
+const DATE_FORMATS = {};
+export function dateFormat(kind, options) {
+  if (!DATE_FORMATS[kind]) DATE_FORMATS[kind] = new Intl.DateTimeFormat(undefined, options);
+  return DATE_FORMATS[kind];
+}
+
+// Unix seconds as the browser's local date and time (what toLocaleString gives).
 export function localTime(unix) {
-  if (!timeFormat) {
-    timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric',
-      hour: 'numeric', minute: '2-digit', second: '2-digit' });
-  }
-  return timeFormat.format(new Date(unix * 1000));
+  return dateFormat('local', { year: 'numeric', month: 'numeric', day: 'numeric',
+    hour: 'numeric', minute: '2-digit', second: '2-digit' }).format(new Date(unix * 1000));
 }

@@ -5,15 +5,11 @@
 // drive's alerts (self-test, wear, missing...) for some days.
 // Setting and deleting need the API token and are audited by the daemon.
 import { getJson, postWithToken } from './api.js';
-import { localTime } from './format.js';
+import { localTime as when } from './format.js';
 import { el } from './dom.js';
 
 export const getOverrides = (id) =>
   getJson(`/api/v1/overrides?drive=${encodeURIComponent(id)}`);
-
-function when(unix) {
-  return localTime(unix);
-}
 
 // "udma_crc_errors: ignored", "temperature: threshold 55", "muted until …".
 function what(o) {

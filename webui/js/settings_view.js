@@ -6,12 +6,8 @@
 // screen does not pay for it.
 import { getFile, getJson, getSmartHistory } from './api.js';
 import { lineChart } from './chart.js';
-import { localTime } from './format.js';
+import { localTime as when } from './format.js';
 import { el, saveFile, stacked } from './dom.js';
-
-function when(unix) {
-  return localTime(unix);
-}
 
 function appliesTo(o, names) {
   if (o.drive) return names[o.drive] || o.drive;

@@ -6,11 +6,10 @@
 // over the samplings shown). It judges nothing: a "watch" verdict, when there is one, is among the
 // drive's alerts. Drives that are no ZFS member show nothing.
 import { getJson } from './api.js';
-import { localTime } from './format.js';
+import { localTime as when } from './format.js';
 import { el } from './dom.js';
 
 const ms = (s) => (typeof s === 'number' ? `${(s * 1000).toFixed(s < 0.01 ? 2 : 1)} ms` : '–');
-const when = (at) => localTime(at);
 const sitText = (v) => (v === true ? 'yes' : v === false ? 'no' : '–');
 // "8 ms", "131 µs": a bucket's upper bound, as zpool labels it.
 const bucketLabel = (s) => (s >= 1 ? `${Math.round(s)} s` : s >= 1e-3 ? `${Math.round(s * 1e3)} ms`
