@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "detect/judge.h"
@@ -186,6 +187,118 @@ TEST(VdevDrift, AStepOfEveryMemberOfTwoModelsIsAbsorbedForEach) {
   EXPECT_GT(seen.healthy_since, 0);
   EXPECT_GT(seen.slow_since, 0);
   EXPECT_EQ(seen.drive_slowdowns, 0);
+}
+
+// The seek test's strokes and their access times (ms) at a drive's usual level.
+struct Stroke {
+  const char* name;
+  double ms;
+};
+constexpr Stroke kStrokes[] = {
+    {"full", 18}, {"half", 13}, {"quarter", 10}, {"short-forward", 4}, {"short-backward", 5}};
+
+// A vdev of four drives of two models (compared by change), the seek test
+// weekly with its five strokes, each stroke its own draw at `noise`, the
+// drives run in `order`, 30 minutes apart. `level(drive, week, stroke)`
+// scales a drive's access times (> 1: slower).
+struct SeekSeen {
+  std::vector<std::int64_t> since;  // each drive's re-baseline mark at the end
+  std::vector<int> slowdowns;       // each drive's kSlowdown / kPeerOutlier verdicts
+};
+SeekSeen RunMixedSeek(int weeks, double noise, std::uint64_t seed, const std::vector<int>& order,
+                      const std::function<double(int, int, int)>& level) {
+  MemorySeriesHistory history;
+  std::vector<DriveRef> drives;
+  std::vector<std::string> ids;
+  for (int d = 0; d < 4; ++d) {
+    drives.push_back({"wwn-" + std::to_string(d), "sd" + std::string(1, 'a' + d),
+                      d % 2 ? "HDD-12T" : "HDD-8T"});
+    history.AddDrive(drives.back());
+    ids.push_back(drives.back().id);
+  }
+  history.AddVdev("tank/raidz1-0", ids);
+  DetectionConfig cfg;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> draw(0, 1);
+  MemoryEffects effects(history);
+  SeekSeen seen{std::vector<std::int64_t>(4, 0), std::vector<int>(4, 0)};
+  for (int w = 0; w < weeks; ++w)
+    for (std::size_t slot = 0; slot < order.size(); ++slot) {
+      const int d = order[slot];
+      RunToJudge run;
+      run.id = history.NewRunId();
+      run.test = "seek";
+      run.started_at = kT0 + w * kWeek + 1800 * static_cast<std::int64_t>(slot);
+      run.drive = drives[d];
+      run.retests = false;  // every run stands on its own
+      for (int k = 0; k < static_cast<int>(std::size(kStrokes)); ++k) {
+        BenchPoint p;
+        p.test = "seek";
+        p.stroke = kStrokes[k].name;
+        p.access_ms = kStrokes[k].ms * (d % 2 ? 0.8 : 1.0) * level(d, w, k) *
+                      std::exp(noise * draw(rng));
+        run.points.push_back(p);
+      }
+      history.AddRun(drives[d].id, {run.id, "seek", run.started_at, false, false, {}},
+                     run.points);
+      auto judged = JudgeRun(run, history, cfg);
+      EXPECT_TRUE(judged.ok()) << judged.status().ToString();
+      if (!judged.ok()) return seen;
+      auto peers = JudgeDuePeers("seek", run.started_at + 600, history, cfg, false);
+      EXPECT_TRUE(peers.ok()) << peers.status().ToString();
+      if (!peers.ok()) return seen;
+      judged->Add(std::move(*peers));
+      for (const Verdict& v : judged->verdicts)
+        if (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kPeerOutlier)
+          for (int i = 0; i < 4; ++i)
+            if (v.drive_id == drives[i].id) ++seen.slowdowns[i];
+      EXPECT_TRUE(ApplyJudgement(*judged, effects).ok());
+    }
+  for (int d = 0; d < 4; ++d) seen.since[d] = *history.BaselineSince(drives[d].id, "seek");
+  return seen;
+}
+
+const std::vector<std::vector<int>> kOrders = {{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 3, 0, 2}};
+
+// The last drive slows on every stroke (times x1.2) for good in week 20; in
+// that week and the next its siblings' full strokes happen to be 20% slower
+// too. On the full stroke alone its change is theirs, and re-formed with
+// them its slowdown became its normal: compared by change it was never
+// told again. On the five strokes together it stands apart: it keeps its
+// baseline and its slowdown is told; the siblings still absorb their shift.
+TEST(VdevDrift, ADriveSlowOnEveryStrokeAtAShiftOfOneStrokeKeepsItsBaseline) {
+  for (const std::vector<int>& order : std::vector<std::vector<int>>{
+           {3, 2, 1, 0}, {1, 3, 0, 2}, {0, 3, 1, 2}, {3, 0, 1, 2}}) {
+    SCOPED_TRACE("order " + std::to_string(order[0]) + std::to_string(order[1]) +
+                 std::to_string(order[2]) + std::to_string(order[3]));
+    const SeekSeen seen = RunMixedSeek(36, 0.02, 3, order, [](int d, int w, int k) {
+      if (d == 3 && w >= 20) return 1.2;
+      if (d != 3 && k == 0 && (w == 20 || w == 21)) return 1.2;
+      return 1.0;
+    });
+    EXPECT_GT(seen.since[0] + seen.since[1] + seen.since[2], 0)
+        << "no absorption: the scenario no longer makes a shift";
+    EXPECT_EQ(seen.since[3], 0) << "the slow drive was re-formed with its siblings";
+    EXPECT_GT(seen.slowdowns[3], 0);
+  }
+}
+
+// A box step of every stroke of every member (times x1.15 from week 20 for
+// good), at 3% and 5% noise, in several run orders: absorbed for every
+// member, none set apart, no drive's event.
+TEST(VdevDrift, AStepOfEveryStrokeIsAbsorbedForEveryMember) {
+  for (const double noise : {0.03, 0.05})
+    for (const std::vector<int>& order : kOrders) {
+      SCOPED_TRACE("noise " + std::to_string(noise) + ", order " + std::to_string(order[0]) +
+                   std::to_string(order[1]) + std::to_string(order[2]) +
+                   std::to_string(order[3]));
+      const SeekSeen seen =
+          RunMixedSeek(40, noise, 5, order, [](int, int w, int) { return w >= 20 ? 1.15 : 1.0; });
+      for (int d = 0; d < 4; ++d) {
+        EXPECT_GT(seen.since[d], 0) << "drive " << d << " not absorbed";
+        EXPECT_EQ(seen.slowdowns[d], 0) << "drive " << d;
+      }
+    }
 }
 
 }  // namespace

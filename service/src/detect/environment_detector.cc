@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <numbers>
 #include <optional>
+#include <utility>
 
 #include "detect/baseline.h"
 #include "detect/robust_stats.h"
@@ -62,6 +65,11 @@ struct WindowJudged {
   int runs = 0;
   double step = 0;  // at the drive's segment
   std::vector<TimedDeviation> history;
+  // The baseline's sigma (log units) and its good runs before the window
+  // (run id -> worse-side deviation): the member's usual runs, whose
+  // series move together as much as its series of one run do.
+  double sigma = 0;
+  std::map<std::int64_t, double> usual;
 };
 constexpr std::size_t kStepRuns = 6;
 std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64_t reference,
@@ -79,10 +87,14 @@ std::optional<WindowJudged> JudgeWindow(const std::vector<Sample>& h, std::int64
   Baseline b = ComputeBaseline(h, base, cfg, since, dir, tail_df);
   if (!b.ready || b.runs == 0 || b.log_sigma <= 0) return std::nullopt;
   WindowJudged w;
+  w.sigma = b.log_sigma;
   std::vector<double> devs, before, after;
-  for (std::size_t i = base; i-- > 0 && before.size() < kStepRuns;) {
+  for (std::size_t i = base; i-- > 0;) {
     if (h[i].at < since) break;
-    if (h[i].Good() && !h[i].interfered) before.push_back(WorseLogDeviation(h[i].value, b, dir));
+    if (!h[i].Good() || h[i].interfered) continue;
+    const double dev = WorseLogDeviation(h[i].value, b, dir);
+    if (before.size() < kStepRuns) before.push_back(dev);
+    if (std::cmp_less(w.usual.size(), cfg.baseline_max_runs)) w.usual[h[i].run_id] = dev;
   }
   for (std::size_t i = 0; i < h.size() && h[i].at <= to; ++i) {
     if (!h[i].Good() || h[i].interfered || h[i].at < since) continue;
@@ -413,23 +425,25 @@ SharedOverWindow EnvironmentOverWindow(const SeriesKey& self, const Verdict& own
   return SharedOverWindow::kStep;
 }
 
-std::vector<std::string> ApartAtShift(const SeriesKey& self,
-                                      const std::vector<Sample>& self_history,
-                                      std::int64_t self_since, const Verdict& own,
-                                      const std::vector<PeerHistory>& siblings,
-                                      const DetectionConfig& cfg) {
-  constexpr double kApartSigmas = 2.5;
-  std::vector<std::string> out;
-  if (own.runs.empty()) return out;
+namespace {
+
+// Each member's change over a shift (`own`'s window), against its baseline
+// as it stood before the shift (ApartAtShift, JointlyApartAtShift).
+struct ShiftMember {
+  std::string id;
+  WindowJudged w;
+};
+std::vector<ShiftMember> MembersAtShift(const SeriesKey& self,
+                                        const std::vector<Sample>& self_history,
+                                        std::int64_t self_since, const Verdict& own,
+                                        const std::vector<PeerHistory>& siblings,
+                                        const DetectionConfig& cfg) {
+  std::vector<ShiftMember> members;
+  if (own.runs.empty()) return members;
   const Direction dir = DirectionOf(self.metric);
   const std::int64_t from = own.runs.front().at, to = own.at;
   const std::int64_t reference =
       std::min(from, own.segment_from.value_or(from)) - cfg.peer_window_seconds;
-  struct Member {
-    std::string id;
-    WindowJudged w;
-  };
-  std::vector<Member> members;
   auto read = [&](const std::string& id, std::vector<Sample> samples, std::int64_t since) {
     // Re-formed since the shift began: against the level it had before.
     if (since > reference) since = 0;
@@ -442,14 +456,108 @@ std::vector<std::string> ApartAtShift(const SeriesKey& self,
   read(self.drive_id, self_history, self_since);
   for (const PeerHistory& sib : siblings)
     if (sib.drive_id != self.drive_id) read(sib.drive_id, sib.samples, sib.baseline_since);
+  return members;
+}
+
+// The median of the members' deviations but the i-th.
+double OthersMedian(const std::vector<ShiftMember>& members, std::size_t i) {
+  std::vector<double> others;
+  for (std::size_t j = 0; j < members.size(); ++j)
+    if (j != i) others.push_back(members[j].w.deviation);
+  return Median(std::move(others));
+}
+
+// How far a member's change must stand out of the others' to be its own:
+// a box step moves every member alike, so one of a vdev of 6 is set apart
+// in about 2% of true steps.
+constexpr double kApartSigmas = 2.5;
+
+// Half of cfg.peer_min_percent, in log units: what a member's change must
+// exceed the others' by to stand apart.
+double ApartFloor(const DetectionConfig& cfg) { return std::log1p(cfg.peer_min_percent / 200); }
+
+}  // namespace
+
+std::vector<std::string> ApartAtShift(const SeriesKey& self,
+                                      const std::vector<Sample>& self_history,
+                                      std::int64_t self_since, const Verdict& own,
+                                      const std::vector<PeerHistory>& siblings,
+                                      const DetectionConfig& cfg) {
+  std::vector<std::string> out;
+  const std::vector<ShiftMember> members =
+      MembersAtShift(self, self_history, self_since, own, siblings, cfg);
   if (members.size() < 2) return out;
-  const double floor = std::log1p(cfg.peer_min_percent / 200);
+  const double floor = ApartFloor(cfg);
   for (std::size_t i = 0; i < members.size(); ++i) {
-    std::vector<double> others;
-    for (std::size_t j = 0; j < members.size(); ++j)
-      if (j != i) others.push_back(members[j].w.deviation);
-    const double apart = members[i].w.deviation - Median(std::move(others));
+    const double apart = members[i].w.deviation - OthersMedian(members, i);
     if (apart >= floor && apart >= kApartSigmas * members[i].w.se) out.push_back(members[i].id);
+  }
+  return out;
+}
+
+std::vector<JointApart> JointlyApartAtShift(const Verdict& own,
+                                            const std::vector<ShiftSeries>& series,
+                                            const DetectionConfig& cfg) {
+  std::vector<std::vector<ShiftMember>> read;
+  for (const ShiftSeries& s : series) {
+    read.push_back(MembersAtShift(s.key, s.self_history, s.self_since, own, s.siblings, cfg));
+    if (read.back().size() < 2) read.pop_back();
+  }
+  // Each member's series: its standardised excess over the others' median
+  // (capped, as the joint peer rule caps it), that excess in log units,
+  // and the series' window (its usual runs).
+  struct Standing {
+    double z = 0, excess = 0;
+    const WindowJudged* w = nullptr;
+  };
+  std::map<std::string, std::vector<Standing>> by_member;
+  for (const std::vector<ShiftMember>& members : read)
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      // The excess's sd: the member's standard error and that of the
+      // others' median (pi/2 times a mean's variance).
+      double others_var = 0;
+      for (std::size_t j = 0; j < members.size(); ++j)
+        if (j != i) others_var += members[j].w.se * members[j].w.se;
+      const double k = static_cast<double>(members.size() - 1);
+      const double sd = std::sqrt(members[i].w.se * members[i].w.se +
+                                  std::numbers::pi / 2 * others_var / (k * k));
+      const double excess = members[i].w.deviation - OthersMedian(members, i);
+      by_member[members[i].id].push_back(
+          {std::clamp(excess / sd, -kJointZCap, kJointZCap), excess, &members[i].w});
+    }
+  std::vector<JointApart> out;
+  const double floor = ApartFloor(cfg);
+  for (const auto& [id, standings] : by_member) {
+    const int m = static_cast<int>(standings.size());
+    if (m < 2) continue;
+    JointApart a{id, m};
+    double z = 0;
+    for (const Standing& s : standings) {
+      z += s.z / m;
+      a.excess += s.excess / m;
+    }
+    // The member's usual runs, each the mean of its series' standardised
+    // deviations: their spread carries what its series share within a run
+    // (1/sqrt(m) when they share nothing). Too few to tell: not apart.
+    std::vector<double> usual;
+    for (const auto& [run, first] : standings.front().w->usual) {
+      double sum = 0;
+      bool every = true;
+      for (const Standing& s : standings) {
+        auto it = s.w->usual.find(run);
+        every = it != s.w->usual.end() && s.w->sigma > 0;
+        if (!every) break;
+        sum += std::clamp(it->second / s.w->sigma, -kJointZCap, kJointZCap);
+      }
+      if (every) usual.push_back(sum / m);
+    }
+    const int n = static_cast<int>(usual.size());
+    if (n < std::max(2, cfg.baseline_runs)) continue;
+    const double independent = 1 / std::sqrt(static_cast<double>(m));
+    a.sd = std::max(independent, kMadToSigma * MadSmallSampleFactor(n) * Mad(usual));
+    a.t = z / a.sd;
+    a.apart = a.t >= kApartSigmas && a.excess >= floor;
+    out.push_back(std::move(a));
   }
   return out;
 }

@@ -94,4 +94,40 @@ std::vector<std::string> ApartAtShift(const SeriesKey& self,
                                       const std::vector<PeerHistory>& siblings,
                                       const DetectionConfig& cfg);
 
+// One series of a test at a shift: the drive's runs (`key`, its runs
+// `self_history` from its mark `self_since`) and its siblings'.
+struct ShiftSeries {
+  SeriesKey key;
+  std::vector<Sample> self_history;
+  std::int64_t self_since = 0;
+  std::vector<PeerHistory> siblings;
+};
+struct JointApart {
+  std::string drive_id;
+  int series = 0;     // series judged together
+  double t = 0;       // the mean score over its sd
+  double sd = 0;      // of the mean score
+  double excess = 0;  // mean excess over the others' median change, log units
+  bool apart = false;
+};
+
+// ApartAtShift over every series of the test at once: a fail-slow drive is
+// slow on all of them, and a shift of one series the vdev shares by chance
+// in its first slow week hides its change on that series alone, not on the
+// rest. Each member is read on each series as ApartAtShift reads it (over
+// `own`'s window); its excess over the others' median change, over that
+// excess's sd (its standard error and the median's, pi/2 times a mean's
+// variance), capped at +-kJointZCap, is averaged over the m series it was
+// read on (at least 2). The mean's sd is 1/sqrt(m), or the robust spread of
+// the same mean over the member's usual runs (each run's deviations from
+// its baseline in its sigmas, at least cfg.baseline_runs runs read on
+// every series) when larger: series of one run move together as much as
+// the drive's state during the run moves them. A member stands apart when
+// the mean is kApartSigmas (2.5) sds out and its mean excess at least half
+// of cfg.peer_min_percent. A box step moves every member on every series
+// alike: none stands apart. One entry per member read jointly.
+std::vector<JointApart> JointlyApartAtShift(const Verdict& own,
+                                            const std::vector<ShiftSeries>& series,
+                                            const DetectionConfig& cfg);
+
 }  // namespace dp::detect

@@ -73,9 +73,12 @@ class Judge {
   Status JudgeSeries(const SeriesSpec& spec);
   Status ConsultEnvironment(const SeriesSpec& spec, const std::vector<Sample>& samples,
                             const std::vector<PeerHistory>& peers, std::vector<Verdict>& own);
-  // True when the drive's own change stands apart (ApartAtShift).
+  // True when the drive's own change stands apart (ApartAt).
   bool Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
               const std::vector<Sample>& samples, const std::vector<PeerHistory>& peers);
+  std::vector<std::string> ApartAt(const SeriesKey& key, const std::vector<Sample>& samples,
+                                   const Verdict& own, const std::vector<PeerHistory>& peers,
+                                   Verdict& env);
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
   Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
                       std::vector<PeerHistory> peers, PeerStanding& standing);
@@ -431,12 +434,13 @@ bool Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
     env.over_window = true;
     env.details["window"] = over.details["window"];
   }
-  // A member whose change over the shift stands apart from the others' is
-  // not re-formed with them: a slow drive whose siblings happened to be
-  // worse with it learned its slowdown as its new normal. This drive apart:
+  // A member whose change over the shift stands apart from the others', on
+  // this series or on the test's series together, is not re-formed with
+  // them: a slow drive whose siblings happened to be worse with it learned
+  // its slowdown as its new normal. This drive apart:
   // its slowdown is its own, judged alone; the siblings absorb their shift
   // on their own doubts.
-  const std::vector<std::string> apart = ApartAtShift(key, samples, since_, own, peers, cfg_);
+  const std::vector<std::string> apart = ApartAt(key, samples, own, peers, env);
   auto is_apart = [&](const std::string& id) {
     return std::find(apart.begin(), apart.end(), id) != apart.end();
   };
@@ -476,6 +480,44 @@ bool Judge::Absorb(const Verdict& own, Verdict& env, const SeriesKey& key,
   env.summary += "; it has lasted " + std::to_string((own.at - from) / 86400) +
                  " days: the baselines re-form on the new level";
   return false;
+}
+
+// The members whose change over a shift stands apart: on the test's series
+// together (JointlyApartAtShift, every series of the run's test read only
+// here: a lasting shared shift is rare) for each member read so, which is
+// the stronger evidence either way (one stroke of a healthy member 7% worse
+// than its siblings' in a one-run window is no change of its own); on this
+// series alone (ApartAtShift) for the rest (a test of one series, a member
+// too young to be read jointly). The joint ones go in env's details.
+std::vector<std::string> Judge::ApartAt(const SeriesKey& key, const std::vector<Sample>& samples,
+                                        const Verdict& own, const std::vector<PeerHistory>& peers,
+                                        Verdict& env) {
+  std::vector<std::string> apart = ApartAtShift(key, samples, since_, own, peers, cfg_);
+  std::vector<ShiftSeries> series;
+  for (const BenchPoint& point : run_.points) {
+    if (point.test != run_.test || point.contended || point.partial) continue;
+    for (const SeriesSpec& spec : SeriesOf(run_.drive.id, run_.drive.name, point)) {
+      auto own_samples = history_.Samples(run_.drive.id, spec, since_, cfg_.baseline_max_runs);
+      if (!own_samples.ok()) continue;  // judged without it
+      ShiftSeries s{spec.key, std::move(*own_samples), since_, {}};
+      for (const DriveRef& sib : vdev_.siblings)
+        if (auto p = PeerOf(sib, spec)) s.siblings.push_back(std::move(*p));
+      series.push_back(std::move(s));
+    }
+  }
+  nlohmann::json joint = nlohmann::json::array();
+  for (const JointApart& a : JointlyApartAtShift(own, series, cfg_)) {
+    // Read on the test's series together, that reading decides.
+    std::erase(apart, a.drive_id);
+    if (!a.apart) continue;
+    apart.push_back(a.drive_id);
+    joint.push_back({{"drive_id", a.drive_id},
+                     {"series", a.series},
+                     {"sigmas", a.t},
+                     {"mean_excess_percent", 100 * std::expm1(a.excess)}});
+  }
+  if (!joint.empty()) env.details["apart_jointly"] = joint;
+  return apart;
 }
 
 // The joint series, judged on its own spread, never below what its members'
