@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <random>
 
 namespace dp::detect {
 namespace {
@@ -131,6 +133,95 @@ TEST(EnvironmentDetector, TellsABoxStepFromADriftTheSiblingsShare) {
             SharedOverWindow::kNo);
   EXPECT_NE(alone.kind, VerdictKind::kEnvironment);
   EXPECT_FALSE(alone.over_window);
+}
+
+// A vdev of four over 36 weeks, the seek test's five strokes (access
+// times, lower is better), each run its own draw at `noise`;
+// `level(member, week, stroke)` scales a member's times. One ShiftSeries a
+// stroke, judged for member 0.
+std::vector<ShiftSeries> Strokes(double noise, std::uint64_t seed,
+                                 const std::function<double(int, int, int)>& level) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> draw(0, 1);
+  std::vector<ShiftSeries> out;
+  for (int k = 0; k < 5; ++k) {
+    const std::string stroke = "stroke-" + std::to_string(k);
+    ShiftSeries s{SeriesKey{"wwn-0", "sda", "seek", stroke, "access_ms"}, {}, 0, {}};
+    for (int d = 0; d < 4; ++d) {
+      std::vector<Sample> runs;
+      for (int w = 0; w < 36; ++w)
+        runs.push_back(Sample{1000 * d + w, kT0 + w * kWeek + 1800 * d,
+                              (10 + k) * level(d, w, k) * std::exp(noise * draw(rng))});
+      if (d == 0)
+        s.self_history = std::move(runs);
+      else
+        s.siblings.push_back(PeerHistory{"wwn-" + std::to_string(d), "sd", std::move(runs), 0});
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+bool Apart(const std::vector<JointApart>& members, const std::string& id) {
+  return std::any_of(members.begin(), members.end(),
+                     [&](const JointApart& a) { return a.drive_id == id && a.apart; });
+}
+
+// Member 0 slows on every stroke (times x1.2) from week 30; in the same
+// weeks the other three members' first stroke is 20% slower too. On that
+// stroke alone its change is theirs (ApartAtShift sets no one apart); on
+// the five together it stands apart, and no other member does.
+TEST(EnvironmentDetector, AMemberSlowOnEveryStrokeStandsApartJointlyAtAShiftOfOne) {
+  DetectionConfig cfg;
+  const Verdict own = SustainedSlowdown(36);
+  for (std::uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::vector<ShiftSeries> series = Strokes(0.03, seed, [](int d, int w, int k) {
+      if (w < 30) return 1.0;
+      return d == 0 || k == 0 ? 1.2 : 1.0;
+    });
+    const ShiftSeries& first = series.front();
+    EXPECT_TRUE(ApartAtShift(first.key, first.self_history, 0, own, first.siblings, cfg).empty());
+    const std::vector<JointApart> joint = JointlyApartAtShift(own, series, cfg);
+    ASSERT_EQ(joint.size(), 4u);
+    EXPECT_TRUE(Apart(joint, "wwn-0"));
+    for (const char* id : {"wwn-1", "wwn-2", "wwn-3"}) EXPECT_FALSE(Apart(joint, id)) << id;
+    for (const JointApart& a : joint) EXPECT_EQ(a.series, 5);
+  }
+}
+
+// A box step of every stroke of every member (x1.15 from week 30), at 3%
+// and 5% noise: no member stands apart. Strokes that move together in
+// every run (the same draw for all five) count as one: the joint score's
+// sd is their usual runs' spread, not 1/sqrt(5), and a member a little
+// worse on one draw is not set apart on five copies of it.
+TEST(EnvironmentDetector, ABoxStepOfEveryStrokeSetsNoMemberApartJointly) {
+  DetectionConfig cfg;
+  const Verdict own = SustainedSlowdown(36);
+  for (double noise : {0.03, 0.05})
+    for (std::uint64_t seed : {1, 2, 3, 4, 5}) {
+      SCOPED_TRACE("noise " + std::to_string(noise) + ", seed " + std::to_string(seed));
+      const std::vector<JointApart> joint = JointlyApartAtShift(
+          own, Strokes(noise, seed, [](int, int w, int) { return w >= 30 ? 1.15 : 1.0; }), cfg);
+      ASSERT_EQ(joint.size(), 4u);
+      for (const JointApart& a : joint) EXPECT_FALSE(a.apart) << a.drive_id << " t " << a.t;
+    }
+  // Five copies of one draw a member: member 0's runs 6% worse from week
+  // 30, beyond the floor of 5% but within the noise of one series.
+  std::mt19937_64 rng(9);
+  std::normal_distribution<double> draw(0, 1);
+  std::vector<std::vector<double>> figure(4, std::vector<double>(36));
+  for (int d = 0; d < 4; ++d)
+    for (int w = 0; w < 36; ++w)
+      figure[d][w] = std::exp(0.05 * draw(rng)) * (w >= 30 ? (d == 0 ? 1.08 * 1.15 : 1.15) : 1.0);
+  const std::vector<ShiftSeries> copies =
+      Strokes(0, 1, [&](int d, int w, int) { return figure[d][w]; });
+  const std::vector<JointApart> joint = JointlyApartAtShift(own, copies, cfg);
+  ASSERT_EQ(joint.size(), 4u);
+  for (const JointApart& a : joint) {
+    EXPECT_GT(a.sd, 0.7) << a.drive_id << ": five copies of one draw counted as five";
+    EXPECT_FALSE(a.apart) << a.drive_id << " t " << a.t;
+  }
 }
 
 }  // namespace
