@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <random>
 
 #include "detect/judge.h"
@@ -101,6 +102,48 @@ TEST(VdevDrift, ACreepOfEveryMemberIsNobodysEvent) {
   EXPECT_GT(seen.drifts, 0) << "the creep never reached the environment rule: the test is moot";
 }
 
+// Four drives alternating two models (compared by change) in one raidz.
+std::vector<DriveRef> MixedFour(MemorySeriesHistory& history) {
+  std::vector<DriveRef> drives;
+  std::vector<std::string> ids;
+  for (int d = 0; d < 4; ++d) {
+    drives.push_back({"wwn-" + std::to_string(d), "sd" + std::string(1, 'a' + d),
+                      d % 2 ? "HDD-12T" : "HDD-8T"});
+    history.AddDrive(drives.back());
+    ids.push_back(drives.back().id);
+  }
+  history.AddVdev("tank/raidz1-0", ids);
+  return drives;
+}
+
+// A scheduled run of `drive` (every run stands on its own: no re-tests)
+// stored, judged with the peers then due and applied as the daemon applies
+// it; its verdicts, nullopt (and a failure) on an error.
+std::optional<std::vector<Verdict>> JudgeAndApply(MemorySeriesHistory& history,
+                                                  MemoryEffects& effects,
+                                                  const DetectionConfig& cfg,
+                                                  const DriveRef& drive, const std::string& test,
+                                                  std::int64_t at,
+                                                  std::vector<BenchPoint> points) {
+  RunToJudge run;
+  run.id = history.NewRunId();
+  run.test = test;
+  run.started_at = at;
+  run.drive = drive;
+  run.retests = false;
+  run.points = std::move(points);
+  history.AddRun(drive.id, {run.id, test, at, false, false, {}}, run.points);
+  auto judged = JudgeRun(run, history, cfg);
+  EXPECT_TRUE(judged.ok()) << judged.status().ToString();
+  if (!judged.ok()) return std::nullopt;
+  auto peers = JudgeDuePeers(test, at + 600, history, cfg, false);
+  EXPECT_TRUE(peers.ok()) << peers.status().ToString();
+  if (!peers.ok()) return std::nullopt;
+  judged->Add(std::move(*peers));
+  EXPECT_TRUE(ApplyJudgement(*judged, effects).ok());
+  return judged->verdicts;
+}
+
 // A vdev of four drives of two models (compared by change against each
 // drive's own baseline), the seq test weekly at 2% noise, the drives run in
 // order, 30 minutes apart. `level(drive, week)` scales a drive's MB/s.
@@ -113,15 +156,7 @@ struct MixedSeen {
 };
 MixedSeen RunMixedVdev(int weeks, int from, double (*level)(int, int)) {
   MemorySeriesHistory history;
-  std::vector<DriveRef> drives;
-  std::vector<std::string> ids;
-  for (int d = 0; d < 4; ++d) {
-    drives.push_back({"wwn-" + std::to_string(d), "sd" + std::string(1, 'a' + d),
-                      d % 2 ? "HDD-12T" : "HDD-8T"});
-    history.AddDrive(drives.back());
-    ids.push_back(drives.back().id);
-  }
-  history.AddVdev("tank/raidz1-0", ids);
+  const std::vector<DriveRef> drives = MixedFour(history);
   DetectionConfig cfg;
   std::mt19937_64 rng(3);
   std::normal_distribution<double> noise(0, 1);
@@ -129,34 +164,21 @@ MixedSeen RunMixedVdev(int weeks, int from, double (*level)(int, int)) {
   MixedSeen seen;
   for (int w = 0; w < weeks; ++w)
     for (int d = 0; d < 4; ++d) {
-      RunToJudge run;
-      run.id = history.NewRunId();
-      run.test = "seq";
-      run.started_at = kT0 + w * kWeek + 1800 * d;
-      run.drive = drives[d];
-      run.retests = false;  // every run stands on its own
       BenchPoint p;
       p.test = "seq";
       p.block_size = 1 << 20;
       p.queue_depth = 8;
       p.mb_per_s = (d % 2 ? 240 : 200) * level(d, w) * std::exp(0.02 * noise(rng));
-      run.points = {p};
-      history.AddRun(drives[d].id, {run.id, "seq", run.started_at, false, false, {}}, run.points);
-      auto judged = JudgeRun(run, history, cfg);
-      EXPECT_TRUE(judged.ok()) << judged.status().ToString();
-      if (!judged.ok()) return seen;
-      auto peers = JudgeDuePeers("seq", run.started_at + 600, history, cfg, false);
-      EXPECT_TRUE(peers.ok()) << peers.status().ToString();
-      if (!peers.ok()) return seen;
-      judged->Add(std::move(*peers));
-      for (const Verdict& v : judged->verdicts) {
+      const auto verdicts =
+          JudgeAndApply(history, effects, cfg, drives[d], "seq", kT0 + w * kWeek + 1800 * d, {p});
+      if (!verdicts) return seen;
+      for (const Verdict& v : *verdicts) {
         const bool slow = v.drive_id == "wwn-3" && w >= from;
         if (slow && v.kind == VerdictKind::kPeerOutlier) ++seen.slow_peer_outliers;
         if (slow && v.kind == VerdictKind::kSlowdown) ++seen.slow_slowdowns;
         if (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kPeerOutlier)
           ++seen.drive_slowdowns;
       }
-      EXPECT_TRUE(ApplyJudgement(*judged, effects).ok());
     }
   seen.slow_since = *history.BaselineSince("wwn-3", "seq");
   seen.healthy_since = *history.BaselineSince("wwn-1", "seq");
@@ -208,15 +230,7 @@ struct SeekSeen {
 SeekSeen RunMixedSeek(int weeks, double noise, std::uint64_t seed, const std::vector<int>& order,
                       const std::function<double(int, int, int)>& level) {
   MemorySeriesHistory history;
-  std::vector<DriveRef> drives;
-  std::vector<std::string> ids;
-  for (int d = 0; d < 4; ++d) {
-    drives.push_back({"wwn-" + std::to_string(d), "sd" + std::string(1, 'a' + d),
-                      d % 2 ? "HDD-12T" : "HDD-8T"});
-    history.AddDrive(drives.back());
-    ids.push_back(drives.back().id);
-  }
-  history.AddVdev("tank/raidz1-0", ids);
+  const std::vector<DriveRef> drives = MixedFour(history);
   DetectionConfig cfg;
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> draw(0, 1);
@@ -225,34 +239,23 @@ SeekSeen RunMixedSeek(int weeks, double noise, std::uint64_t seed, const std::ve
   for (int w = 0; w < weeks; ++w)
     for (std::size_t slot = 0; slot < order.size(); ++slot) {
       const int d = order[slot];
-      RunToJudge run;
-      run.id = history.NewRunId();
-      run.test = "seek";
-      run.started_at = kT0 + w * kWeek + 1800 * static_cast<std::int64_t>(slot);
-      run.drive = drives[d];
-      run.retests = false;  // every run stands on its own
+      std::vector<BenchPoint> points;
       for (int k = 0; k < static_cast<int>(std::size(kStrokes)); ++k) {
         BenchPoint p;
         p.test = "seek";
         p.stroke = kStrokes[k].name;
         p.access_ms = kStrokes[k].ms * (d % 2 ? 0.8 : 1.0) * level(d, w, k) *
                       std::exp(noise * draw(rng));
-        run.points.push_back(p);
+        points.push_back(p);
       }
-      history.AddRun(drives[d].id, {run.id, "seek", run.started_at, false, false, {}},
-                     run.points);
-      auto judged = JudgeRun(run, history, cfg);
-      EXPECT_TRUE(judged.ok()) << judged.status().ToString();
-      if (!judged.ok()) return seen;
-      auto peers = JudgeDuePeers("seek", run.started_at + 600, history, cfg, false);
-      EXPECT_TRUE(peers.ok()) << peers.status().ToString();
-      if (!peers.ok()) return seen;
-      judged->Add(std::move(*peers));
-      for (const Verdict& v : judged->verdicts)
+      const auto verdicts =
+          JudgeAndApply(history, effects, cfg, drives[d], "seek",
+                        kT0 + w * kWeek + 1800 * static_cast<std::int64_t>(slot), points);
+      if (!verdicts) return seen;
+      for (const Verdict& v : *verdicts)
         if (v.kind == VerdictKind::kSlowdown || v.kind == VerdictKind::kPeerOutlier)
           for (int i = 0; i < 4; ++i)
             if (v.drive_id == drives[i].id) ++seen.slowdowns[i];
-      EXPECT_TRUE(ApplyJudgement(*judged, effects).ok());
     }
   for (int d = 0; d < 4; ++d) seen.since[d] = *history.BaselineSince(drives[d].id, "seek");
   return seen;
