@@ -79,6 +79,7 @@ class Judge {
   std::vector<std::string> ApartAt(const SeriesKey& key, const std::vector<Sample>& samples,
                                    const Verdict& own, const std::vector<PeerHistory>& peers,
                                    Verdict& env);
+  const std::vector<ShiftSeries>& ShiftSeriesOfTest();
   std::optional<PeerHistory> PeerOf(const DriveRef& sibling, const SeriesSpec& spec);
   Verdict PeerVerdict(const SeriesSpec& spec, std::vector<Sample> samples,
                       std::vector<PeerHistory> peers, PeerStanding& standing);
@@ -113,6 +114,10 @@ class Judge {
   std::vector<std::string> joint_names_;
   std::vector<SeriesSpec> joint_specs_;  // read again for the siblings' joint series
   std::optional<Verdict> joint_environment_;
+  // Every series of the run's test with its siblings' runs, read at the
+  // first shift absorbed (ShiftSeriesOfTest) and kept for the others: each
+  // series of a test that shifts reaches absorption.
+  std::optional<std::vector<ShiftSeries>> shift_series_;
   std::vector<Verdict> out_;
 };
 
@@ -493,20 +498,8 @@ std::vector<std::string> Judge::ApartAt(const SeriesKey& key, const std::vector<
                                         const Verdict& own, const std::vector<PeerHistory>& peers,
                                         Verdict& env) {
   std::vector<std::string> apart = ApartAtShift(key, samples, since_, own, peers, cfg_);
-  std::vector<ShiftSeries> series;
-  for (const BenchPoint& point : run_.points) {
-    if (point.test != run_.test || point.contended || point.partial) continue;
-    for (const SeriesSpec& spec : SeriesOf(run_.drive.id, run_.drive.name, point)) {
-      auto own_samples = history_.Samples(run_.drive.id, spec, since_, cfg_.baseline_max_runs);
-      if (!own_samples.ok()) continue;  // judged without it
-      ShiftSeries s{spec.key, std::move(*own_samples), since_, {}};
-      for (const DriveRef& sib : vdev_.siblings)
-        if (auto p = PeerOf(sib, spec)) s.siblings.push_back(std::move(*p));
-      series.push_back(std::move(s));
-    }
-  }
   nlohmann::json joint = nlohmann::json::array();
-  for (const JointApart& a : JointlyApartAtShift(own, series, cfg_)) {
+  for (const JointApart& a : JointlyApartAtShift(own, ShiftSeriesOfTest(), cfg_)) {
     // Read on the test's series together, that reading decides.
     std::erase(apart, a.drive_id);
     if (!a.apart) continue;
@@ -518,6 +511,23 @@ std::vector<std::string> Judge::ApartAt(const SeriesKey& key, const std::vector<
   }
   if (!joint.empty()) env.details["apart_jointly"] = joint;
   return apart;
+}
+
+const std::vector<ShiftSeries>& Judge::ShiftSeriesOfTest() {
+  if (shift_series_) return *shift_series_;
+  shift_series_.emplace();
+  for (const BenchPoint& point : run_.points) {
+    if (point.test != run_.test || point.contended || point.partial) continue;
+    for (const SeriesSpec& spec : SeriesOf(run_.drive.id, run_.drive.name, point)) {
+      auto own_samples = history_.Samples(run_.drive.id, spec, since_, cfg_.baseline_max_runs);
+      if (!own_samples.ok()) continue;  // judged without it
+      ShiftSeries s{spec.key, std::move(*own_samples), since_, {}};
+      for (const DriveRef& sib : vdev_.siblings)
+        if (auto p = PeerOf(sib, spec)) s.siblings.push_back(std::move(*p));
+      shift_series_->push_back(std::move(s));
+    }
+  }
+  return *shift_series_;
 }
 
 // The joint series, judged on its own spread, never below what its members'
